@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+//
+// libgeoloc: the Swift core (`GeoLoc`, for Swift callers) and the C ABI (`geoloc`, the dynamic
+// library C, C++ and Python load). No Foundation in either library target.
+import PackageDescription
+
+// The export list sits beside this manifest; the linker needs its absolute path.
+let packageRoot = String(#filePath.dropLast("/Package.swift".count))
+
+let package = Package(
+    name: "geoloc",
+    products: [
+        // The module Swift callers import. Plain target, no unsafe flags, so other packages can
+        // depend on it by version.
+        .library(name: "GeoLoc", targets: ["GeoLoc"]),
+        // libgeoloc.so: the C ABI. Exports only geoloc_* (version script) and links
+        // the Swift runtime statically, so a C host needs no Swift toolchain.
+        .library(name: "geoloc", type: .dynamic, targets: ["GeoLocC"]),
+    ],
+    targets: [
+        .target(name: "GeoLoc"),
+        // The public header, seen by the thunks as a Clang module (include/module.modulemap).
+        .systemLibrary(name: "CGeoLoc", path: "include"),
+        .target(
+            name: "GeoLocC",
+            dependencies: ["GeoLoc", "CGeoLoc"],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-static-stdlib",
+                    "-Xlinker", "--version-script=\(packageRoot)/cmake/geoloc.map",
+                ]),
+            ]
+        ),
+        .testTarget(
+            name: "GeoLocTests",
+            dependencies: ["GeoLoc"]
+        ),
+    ]
+)

@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A position on the Earth: latitude and longitude in degrees (WGS84 datum).
+///
+/// A `Coordinate` is always valid: its latitude is finite and within [-90, 90], and its longitude
+/// is finite and reduced to [-180, 180). The throwing initialisers enforce that.
+public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
+    /// Degrees north, in [-90, 90].
+    public let latitude: Double
+    /// Degrees east, in [-180, 180).
+    public let longitude: Double
+
+    /// Checks the values and reduces the longitude to [-180, 180).
+    /// - Throws: `.notFinite` for NaN or infinity, `.outOfRange` for a latitude beyond ±90.
+    public init(latitude: Double, longitude: Double) throws(GeoLocError) {
+        try checkPoint(latitude, longitude)
+        self.latitude = latitude
+        self.longitude = normalizedLongitude(longitude)
+    }
+
+    /// Reads `"38.321991,-88.867400"` or `"38.321991, -88.867400"`: two decimal numbers separated
+    /// by one comma, whitespace allowed around each, an explicit `+` allowed, an exponent allowed.
+    /// - Throws: `.parse` for anything else (`""`, `"abc"`, `"38.3"`, `"38.3,-88.8,1"`, `"nan,0"`,
+    ///   trailing text), `.notFinite` for an overflowing number (`"1e999,0"`), `.outOfRange` for a
+    ///   latitude beyond ±90 (`"91,0"`).
+    public init(parsing text: some StringProtocol) throws(GeoLocError) {
+        let text = Substring(text)
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2 else {
+            let quoted = quote(text)
+            if parts.count < 2 {
+                throw GeoLocError(.parse, "\(quoted) is not \"latitude,longitude\": there is no comma")
+            }
+            throw GeoLocError(.parse, "\(quoted) is not \"latitude,longitude\": there are \(parts.count - 1) commas")
+        }
+        let lat = try parseDecimal(parts[0], what: "latitude", in: text)
+        let lon = try parseDecimal(parts[1], what: "longitude", in: text)
+        try self.init(latitude: lat, longitude: lon)
+    }
+
+    /// The coordinate as text with 6 decimals: `"38.321991,-88.867400"` (`.compact`) or
+    /// `"38.321991, -88.867400"` (`.readable`).
+    public func formatted(_ style: CoordinateStyle = .compact) -> String {
+        let separator = style == .compact ? "," : ", "
+        return fixed(latitude, decimals: 6) + separator + fixed(longitude, decimals: 6)
+    }
+
+    public var description: String { formatted(.compact) }
+}
+
+/// The text styles of the smart-field design, both with 6 decimals. `rawValue` is the C
+/// `geoloc_coord_style`.
+public enum CoordinateStyle: Int32, Sendable, CaseIterable {
+    /// `"38.321991,-88.867400"`
+    case compact = 0
+    /// `"38.321991, -88.867400"`
+    case readable = 1
+}
+
+/// Reduces a finite longitude to [-180, 180). Exact: no rounding is introduced.
+@inlinable
+public func normalizedLongitude(_ lon: Double) -> Double {
+    if lon >= -180 && lon < 180 { return lon }
+    var r = remainder(lon, 360)  // exact, in [-180, 180]
+    if r >= 180 { r -= 360 }
+    return r
+}
+
+/// Checks one point given as raw degrees.
+@inline(__always)
+func checkPoint(_ lat: Double, _ lon: Double, index: Int? = nil) throws(GeoLocError) {
+    if lat.isFinite && lon.isFinite && lat >= -90 && lat <= 90 { return }
+    let at = index.map { "point \($0): " } ?? ""
+    if !lat.isFinite { throw GeoLocError(.notFinite, "\(at)latitude \(lat) is not finite") }
+    if !lon.isFinite { throw GeoLocError(.notFinite, "\(at)longitude \(lon) is not finite") }
+    throw GeoLocError(.outOfRange, "\(at)latitude \(lat) is outside [-90, 90]")
+}
+
+func quote(_ text: some StringProtocol) -> String {
+    let shown = text.count > 60 ? String(text.prefix(60)) + "..." : String(text)
+    return "\"" + shown + "\""
+}
+
+/// Strict decimal syntax: [ws] [+|-] digits [. digits] [(e|E) [+|-] digits] [ws], with at least
+/// one digit before or after the point. Converted by the standard library (correctly rounded).
+func parseDecimal(_ field: Substring, what: String, in text: some StringProtocol) throws(GeoLocError) -> Double {
+    let body = trimmed(field)
+    let u = Array(body.utf8)
+    var i = 0
+    func digits() -> Int {
+        let start = i
+        while i < u.count && u[i] >= 48 && u[i] <= 57 { i += 1 }
+        return i - start
+    }
+    if i < u.count && (u[i] == 43 || u[i] == 45) { i += 1 }
+    var mantissa = digits()
+    if i < u.count && u[i] == 46 {
+        i += 1
+        mantissa += digits()
+    }
+    var ok = mantissa > 0
+    if ok && i < u.count && (u[i] == 101 || u[i] == 69) {
+        i += 1
+        if i < u.count && (u[i] == 43 || u[i] == 45) { i += 1 }
+        ok = digits() > 0
+    }
+    guard ok && i == u.count else {
+        if body.isEmpty {
+            throw GeoLocError(.parse, "\(quote(text)) has no \(what)")
+        }
+        throw GeoLocError(.parse, "\(quote(text)): \(what) \(quote(body)) is not a decimal number")
+    }
+    // Swift's parser rejects a leading "+"; it is syntax we allow.
+    let digitsOnly = u[0] == 43 ? body.dropFirst() : body
+    guard let value = Double(digitsOnly) else {
+        throw GeoLocError(.parse, "\(quote(text)): \(what) \(quote(body)) is not a decimal number")
+    }
+    guard value.isFinite else {
+        throw GeoLocError(.notFinite, "\(quote(text)): \(what) \(body) overflows to infinity")
+    }
+    return value
+}

@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Great-circle distance on a sphere of radius `radius` (default: the mean Earth radius), by the
+/// haversine formula in its atan2 form, accurate for near and antipodal points alike.
+/// Inputs are degrees and are not checked: use the throwing API for untrusted values.
+@inlinable
+public func haversineDistance(
+    lat1: Double, lon1: Double, lat2: Double, lon2: Double, radius: Double = Earth.meanRadius
+) -> Double {
+    let d2r = Double.pi / 180
+    let p1 = lat1 * d2r
+    let p2 = lat2 * d2r
+    let sdp = sin((p2 - p1) * 0.5)
+    let sdl = sin((lon2 - lon1) * d2r * 0.5)
+    var h = sdp * sdp + cos(p1) * cos(p2) * sdl * sdl
+    if h > 1 { h = 1 }
+    return 2 * radius * atan2(h.squareRoot(), (1 - h).squareRoot())
+}
+
+/// The distance between two coordinates.
+/// - Parameters:
+///   - model: the Earth model (`.sphere`; `.wgs84` is reserved and throws `.unsupported`).
+///   - unit: the unit of the result (meters by default).
+public func distance(
+    from a: Coordinate, to b: Coordinate, model: EarthModel = .sphere, unit: DistanceUnit = .meters
+) throws(GeoLocError) -> Double {
+    try model.requireSupported()
+    return haversineDistance(
+        lat1: a.latitude, lon1: a.longitude, lat2: b.latitude, lon2: b.longitude,
+        radius: Earth.meanRadius / unit.meters)
+}
+
+/// Batch distance over raw degree arrays, the path the C and Python doors take.
+///
+/// Points are interleaved `[lat0, lon0, lat1, lon1, ...]` (the layout of an array of
+/// `geoloc_coord`, or of an (n, 2) float64 array). Every point is checked before any output is
+/// written; the error names the first bad index.
+public enum BatchDistance {
+    /// `out[i] = distance(a[i], b[i])` for the `out.count` pairs.
+    public static func pairs(
+        _ a: UnsafeBufferPointer<Double>, _ b: UnsafeBufferPointer<Double>,
+        into out: UnsafeMutableBufferPointer<Double>,
+        model: EarthModel = .sphere, unit: DistanceUnit = .meters
+    ) throws(GeoLocError) {
+        let n = out.count
+        try checkCount(n)
+        precondition(a.count >= 2 * n && b.count >= 2 * n, "input arrays shorter than the output")
+        try model.requireSupported()
+        try checkPoints(a, n)
+        try checkPoints(b, n)
+        let scale = Earth.meanRadius / unit.meters
+        guard n > 0, let pa = a.baseAddress, let pb = b.baseAddress, let po = out.baseAddress else { return }
+        for i in 0..<n {
+            po[i] = haversineDistance(lat1: pa[2 * i], lon1: pa[2 * i + 1], lat2: pb[2 * i], lon2: pb[2 * i + 1], radius: scale)
+        }
+    }
+
+    /// `out[i] = distance(origin, points[i])` for the `out.count` points.
+    public static func oneToMany(
+        _ origin: Coordinate, _ points: UnsafeBufferPointer<Double>,
+        into out: UnsafeMutableBufferPointer<Double>,
+        model: EarthModel = .sphere, unit: DistanceUnit = .meters
+    ) throws(GeoLocError) {
+        let n = out.count
+        try checkCount(n)
+        precondition(points.count >= 2 * n, "input array shorter than the output")
+        try model.requireSupported()
+        try checkPoints(points, n)
+        let scale = Earth.meanRadius / unit.meters
+        guard n > 0, let pp = points.baseAddress, let po = out.baseAddress else { return }
+        for i in 0..<n {
+            po[i] = haversineDistance(lat1: origin.latitude, lon1: origin.longitude, lat2: pp[2 * i], lon2: pp[2 * i + 1], radius: scale)
+        }
+    }
+
+    static func checkPoints(_ p: UnsafeBufferPointer<Double>, _ n: Int) throws(GeoLocError) {
+        guard n > 0, let base = p.baseAddress else { return }
+        for i in 0..<n {
+            try checkPoint(base[2 * i], base[2 * i + 1], index: i)
+        }
+    }
+}
+
+/// Distances of pairs of coordinates: `result[i] = distance(a[i], b[i])`.
+/// - Throws: `.invalidArgument` if the arrays differ in length.
+public func distances(
+    _ a: [Coordinate], _ b: [Coordinate], model: EarthModel = .sphere, unit: DistanceUnit = .meters
+) throws(GeoLocError) -> [Double] {
+    guard a.count == b.count else {
+        throw GeoLocError(.invalidArgument, "the arrays differ in length (\(a.count) and \(b.count))")
+    }
+    try model.requireSupported()
+    let r = Earth.meanRadius / unit.meters
+    return zip(a, b).map { haversineDistance(lat1: $0.latitude, lon1: $0.longitude, lat2: $1.latitude, lon2: $1.longitude, radius: r) }
+}
+
+/// Distances from one origin to many coordinates.
+public func distances(
+    from origin: Coordinate, to points: [Coordinate], model: EarthModel = .sphere, unit: DistanceUnit = .meters
+) throws(GeoLocError) -> [Double] {
+    try model.requireSupported()
+    let r = Earth.meanRadius / unit.meters
+    return points.map { haversineDistance(lat1: origin.latitude, lon1: origin.longitude, lat2: $0.latitude, lon2: $0.longitude, radius: r) }
+}

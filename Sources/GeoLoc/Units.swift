@@ -1,0 +1,81 @@
+/// Length units. `rawValue` is the C `geoloc_unit`.
+public enum DistanceUnit: Int32, Sendable, CaseIterable {
+    case meters = 0
+    case kilometers = 1
+    /// Statute miles, 1,609.344 m.
+    case miles = 2
+    /// International nautical miles, 1,852 m.
+    case nauticalMiles = 3
+    /// International feet, 0.3048 m.
+    case feet = 4
+
+    /// The length of one of this unit, in meters.
+    public var meters: Double {
+        switch self {
+        case .meters: return 1
+        case .kilometers: return 1000
+        case .miles: return 1609.344
+        case .nauticalMiles: return 1852
+        case .feet: return 0.3048
+        }
+    }
+
+    /// The word used in distance text ("3.2 miles").
+    public var symbol: String {
+        switch self {
+        case .meters: return "m"
+        case .kilometers: return "km"
+        case .miles: return "miles"
+        case .nauticalMiles: return "nmi"
+        case .feet: return "ft"
+        }
+    }
+
+    /// Converts `value` from this unit to `unit`.
+    @inlinable
+    public func convert(_ value: Double, to unit: DistanceUnit) -> Double {
+        if self == unit { return value }
+        if unit == .meters { return value * meters }
+        return value * meters / unit.meters
+    }
+}
+
+/// The model of the Earth distances are measured on. `rawValue` is the C `geoloc_model`.
+public enum EarthModel: Int32, Sendable, CaseIterable {
+    /// A sphere of radius `Earth.meanRadius`, great-circle distance by haversine.
+    case sphere = 0
+    /// The WGS84 ellipsoid. Reserved: operations throw `.unsupported` in 0.1.
+    case wgs84 = 1
+}
+
+/// Constants of the Earth models.
+public enum Earth {
+    /// The IUGG mean radius R1 of the Earth, in meters: the sphere of `EarthModel.sphere`.
+    public static let meanRadius = 6_371_008.8
+}
+
+extension EarthModel {
+    @inline(__always)
+    func requireSupported() throws(GeoLocError) {
+        if self == .wgs84 {
+            throw GeoLocError(.unsupported, "the WGS84 model is not available in libgeoloc 0.1; use the sphere")
+        }
+    }
+}
+
+/// Converts a length between units; the value must be finite.
+public func convert(_ value: Double, from: DistanceUnit, to: DistanceUnit) throws(GeoLocError) -> Double {
+    guard value.isFinite else { throw GeoLocError(.notFinite, "length \(value) is not finite") }
+    return from.convert(value, to: to)
+}
+
+/// A length as display text: one decimal by printf's `%.1f` and the unit's word, e.g.
+/// `"3.2 miles"` (the mosque finder's `String(format: "%.1f miles", d)`).
+/// - Parameters:
+///   - meters: a finite, non-negative length in meters.
+///   - unit: the unit to show.
+public func distanceText(meters: Double, unit: DistanceUnit = .miles) throws(GeoLocError) -> String {
+    guard meters.isFinite else { throw GeoLocError(.notFinite, "distance \(meters) is not finite") }
+    guard meters >= 0 else { throw GeoLocError(.outOfRange, "distance \(meters) is negative") }
+    return fixed(meters / unit.meters, decimals: 1) + " " + unit.symbol
+}

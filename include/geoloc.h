@@ -1,0 +1,504 @@
+/*
+ * geoloc.h -- the public C interface of libgeoloc.
+ *
+ * libgeoloc answers the location questions a program asks without a phone, a network or an API
+ * key: distance, multi-stop mileage, coordinate text, "City, State" and other address forms,
+ * and WMO weather codes as words ("Rain, 45°F").
+ *
+ * This header is the reference manual. Conventions that hold for every function:
+ *
+ *  - Angles are in degrees. Latitude must be finite and within [-90, 90]; longitude must be
+ *    finite and may take any value (it is reduced to [-180, 180) where a result reports it).
+ *  - Functions that can fail return a geoloc_status (GEOLOC_OK is 0) and write their results
+ *    through trailing out-parameters. On failure the out-parameters are left unchanged unless the
+ *    function's comment says otherwise ("soft failures" fill in a documented fallback value).
+ *    geoloc_last_error() then gives a message that says what was wrong.
+ *  - Text in and out is NUL-terminated UTF-8. Input text that is not valid UTF-8 is refused with
+ *    GEOLOC_E_INVALID_UTF8.
+ *  - Variable-length text is written to a caller-owned buffer (buf, cap) and *needed is always set
+ *    to the size the full text needs, terminating NUL included. When cap < *needed the call
+ *    returns GEOLOC_E_BUFFER_TOO_SMALL and, if cap > 0, writes "" to buf. Passing buf = NULL with
+ *    cap = 0 asks for the size only (the status is GEOLOC_E_BUFFER_TOO_SMALL then too).
+ *  - Counts larger than GEOLOC_MAX_COUNT are refused with GEOLOC_E_COUNT_TOO_LARGE.
+ *  - No function aborts or exits the process on any input; input pointers must point at memory
+ *    of the documented size (the library cannot check that).
+ *
+ * Thread safety: every function is safe to call from any number of threads at once. The library
+ * keeps no shared mutable state; the last-error message is kept per thread.
+ *
+ * Strings returned as `const char *` (status strings, labels, names, the version) are static:
+ * they live as long as the process and must not be freed.
+ */
+#ifndef GEOLOC_H
+#define GEOLOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#  define GEOLOC_API __declspec(dllimport)
+#elif defined(__GNUC__) || defined(__clang__)
+#  define GEOLOC_API __attribute__((visibility("default")))
+#else
+#  define GEOLOC_API
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Versions
+ * ------------------------------------------------------------------------------------------- */
+
+#define GEOLOC_VERSION_MAJOR 0
+#define GEOLOC_VERSION_MINOR 1
+#define GEOLOC_VERSION_PATCH 0
+#define GEOLOC_VERSION_STRING "0.1.0"
+/** MAJOR * 10000 + MINOR * 100 + PATCH. */
+#define GEOLOC_VERSION_NUMBER 100
+
+/**
+ * The version of the library that is loaded, as "MAJOR.MINOR.PATCH" (static text).
+ * Compare with GEOLOC_VERSION_STRING to tell the header from the library.
+ * Thread safety: any thread.
+ */
+GEOLOC_API const char *geoloc_version(void);
+
+/** The loaded library's version as MAJOR * 10000 + MINOR * 100 + PATCH. Thread safety: any. */
+GEOLOC_API int32_t geoloc_version_number(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Status codes and errors
+ * ------------------------------------------------------------------------------------------- */
+
+/** Status codes. The numbers are stable and never reused. */
+typedef enum geoloc_status {
+    GEOLOC_OK = 0,
+    /** A required pointer argument was NULL. */
+    GEOLOC_E_NULL_ARGUMENT = 1,
+    /** A number was NaN or infinite. */
+    GEOLOC_E_NOT_FINITE = 2,
+    /** A number was outside its documented range (latitude beyond ±90, a negative distance,
+     *  a speed of zero, a temperature below absolute zero, ...). */
+    GEOLOC_E_OUT_OF_RANGE = 3,
+    /** An argument was not one of its documented values (an unknown unit or style, ...). */
+    GEOLOC_E_INVALID_ARGUMENT = 4,
+    /** Text could not be read as what was asked for (a coordinate, ...). */
+    GEOLOC_E_PARSE = 5,
+    /** The caller's buffer was too small; *needed says how large it must be. */
+    GEOLOC_E_BUFFER_TOO_SMALL = 6,
+    /** Input text was not valid UTF-8. */
+    GEOLOC_E_INVALID_UTF8 = 7,
+    /** A count was larger than GEOLOC_MAX_COUNT. */
+    GEOLOC_E_COUNT_TOO_LARGE = 8,
+    /** Mileage: there were no home coordinates at all (the user must set up a home location). */
+    GEOLOC_E_NO_HOME = 9,
+    /** Mileage: home coordinates were given but malformed (soft failure: the result is "0"). */
+    GEOLOC_E_HOME_INVALID = 10,
+    /** A WMO weather code that no published table documents (soft failure: "Unknown"). */
+    GEOLOC_E_UNKNOWN_CODE = 11,
+    /** A name or code that the library's tables do not hold. */
+    GEOLOC_E_NOT_FOUND = 12,
+    /** The request is valid but not supported by this version (e.g. an Earth model that
+     *  arrives in a later version). */
+    GEOLOC_E_UNSUPPORTED = 13,
+    /** Memory could not be allocated. */
+    GEOLOC_E_NO_MEMORY = 14,
+    /** A bug in libgeoloc; please report it with the message. */
+    GEOLOC_E_INTERNAL = 15
+} geoloc_status;
+
+/** The largest element count any function accepts (2^30). */
+#define GEOLOC_MAX_COUNT ((size_t)1 << 30)
+
+/**
+ * A short static description of a status ("ok", "latitude or other value out of range", ...);
+ * "unknown status" for a number that is not a geoloc_status. Thread safety: any thread.
+ */
+GEOLOC_API const char *geoloc_status_string(geoloc_status status);
+
+/**
+ * The message of the most recent failed call made by the calling thread, e.g.
+ * "latitude 91 is outside [-90, 90]"; "" if no call on this thread has failed. The text stays
+ * valid until the next libgeoloc call on the same thread. A successful call does not clear it,
+ * so read it right after a call returns a status other than GEOLOC_OK.
+ * Thread safety: any thread; each thread sees its own message.
+ */
+GEOLOC_API const char *geoloc_last_error(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Units and Earth models
+ * ------------------------------------------------------------------------------------------- */
+
+/** Length units. */
+typedef enum geoloc_unit {
+    GEOLOC_UNIT_METERS = 0,
+    GEOLOC_UNIT_KILOMETERS = 1,
+    /** Statute miles, 1609.344 m. */
+    GEOLOC_UNIT_MILES = 2,
+    /** International nautical miles, 1852 m. */
+    GEOLOC_UNIT_NAUTICAL_MILES = 3,
+    /** International feet, 0.3048 m. */
+    GEOLOC_UNIT_FEET = 4
+} geoloc_unit;
+
+/** The model of the Earth's surface that distances are measured on. */
+typedef enum geoloc_model {
+    /** A sphere of radius GEOLOC_EARTH_MEAN_RADIUS_M, great-circle distance by the haversine
+     *  formula. Off by up to about 0.56% against the ellipsoid. */
+    GEOLOC_MODEL_SPHERE = 0,
+    /** The WGS84 ellipsoid (geodesic distance). Reserved: returns GEOLOC_E_UNSUPPORTED in 0.1. */
+    GEOLOC_MODEL_WGS84 = 1
+} geoloc_model;
+
+/** The mean radius of the Earth (IUGG R1) used by GEOLOC_MODEL_SPHERE, in meters. */
+#define GEOLOC_EARTH_MEAN_RADIUS_M 6371008.8
+
+/**
+ * Converts a length between units.
+ * [in]  value  a finite length in unit `from` (negative values are converted as they are)
+ * [out] out    the length in unit `to`
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_INVALID_ARGUMENT (unit).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_convert_length(double value, geoloc_unit from, geoloc_unit to,
+                                               double *out);
+
+/* ---------------------------------------------------------------------------------------------
+ * Coordinates
+ * ------------------------------------------------------------------------------------------- */
+
+/** A position: latitude and longitude in degrees (WGS84 datum). Same layout as double[2], so a
+ *  C-contiguous (n, 2) float64 array is an array of n geoloc_coord. */
+typedef struct geoloc_coord {
+    double lat;
+    double lon;
+} geoloc_coord;
+
+/** Text styles for coordinates, both with 6 decimals (about 0.1 m). */
+typedef enum geoloc_coord_style {
+    /** "38.321991,-88.867400" */
+    GEOLOC_COORD_COMPACT = 0,
+    /** "38.321991, -88.867400" */
+    GEOLOC_COORD_READABLE = 1
+} geoloc_coord_style;
+
+/**
+ * Checks a coordinate and reduces its longitude to [-180, 180).
+ * [in]  c    the coordinate
+ * [out] out  the normalised coordinate (may be NULL to check only)
+ * Errors: GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (latitude).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_coord_check(geoloc_coord c, geoloc_coord *out);
+
+/**
+ * Reads "lat,lon" text such as "38.321991,-88.867400" or " +38.321991 , -88.8674 ".
+ * Whitespace around each number is allowed, a leading '+' or '-' is allowed, the numbers are
+ * decimal (an exponent such as 1e1 is accepted; hexadecimal, "nan" and "inf" are not). The
+ * longitude is reduced to [-180, 180).
+ * [in]  text  NUL-terminated UTF-8
+ * [out] out   the coordinate
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_PARSE (not two numbers
+ * separated by one comma, or trailing text), GEOLOC_E_NOT_FINITE (a number overflows, as
+ * "1e999"), GEOLOC_E_OUT_OF_RANGE (latitude outside [-90, 90]).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_coord_parse(const char *text, geoloc_coord *out);
+
+/**
+ * Writes a coordinate as text with 6 decimals in the given style, longitude reduced to
+ * [-180, 180); "-0.000000" is written "0.000000".
+ * [in]  c, style
+ * [out] buf, cap, needed  caller-owned buffer; *needed is always set (NUL included)
+ * Errors: GEOLOC_E_NULL_ARGUMENT (needed, or buf with cap > 0), GEOLOC_E_NOT_FINITE,
+ * GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_INVALID_ARGUMENT (style), GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_coord_format(geoloc_coord c, geoloc_coord_style style, char *buf,
+                                             size_t cap, size_t *needed);
+
+/* ---------------------------------------------------------------------------------------------
+ * Distance
+ * ------------------------------------------------------------------------------------------- */
+
+/**
+ * The distance between two coordinates on the given Earth model.
+ * [in]  a, b   coordinates (see the conventions at the top: latitude within ±90)
+ * [in]  model  GEOLOC_MODEL_SPHERE (GEOLOC_MODEL_WGS84 is reserved)
+ * [in]  unit   the unit of *out
+ * [out] out    the distance, >= 0; at most half the circumference (20,015,115 m on the sphere)
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE,
+ * GEOLOC_E_INVALID_ARGUMENT (model or unit), GEOLOC_E_UNSUPPORTED (WGS84 in 0.1).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_distance(geoloc_coord a, geoloc_coord b, geoloc_model model,
+                                         geoloc_unit unit, double *out);
+
+/**
+ * Distances of n pairs: out[i] = distance(a[i], b[i]). Every coordinate is checked first; if any
+ * is invalid nothing is written and the message names the first bad index.
+ * [in]  a, b   arrays of n coordinates (may be NULL when n == 0)
+ * [out] out    array of n distances in `unit`; must not overlap a or b
+ * Errors: as geoloc_distance, plus GEOLOC_E_COUNT_TOO_LARGE.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_distance_pairs(const geoloc_coord *a, const geoloc_coord *b,
+                                               size_t n, geoloc_model model, geoloc_unit unit,
+                                               double *out);
+
+/**
+ * Distances from one origin to n points: out[i] = distance(origin, points[i]). Checked as in
+ * geoloc_distance_pairs.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_distance_one_to_many(geoloc_coord origin,
+                                                     const geoloc_coord *points, size_t n,
+                                                     geoloc_model model, geoloc_unit unit,
+                                                     double *out);
+
+/**
+ * A distance as display text with one decimal, printf's "%.1f" rounding, and the unit's word:
+ * "3.2 miles", "12.0 km", "250.0 m", "4.1 nmi", "820.0 ft" (the "%.1f miles" of the mosque
+ * finder design; "1.0 miles" stays plural as there).
+ * [in]  meters  a finite length in meters, >= 0
+ * [in]  unit    the unit to show
+ * [out] buf, cap, needed  caller-owned buffer
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (negative),
+ * GEOLOC_E_INVALID_ARGUMENT (unit), GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_distance_text(double meters, geoloc_unit unit, char *buf,
+                                              size_t cap, size_t *needed);
+
+/* ---------------------------------------------------------------------------------------------
+ * Routes and mileage
+ * ------------------------------------------------------------------------------------------- */
+
+/**
+ * The length of a path through n points in order, optionally closed (back to points[0]).
+ * [in]  points  n coordinates (NULL allowed when n == 0)
+ * [in]  closed  true to add the leg from the last point back to the first
+ * [out] total   the sum of the legs in `unit` (0 for n < 2)
+ * [out] legs    optional (NULL): leg lengths, n - 1 of them (n if closed and n >= 2; 0 if n < 2)
+ * Errors: as geoloc_distance_pairs.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_route_length(const geoloc_coord *points, size_t n, bool closed,
+                                             geoloc_model model, geoloc_unit unit, double *total,
+                                             double *legs);
+
+/** One leg of a mileage route. Stop indices refer to the caller's stops array; -1 is home. */
+typedef struct geoloc_leg {
+    int64_t from;
+    int64_t to;
+    /** In the unit the mileage was asked in. */
+    double distance;
+} geoloc_leg;
+
+/** The result of geoloc_mileage. */
+typedef struct geoloc_mileage_result {
+    /** Total length in the requested unit, not rounded. */
+    double total;
+    /** total rounded half away from zero to one decimal. */
+    double rounded;
+    /** Stops that counted, and stops skipped for missing or malformed coordinates. */
+    size_t stops_used;
+    size_t stops_skipped;
+    /** Number of legs: stops_used + 1 for a round trip with stops, stops_used for an open route,
+     *  0 when no stop counted. */
+    size_t leg_count;
+    /** `rounded` as text with one decimal, e.g. "123.4"; "0" when there is nothing to measure
+     *  (no stops, or home malformed), as the smart-field design specifies. */
+    char text[32];
+} geoloc_mileage_result;
+
+/**
+ * Round-trip mileage, the "mileage" smart field: home, then the stops in the given order, then
+ * home again, by the given model (GEOLOC_MODEL_SPHERE for the field), in `unit` (GEOLOC_UNIT_MILES
+ * for the field), rounded to one decimal.
+ *
+ * The rules:
+ *  - home NULL, "" or only whitespace: GEOLOC_E_NO_HOME ("set up your home location");
+ *    result is not written.
+ *  - home given but malformed (as geoloc_coord_parse judges): soft failure GEOLOC_E_HOME_INVALID;
+ *    result is filled with total 0, text "0", every stop counted as skipped (legs and skipped
+ *    are not written).
+ *  - no stops (n_stops == 0, or every stop skipped): GEOLOC_OK with text "0".
+ *  - a stop that is NULL, empty or malformed is skipped; the others still count, and its index
+ *    is reported in `skipped`.
+ *
+ * [in]  home         "lat,lon" text, or NULL
+ * [in]  stops        n_stops "lat,lon" texts; entries may be NULL (a stop without coordinates);
+ *                    the array may be NULL when n_stops == 0
+ * [in]  round_trip   true for home -> stops -> home; false ends at the last stop
+ * [in]  model, unit  as geoloc_distance
+ * [out] result       required
+ * [out] legs         optional (NULL or legs_cap 0 to skip): the legs in order
+ * [out] skipped      optional (NULL or skipped_cap 0 to skip): indices of skipped stops, ascending
+ * Errors: GEOLOC_E_NULL_ARGUMENT (result), GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_UTF8 (in
+ * home, or in a stop), GEOLOC_E_INVALID_ARGUMENT, GEOLOC_E_UNSUPPORTED, GEOLOC_E_NO_HOME,
+ * GEOLOC_E_HOME_INVALID (soft), GEOLOC_E_BUFFER_TOO_SMALL (legs_cap < leg_count or
+ * skipped_cap < stops_skipped with a non-NULL array; result is still filled in).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_mileage(const char *home, const char *const *stops,
+                                        size_t n_stops, bool round_trip, geoloc_model model,
+                                        geoloc_unit unit, geoloc_mileage_result *result,
+                                        geoloc_leg *legs, size_t legs_cap, size_t *skipped,
+                                        size_t skipped_cap);
+
+/**
+ * An estimated travel time in whole minutes, rounded up (as the ride design's ETA):
+ * ceil(distance * detour_factor / speed_per_hour * 60). This is an estimate from straight-line
+ * distance, not road routing: detour_factor (>= 1; about 1.2 to 1.4 for roads) stands in for
+ * the road network. A result within 1e-9 minutes above a whole minute counts as that minute,
+ * so 30 miles at 60 mph is 30, not 31.
+ * [in]  distance        >= 0, finite, in `unit`
+ * [in]  speed_per_hour  > 0, finite, in `unit` per hour
+ * [in]  detour_factor   >= 1, finite
+ * [out] minutes
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (including a result
+ * above 2^53 minutes), GEOLOC_E_INVALID_ARGUMENT (unit).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_eta_minutes(double distance, double speed_per_hour,
+                                            geoloc_unit unit, double detour_factor,
+                                            int64_t *minutes);
+
+/* ---------------------------------------------------------------------------------------------
+ * Weather codes (WMO 4677 codes as published by Open-Meteo)
+ * ------------------------------------------------------------------------------------------- */
+
+/** Whether it is day or night at the place (Open-Meteo's is_day), for wording. */
+typedef enum geoloc_daylight {
+    /** Not known: the smart-field design's labels ("Clear", "Mainly Clear"). */
+    GEOLOC_DAYLIGHT_UNKNOWN = 0,
+    /** Day: codes 0 and 1 read "Sunny" and "Mainly Sunny"; every other label is unchanged. */
+    GEOLOC_DAYLIGHT_DAY = 1,
+    /** Night: the same labels as GEOLOC_DAYLIGHT_UNKNOWN. */
+    GEOLOC_DAYLIGHT_NIGHT = 2
+} geoloc_daylight;
+
+/** Temperature scales. */
+typedef enum geoloc_temp_unit {
+    GEOLOC_TEMP_CELSIUS = 0,
+    GEOLOC_TEMP_FAHRENHEIT = 1
+} geoloc_temp_unit;
+
+/**
+ * The label of a WMO weather code: 0 "Clear", 1 "Mainly Clear", 2 "Partly Cloudy", 3 "Overcast",
+ * 45 and 48 "Foggy", 51 "Light Drizzle", 53 "Drizzle", 55 "Heavy Drizzle",
+ * 56 "Light Freezing Drizzle", 57 "Heavy Freezing Drizzle", 61 "Light Rain", 63 "Rain",
+ * 65 "Heavy Rain", 66 "Light Freezing Rain", 67 "Heavy Freezing Rain", 71 "Light Snow",
+ * 73 "Snow", 75 "Heavy Snow", 77 "Snow Grains", 80 "Rain Showers", 81 "Heavy Showers",
+ * 82 "Violent Showers", 85 "Snow Showers", 86 "Heavy Snow Showers", 95 "Thunderstorm",
+ * 96 "Thunderstorm with Hail", 99 "Thunderstorm with Heavy Hail".
+ * [in]  code      any integer
+ * [in]  daylight  see geoloc_daylight
+ * [out] label     static text
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (daylight), GEOLOC_E_UNKNOWN_CODE
+ * (soft: *label is set to "Unknown").
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_weather_label(int32_t code, geoloc_daylight daylight,
+                                              const char **label);
+
+/**
+ * The weather-conditions text "Label, T°F" / "Label, T°C", e.g. "Rain, 45°F": the temperature
+ * is converted from `given` to `shown` if they differ, then rounded half away from zero to a
+ * whole degree ("-0" is written "0").
+ * [in]  code, daylight  as geoloc_weather_label
+ * [in]  temperature     finite, not below absolute zero, at most 1,000,000, in `given`
+ * [out] buf, cap, needed  caller-owned buffer
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE,
+ * GEOLOC_E_INVALID_ARGUMENT, GEOLOC_E_BUFFER_TOO_SMALL, GEOLOC_E_UNKNOWN_CODE (soft: the text
+ * is written with the label "Unknown", e.g. "Unknown, 72°F").
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_weather_condition(int32_t code, double temperature,
+                                                  geoloc_temp_unit given, geoloc_temp_unit shown,
+                                                  geoloc_daylight daylight, char *buf,
+                                                  size_t cap, size_t *needed);
+
+/* ---------------------------------------------------------------------------------------------
+ * Addresses
+ * ------------------------------------------------------------------------------------------- */
+
+/**
+ * One address component: a key and its value, both UTF-8. Keys are matched without regard to
+ * case; the known keys are house_number, road, unit, neighbourhood, city, county, state,
+ * state_code, postcode, country, country_code, with common aliases (street, street_number,
+ * locality, town, village, administrative_area, province, region, postal_code, zip, ...).
+ * An unknown key is not an error: it is ignored. A NULL or empty value counts as absent.
+ * When a key occurs twice the first non-empty value wins.
+ */
+typedef struct geoloc_address_part {
+    const char *key;
+    const char *value;
+} geoloc_address_part;
+
+/** Address text forms. */
+typedef enum geoloc_address_style {
+    /** Parts joined by single spaces, empty ones skipped: "123 Main St Springfield IL"
+     *  (house number, road, city, state code or else state). */
+    GEOLOC_ADDRESS_ONE_LINE = 0,
+    /** "Springfield, IL": city and state code (derived from the state name for the US), else
+     *  the state name; either alone if the other is missing. */
+    GEOLOC_ADDRESS_CITY_STATE = 1,
+    /** "Springfield, Illinois, United States": city, state name, country name (derived from
+     *  the codes when only codes are given). */
+    GEOLOC_ADDRESS_CITY_STATE_COUNTRY = 2,
+    /** The multi-line postal form of the address's country (lines separated by "\n", no
+     *  trailing newline); country-specific for US, CA, GB, DE, FR, JP, a generic form elsewhere. */
+    GEOLOC_ADDRESS_POSTAL = 3
+} geoloc_address_style;
+
+/**
+ * Formats address components.
+ * [in]  parts  n components (NULL allowed when n == 0); keys must not be NULL
+ * [in]  style  see geoloc_address_style
+ * [out] buf, cap, needed  caller-owned buffer
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (style),
+ * GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_address_format(const geoloc_address_part *parts, size_t n,
+                                               geoloc_address_style style, char *buf,
+                                               size_t cap, size_t *needed);
+
+/**
+ * The two-letter USPS code of a US state, DC or territory from its name, without regard to case
+ * ("Illinois" -> "IL", "district of columbia" -> "DC", "Puerto Rico" -> "PR"). A valid code is
+ * accepted too and returned in upper case.
+ * [out] code  static text
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_us_state_code(const char *name, const char **code);
+
+/**
+ * The name of a US state, DC or territory from its two-letter code, without regard to case
+ * ("il" -> "Illinois"). A valid name is accepted too and returned as spelled in the table.
+ * [out] name  static text
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_us_state_name(const char *code, const char **name);
+
+/**
+ * The English short name of a country from its ISO 3166-1 alpha-2 code, without regard to case
+ * ("US" -> "United States", "gb" -> "United Kingdom").
+ * [out] name  static text
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_country_name(const char *code, const char **name);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* GEOLOC_H */
