@@ -12,7 +12,9 @@
  *  - Functions that can fail return a geoloc_status (GEOLOC_OK is 0) and write their results
  *    through trailing out-parameters. On failure the out-parameters are left unchanged unless the
  *    function's comment says otherwise ("soft failures" fill in a documented fallback value).
- *    geoloc_last_error() then gives a message that says what was wrong.
+ *    Every status other than GEOLOC_OK sets this thread's message, so geoloc_last_error() then
+ *    says what was wrong. When several failures apply, the first in the function's list of
+ *    errors wins, except that a soft failure is reported only when no hard one applies.
  *  - Text in and out is NUL-terminated UTF-8. Input text that is not valid UTF-8 is refused with
  *    GEOLOC_E_INVALID_UTF8.
  *  - Variable-length text is written to a caller-owned buffer (buf, cap) and *needed is always set
@@ -238,8 +240,9 @@ GEOLOC_API geoloc_status geoloc_distance(geoloc_coord a, geoloc_coord b, geoloc_
                                          geoloc_unit unit, double *out);
 
 /**
- * Distances of n pairs: out[i] = distance(a[i], b[i]). Every coordinate is checked first; if any
- * is invalid nothing is written and the message names the first bad index.
+ * Distances of n pairs: out[i] = distance(a[i], b[i]), bit-identical to geoloc_distance. Every
+ * coordinate is checked first; if any is invalid nothing is written and the message names the
+ * first bad one ("b[7]: latitude 91 is outside [-90, 90]").
  * [in]  a, b   arrays of n coordinates (may be NULL when n == 0)
  * [out] out    array of n distances in `unit`; must not overlap a or b
  * Errors: as geoloc_distance, plus GEOLOC_E_COUNT_TOO_LARGE.
@@ -324,8 +327,8 @@ typedef struct geoloc_mileage_result {
  *  - home NULL, "" or only whitespace: GEOLOC_E_NO_HOME ("set up your home location");
  *    result is not written.
  *  - home given but malformed (as geoloc_coord_parse judges): soft failure GEOLOC_E_HOME_INVALID;
- *    result is filled with total 0, text "0", every stop counted as skipped (legs and skipped
- *    are not written).
+ *    result is filled with total 0, text "0", no legs, and every stop counted as skipped (and
+ *    listed in `skipped`, 0 .. n_stops - 1).
  *  - no stops (n_stops == 0, or every stop skipped): GEOLOC_OK with text "0".
  *  - a stop that is NULL, empty or malformed is skipped; the others still count, and its index
  *    is reported in `skipped`.
@@ -338,10 +341,11 @@ typedef struct geoloc_mileage_result {
  * [out] result       required
  * [out] legs         optional (NULL or legs_cap 0 to skip): the legs in order
  * [out] skipped      optional (NULL or skipped_cap 0 to skip): indices of skipped stops, ascending
- * Errors: GEOLOC_E_NULL_ARGUMENT (result), GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_UTF8 (in
- * home, or in a stop), GEOLOC_E_INVALID_ARGUMENT, GEOLOC_E_UNSUPPORTED, GEOLOC_E_NO_HOME,
- * GEOLOC_E_HOME_INVALID (soft), GEOLOC_E_BUFFER_TOO_SMALL (legs_cap < leg_count or
- * skipped_cap < stops_skipped with a non-NULL array; result is still filled in).
+ * Errors: GEOLOC_E_NULL_ARGUMENT (result, or stops with n_stops > 0), GEOLOC_E_COUNT_TOO_LARGE,
+ * GEOLOC_E_INVALID_ARGUMENT, GEOLOC_E_UNSUPPORTED, GEOLOC_E_INVALID_UTF8 (in home, or in a
+ * stop), GEOLOC_E_NO_HOME, GEOLOC_E_BUFFER_TOO_SMALL (legs_cap < leg_count or
+ * skipped_cap < stops_skipped with a non-NULL array; result is still filled in, the arrays are
+ * not written), GEOLOC_E_HOME_INVALID (soft).
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_mileage(const char *home, const char *const *stops,
@@ -407,15 +411,21 @@ GEOLOC_API geoloc_status geoloc_weather_label(int32_t code, geoloc_daylight dayl
                                               const char **label);
 
 /**
+ * Whether a published WMO table (as Open-Meteo documents it) defines `code`: true for the 28
+ * codes listed at geoloc_weather_label. Never fails. Thread safety: any thread.
+ */
+GEOLOC_API bool geoloc_weather_code_documented(int32_t code);
+
+/**
  * The weather-conditions text "Label, T°F" / "Label, T°C", e.g. "Rain, 45°F": the temperature
  * is converted from `given` to `shown` if they differ, then rounded half away from zero to a
  * whole degree ("-0" is written "0").
  * [in]  code, daylight  as geoloc_weather_label
  * [in]  temperature     finite, not below absolute zero, at most 1,000,000, in `given`
  * [out] buf, cap, needed  caller-owned buffer
- * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE,
- * GEOLOC_E_INVALID_ARGUMENT, GEOLOC_E_BUFFER_TOO_SMALL, GEOLOC_E_UNKNOWN_CODE (soft: the text
- * is written with the label "Unknown", e.g. "Unknown, 72°F").
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT, GEOLOC_E_NOT_FINITE,
+ * GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_BUFFER_TOO_SMALL, GEOLOC_E_UNKNOWN_CODE (soft: the text is
+ * written with the label "Unknown", e.g. "Unknown, 72°F").
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_weather_condition(int32_t code, double temperature,

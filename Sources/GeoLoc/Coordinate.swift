@@ -74,9 +74,10 @@ public func normalizedLongitude(_ lon: Double) -> Double {
 
 /// Checks one point given as raw degrees.
 @inline(__always)
-func checkPoint(_ lat: Double, _ lon: Double, index: Int? = nil) throws(GeoLocError) {
+func checkPoint(_ lat: Double, _ lon: Double, at place: @autoclosure () -> String = "") throws(GeoLocError) {
     if lat.isFinite && lon.isFinite && lat >= -90 && lat <= 90 { return }
-    let at = index.map { "point \($0): " } ?? ""
+    let name = place()
+    let at = name.isEmpty ? "" : name + ": "
     if !lat.isFinite { throw GeoLocError(.notFinite, "\(at)latitude \(lat) is not finite") }
     if !lon.isFinite { throw GeoLocError(.notFinite, "\(at)longitude \(lon) is not finite") }
     throw GeoLocError(.outOfRange, "\(at)latitude \(lat) is outside [-90, 90]")

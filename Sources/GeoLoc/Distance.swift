@@ -55,7 +55,9 @@ public func distance(
 ///
 /// Points are interleaved `[lat0, lon0, lat1, lon1, ...]` (the layout of an array of
 /// `geoloc_coord`, or of an (n, 2) float64 array). Every point is checked before any output is
-/// written; the error names the first bad index.
+/// written; the error names the first bad point (`"a[7]: latitude 91 is outside [-90, 90]"`).
+/// Longitudes are reduced to [-180, 180) as `Coordinate` does, so batch and scalar results are
+/// bit-identical.
 public enum BatchDistance {
     /// `out[i] = distance(a[i], b[i])` for the `out.count` pairs.
     public static func pairs(
@@ -67,12 +69,14 @@ public enum BatchDistance {
         try checkCount(n)
         precondition(a.count >= 2 * n && b.count >= 2 * n, "input arrays shorter than the output")
         try model.requireSupported()
-        try checkPoints(a, n)
-        try checkPoints(b, n)
+        try checkPoints(a, n, "a")
+        try checkPoints(b, n, "b")
         let scale = Earth.meanRadius / unit.meters
         guard n > 0, let pa = a.baseAddress, let pb = b.baseAddress, let po = out.baseAddress else { return }
         for i in 0..<n {
-            po[i] = haversineDistance(lat1: pa[2 * i], lon1: pa[2 * i + 1], lat2: pb[2 * i], lon2: pb[2 * i + 1], radius: scale)
+            po[i] = haversineDistance(
+                lat1: pa[2 * i], lon1: normalizedLongitude(pa[2 * i + 1]),
+                lat2: pb[2 * i], lon2: normalizedLongitude(pb[2 * i + 1]), radius: scale)
         }
     }
 
@@ -86,18 +90,20 @@ public enum BatchDistance {
         try checkCount(n)
         precondition(points.count >= 2 * n, "input array shorter than the output")
         try model.requireSupported()
-        try checkPoints(points, n)
+        try checkPoints(points, n, "points")
         let scale = Earth.meanRadius / unit.meters
         guard n > 0, let pp = points.baseAddress, let po = out.baseAddress else { return }
         for i in 0..<n {
-            po[i] = haversineDistance(lat1: origin.latitude, lon1: origin.longitude, lat2: pp[2 * i], lon2: pp[2 * i + 1], radius: scale)
+            po[i] = haversineDistance(
+                lat1: origin.latitude, lon1: origin.longitude,
+                lat2: pp[2 * i], lon2: normalizedLongitude(pp[2 * i + 1]), radius: scale)
         }
     }
 
-    static func checkPoints(_ p: UnsafeBufferPointer<Double>, _ n: Int) throws(GeoLocError) {
+    static func checkPoints(_ p: UnsafeBufferPointer<Double>, _ n: Int, _ name: String) throws(GeoLocError) {
         guard n > 0, let base = p.baseAddress else { return }
         for i in 0..<n {
-            try checkPoint(base[2 * i], base[2 * i + 1], index: i)
+            try checkPoint(base[2 * i], base[2 * i + 1], at: "\(name)[\(i)]")
         }
     }
 }

@@ -170,7 +170,7 @@ public func geoloc_route_length(
             do throws(GeoLocError) {
                 coords.append(try Coordinate(latitude: raw[2 * i], longitude: raw[2 * i + 1]))
             } catch {
-                throw GeoLocError(error.code, "point \(i): \(error.message)")
+                throw GeoLocError(error.code, "points[\(i)]: \(error.message)")
             }
         }
         let r = try routeLength(coords, closed: closed, model: m, unit: u)
@@ -220,7 +220,6 @@ public func geoloc_mileage(
         }
         result.pointee = out
 
-        if let problem = r.homeProblem { return fail(problem) }
         let legsShort = legs != nil && legs_cap != 0 && (legs_cap > 0 && legs_cap < r.legs.count)
         let skippedShort = skipped != nil && skipped_cap != 0 && (skipped_cap > 0 && skipped_cap < r.skippedStops.count)
         if let legs, legs_cap != 0, !legsShort {
@@ -234,6 +233,7 @@ public func geoloc_mileage(
         if legsShort || skippedShort {
             return fail(.bufferTooSmall, "legs need \(r.legs.count) entries (capacity \(legs_cap)), skipped need \(r.skippedStops.count) (capacity \(skipped_cap))")
         }
+        if let problem = r.homeProblem { return fail(problem) }
         return GEOLOC_OK
     }
 }
@@ -267,6 +267,11 @@ public func geoloc_weather_label(
         label.pointee = cString(text)
         return GEOLOC_OK
     }
+}
+
+@c @implementation
+public func geoloc_weather_code_documented(_ code: Int32) -> Bool {
+    WeatherCode(Int(code)).isDocumented
 }
 
 @c @implementation

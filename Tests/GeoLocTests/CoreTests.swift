@@ -115,7 +115,7 @@ final class CoreTests: XCTestCase {
             XCTFail("expected an error")
         } catch {
             XCTAssertEqual(error.code, .outOfRange)
-            XCTAssertTrue(error.message.hasPrefix("point 1:"), error.message)
+            XCTAssertTrue(error.message.hasPrefix("a[1]:"), error.message)
         }
         XCTAssertEqual(out, [-1, -1, -1], "nothing is written when a point is bad")
         assertThrows(.invalidArgument) { () throws(GeoLocError) in try distances([], [try Coordinate(latitude: 0, longitude: 0)]) }
