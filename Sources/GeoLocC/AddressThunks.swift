@@ -1,0 +1,79 @@
+// The C ABI of address formatting and the state and country look-ups: each function checks the
+// pointers, counts, enum values and UTF-8, calls the Swift core, and maps failures to a status.
+// The names and codes handed back are StaticString literals of the generated tables, so they
+// live as long as the process.
+import CGeoLoc
+import GeoLoc
+
+/// Input text as shown in a message: quoted, cut after 60 characters.
+private func shown(_ text: String) -> String {
+    text.count > 60 ? "\"\(text.prefix(60))...\"" : "\"\(text)\""
+}
+
+@c @implementation
+public func geoloc_address_format(
+    _ parts: UnsafePointer<geoloc_address_part>?, _ n: Int, _ style: geoloc_address_style,
+    _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        let n = try checkedCount(n)
+        let s = try decode(style.rawValue, as: AddressStyle.self, "style")
+        guard n == 0 || parts != nil else { throw GeoLocError(.nullArgument, "parts is NULL with n = \(n)") }
+        var components = AddressComponents()
+        for i in 0..<n {
+            let part = parts![i]
+            guard part.key != nil else { throw GeoLocError(.nullArgument, "parts[\(i)].key is NULL") }
+            let key = try readText(part.key, "parts[\(i)].key")
+            // A NULL value is an absent one; it is still read when given, to refuse bad UTF-8.
+            let value: String? = part.value == nil ? nil : try readText(part.value, "parts[\(i)].value")
+            components.add(key, value)
+        }
+        return writeText(components.formatted(s), buf, cap, needed)
+    }
+}
+
+@c @implementation
+public func geoloc_us_state_code(
+    _ name: UnsafePointer<CChar>?, _ code: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let code else { throw GeoLocError(.nullArgument, "code is NULL") }
+        let text = try readText(name, "name")
+        guard let found = USState.staticCode(for: text) else {
+            throw GeoLocError(.notFound, "\(shown(text)) is not the name or code of a US state, DC or territory")
+        }
+        code.pointee = cString(found)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_us_state_name(
+    _ code: UnsafePointer<CChar>?, _ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let name else { throw GeoLocError(.nullArgument, "name is NULL") }
+        let text = try readText(code, "code")
+        guard let found = USState.staticName(for: text) else {
+            throw GeoLocError(.notFound, "\(shown(text)) is not the code or name of a US state, DC or territory")
+        }
+        name.pointee = cString(found)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_country_name(
+    _ code: UnsafePointer<CChar>?, _ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let name else { throw GeoLocError(.nullArgument, "name is NULL") }
+        let text = try readText(code, "code")
+        guard let found = Country.staticName(forCode: text) else {
+            throw GeoLocError(.notFound, "\(shown(text)) is not a known ISO 3166-1 alpha-2 country code")
+        }
+        name.pointee = cString(found)
+        return GEOLOC_OK
+    }
+}
