@@ -13,8 +13,15 @@
  *    through trailing out-parameters. On failure the out-parameters are left unchanged unless the
  *    function's comment says otherwise ("soft failures" fill in a documented fallback value).
  *    Every status other than GEOLOC_OK sets this thread's message, so geoloc_last_error() then
- *    says what was wrong. When several failures apply, the first in the function's list of
- *    errors wins, except that a soft failure is reported only when no hard one applies.
+ *    says what was wrong.
+ *  - When several failures apply, the one reported is the first in this order:
+ *    GEOLOC_E_NULL_ARGUMENT (an array pointer is checked right after its count, so a count above
+ *    the limit is GEOLOC_E_COUNT_TOO_LARGE first), GEOLOC_E_COUNT_TOO_LARGE,
+ *    GEOLOC_E_INVALID_ARGUMENT (enum arguments), GEOLOC_E_UNSUPPORTED, GEOLOC_E_INVALID_UTF8,
+ *    GEOLOC_E_PARSE, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_NO_HOME,
+ *    GEOLOC_E_NOT_FOUND, GEOLOC_E_BUFFER_TOO_SMALL, and the soft failures last
+ *    (GEOLOC_E_HOME_INVALID, GEOLOC_E_UNKNOWN_CODE). Among coordinates, the first bad one (a
+ *    before b, lower index first) is reported; within one, NaN or infinity before range.
  *  - Text in and out is NUL-terminated UTF-8. Input text that is not valid UTF-8 is refused with
  *    GEOLOC_E_INVALID_UTF8.
  *  - Variable-length text is written to a caller-owned buffer (buf, cap) and *needed is always set

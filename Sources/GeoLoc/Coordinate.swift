@@ -39,8 +39,11 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
             }
             throw GeoLocError(.parse, "\(quoted) is not \"latitude,longitude\": there are \(parts.count - 1) commas")
         }
-        let lat = try parseDecimal(parts[0], what: "latitude", in: text)
-        let lon = try parseDecimal(parts[1], what: "longitude", in: text)
+        // Syntax of both numbers first, then their values: "1e999,abc" is a parse error.
+        let latText = try decimalSyntax(parts[0], what: "latitude", in: text)
+        let lonText = try decimalSyntax(parts[1], what: "longitude", in: text)
+        let lat = try decimalValue(latText, what: "latitude", in: text)
+        let lon = try decimalValue(lonText, what: "longitude", in: text)
         try self.init(latitude: lat, longitude: lon)
     }
 
@@ -89,8 +92,8 @@ func quote(_ text: some StringProtocol) -> String {
 }
 
 /// Strict decimal syntax: [ws] [+|-] digits [. digits] [(e|E) [+|-] digits] [ws], with at least
-/// one digit before or after the point. Converted by the standard library (correctly rounded).
-func parseDecimal(_ field: Substring, what: String, in text: some StringProtocol) throws(GeoLocError) -> Double {
+/// one digit before or after the point. Returns the number without whitespace.
+func decimalSyntax(_ field: Substring, what: String, in text: some StringProtocol) throws(GeoLocError) -> Substring {
     let body = trimmed(field)
     let u = Array(body.utf8)
     var i = 0
@@ -117,9 +120,14 @@ func parseDecimal(_ field: Substring, what: String, in text: some StringProtocol
         }
         throw GeoLocError(.parse, "\(quote(text)): \(what) \(quote(body)) is not a decimal number")
     }
+    return body
+}
+
+/// The value of text that passed `decimalSyntax`, correctly rounded by the standard library.
+func decimalValue(_ body: Substring, what: String, in text: some StringProtocol) throws(GeoLocError) -> Double {
     // Swift's parser rejects a leading "+"; it is syntax we allow.
-    let digitsOnly = u[0] == 43 ? body.dropFirst() : body
-    guard let value = Double(digitsOnly) else {
+    let number = body.utf8.first == 43 ? body.dropFirst() : body
+    guard let value = Double(number) else {
         throw GeoLocError(.parse, "\(quote(text)): \(what) \(quote(body)) is not a decimal number")
     }
     guard value.isFinite else {

@@ -55,8 +55,9 @@ public enum Earth {
 }
 
 extension EarthModel {
+    /// Throws `.unsupported` for a model this version cannot measure on (WGS84 in 0.1).
     @inline(__always)
-    func requireSupported() throws(GeoLocError) {
+    public func requireSupported() throws(GeoLocError) {
         if self == .wgs84 {
             throw GeoLocError(.unsupported, "the WGS84 model is not available in libgeoloc 0.1; use the sphere")
         }

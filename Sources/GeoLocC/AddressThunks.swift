@@ -18,12 +18,14 @@ public func geoloc_address_format(
     guarded { () throws(GeoLocError) in
         guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
         let n = try checkedCount(n)
-        let s = try decode(style.rawValue, as: AddressStyle.self, "style")
         guard n == 0 || parts != nil else { throw GeoLocError(.nullArgument, "parts is NULL with n = \(n)") }
+        for i in 0..<n where parts![i].key == nil {
+            throw GeoLocError(.nullArgument, "parts[\(i)].key is NULL")
+        }
+        let s = try decode(style.rawValue, as: AddressStyle.self, "style")
         var components = AddressComponents()
         for i in 0..<n {
             let part = parts![i]
-            guard part.key != nil else { throw GeoLocError(.nullArgument, "parts[\(i)].key is NULL") }
             let key = try readText(part.key, "parts[\(i)].key")
             // A NULL value is an absent one; it is still read when given, to refuse bad UTF-8.
             let value: String? = part.value == nil ? nil : try readText(part.value, "parts[\(i)].value")

@@ -93,6 +93,7 @@ public func geoloc_distance(
         guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
         let m = try decode(model.rawValue, as: EarthModel.self, "model")
         let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
+        try m.requireSupported()
         out.pointee = try distance(from: coordinate(a), to: coordinate(b), model: m, unit: u)
         return GEOLOC_OK
     }
@@ -112,10 +113,13 @@ public func geoloc_distance_pairs(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let n = try checkedCount(n)
+        if n != 0 && (a == nil || b == nil || out == nil) {
+            throw GeoLocError(.nullArgument, "a, b or out is NULL with n = \(n)")
+        }
         let m = try decode(model.rawValue, as: EarthModel.self, "model")
         let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
-        if n == 0 { return GEOLOC_OK }
-        guard a != nil, b != nil, let out else { throw GeoLocError(.nullArgument, "a, b or out is NULL with n = \(n)") }
+        try m.requireSupported()
+        guard n > 0, let out else { return GEOLOC_OK }
         try BatchDistance.pairs(degrees(a, n), degrees(b, n), into: UnsafeMutableBufferPointer(start: out, count: n), model: m, unit: u)
         return GEOLOC_OK
     }
@@ -128,11 +132,14 @@ public func geoloc_distance_one_to_many(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let n = try checkedCount(n)
+        if n != 0 && (points == nil || out == nil) {
+            throw GeoLocError(.nullArgument, "points or out is NULL with n = \(n)")
+        }
         let m = try decode(model.rawValue, as: EarthModel.self, "model")
         let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
+        try m.requireSupported()
         let o = try coordinate(origin)
-        if n == 0 { return GEOLOC_OK }
-        guard points != nil, let out else { throw GeoLocError(.nullArgument, "points or out is NULL with n = \(n)") }
+        guard n > 0, let out else { return GEOLOC_OK }
         try BatchDistance.oneToMany(o, degrees(points, n), into: UnsafeMutableBufferPointer(start: out, count: n), model: m, unit: u)
         return GEOLOC_OK
     }
@@ -158,11 +165,12 @@ public func geoloc_route_length(
     _ total: UnsafeMutablePointer<Double>?, _ legs: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let n = try checkedCount(n)
         guard let total else { throw GeoLocError(.nullArgument, "total is NULL") }
+        let n = try checkedCount(n)
+        guard n == 0 || points != nil else { throw GeoLocError(.nullArgument, "points is NULL with n = \(n)") }
         let m = try decode(model.rawValue, as: EarthModel.self, "model")
         let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
-        guard n == 0 || points != nil else { throw GeoLocError(.nullArgument, "points is NULL with n = \(n)") }
+        try m.requireSupported()
         let raw = degrees(points, n)
         var coords: [Coordinate] = []
         coords.reserveCapacity(n)
@@ -192,9 +200,10 @@ public func geoloc_mileage(
     guarded { () throws(GeoLocError) in
         guard let result else { throw GeoLocError(.nullArgument, "result is NULL") }
         let n = try checkedCount(n_stops, "n_stops")
+        guard n == 0 || stops != nil else { throw GeoLocError(.nullArgument, "stops is NULL with n_stops = \(n)") }
         let m = try decode(model.rawValue, as: EarthModel.self, "model")
         let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
-        guard n == 0 || stops != nil else { throw GeoLocError(.nullArgument, "stops is NULL with n_stops = \(n)") }
+        try m.requireSupported()
         let homeText: String? = home == nil ? nil : try readText(home, "home")
         var stopTexts: [String?] = []
         stopTexts.reserveCapacity(n)
@@ -220,14 +229,15 @@ public func geoloc_mileage(
         }
         result.pointee = out
 
-        let legsShort = legs != nil && legs_cap != 0 && (legs_cap > 0 && legs_cap < r.legs.count)
-        let skippedShort = skipped != nil && skipped_cap != 0 && (skipped_cap > 0 && skipped_cap < r.skippedStops.count)
-        if let legs, legs_cap != 0, !legsShort {
+        // A capacity above Int.max arrives negative: it is certainly enough.
+        let legsShort = legs != nil && legs_cap > 0 && legs_cap < r.legs.count
+        let skippedShort = skipped != nil && skipped_cap > 0 && skipped_cap < r.skippedStops.count
+        if let legs, legs_cap != 0, !legsShort, !skippedShort {
             for (i, leg) in r.legs.enumerated() {
                 legs[i] = geoloc_leg(from: Int64(leg.from ?? -1), to: Int64(leg.to ?? -1), distance: leg.distance)
             }
         }
-        if let skipped, skipped_cap != 0, !skippedShort {
+        if let skipped, skipped_cap != 0, !skippedShort, !legsShort {
             for (i, s) in r.skippedStops.enumerated() { skipped[i] = s }
         }
         if legsShort || skippedShort {

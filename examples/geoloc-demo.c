@@ -1,0 +1,547 @@
+/*
+ * geoloc-demo -- a small command-line host over libgeoloc's C interface.
+ *
+ *   geoloc-demo [--data DIR]                   a tour over the demo data (data/demo)
+ *   geoloc-demo distance LATLON LATLON [UNIT]  distance; UNIT m, km, mi (default), nmi or ft
+ *   geoloc-demo mileage HOME STOP...           round-trip mileage home -> stops -> home, miles
+ *   geoloc-demo weather CODE TEMP [F|C]        weather-conditions text ("Rain, 45°F")
+ *   geoloc-demo parse TEXT                     reads "lat,lon" text, writes both text styles
+ *   geoloc-demo address STYLE KEY=VALUE...     STYLE one-line, city-state, city-state-country
+ *                                              or postal
+ *
+ * Everything it shows comes from the library; the program only reads arguments and data files
+ * and prints. A failed call prints the status and geoloc_last_error() to standard error and
+ * exits 1 (after printing the fallback text of a soft failure, such as "0" or "Unknown");
+ * bad arguments print the usage and exit 2.
+ */
+#include <geoloc.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef GEOLOC_DEMO_DATA_DIR
+#define GEOLOC_DEMO_DATA_DIR "data/demo"
+#endif
+
+#define MAX_ROWS 32
+#define MAX_FIELD 1024
+#define TEXT_CAP 512
+
+static const char *program = "geoloc-demo";
+
+/* ---------------------------------------------------------------------------------------------
+ * Printing and argument helpers
+ * ------------------------------------------------------------------------------------------- */
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: %s [--data DIR]                   tour over the demo data\n"
+            "       %s distance LATLON LATLON [UNIT]  UNIT: m, km, mi (default), nmi, ft\n"
+            "       %s mileage HOME STOP...           round trip, in miles\n"
+            "       %s weather CODE TEMP [F|C]        WMO weather code and temperature\n"
+            "       %s parse TEXT                     \"lat,lon\" text\n"
+            "       %s address STYLE KEY=VALUE...     STYLE: one-line, city-state,\n"
+            "                                         city-state-country, postal\n",
+            program, program, program, program, program, program);
+    return 2;
+}
+
+/* Reports a failed call: the status string and the thread's last error. Returns 1. */
+static int report(const char *what, geoloc_status status)
+{
+    fprintf(stderr, "%s: %s: %s: %s\n", program, what, geoloc_status_string(status),
+            geoloc_last_error());
+    return 1;
+}
+
+static const char *const UNIT_NAMES[] = {"m", "km", "mi", "nmi", "ft"};
+static const char *const UNIT_WORDS[] = {"meters", "kilometers", "miles", "nautical miles", "feet"};
+
+static int parse_unit(const char *s, geoloc_unit *unit)
+{
+    static const char *const long_names[] = {"meters", "kilometers", "miles", "nautical-miles", "feet"};
+    int i;
+    for (i = 0; i < 5; i++) {
+        if (strcmp(s, UNIT_NAMES[i]) == 0 || strcmp(s, long_names[i]) == 0) {
+            *unit = (geoloc_unit)i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    return s[0] != '\0' && *end == '\0';
+}
+
+static int parse_int32(const char *s, int32_t *out)
+{
+    char *end;
+    long v;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (s[0] == '\0' || *end != '\0' || errno != 0 || v < INT32_MIN || v > INT32_MAX) return 0;
+    *out = (int32_t)v;
+    return 1;
+}
+
+static int parse_temp_unit(const char *s, geoloc_temp_unit *unit)
+{
+    if (strcmp(s, "F") == 0 || strcmp(s, "f") == 0) {
+        *unit = GEOLOC_TEMP_FAHRENHEIT;
+    } else if (strcmp(s, "C") == 0 || strcmp(s, "c") == 0) {
+        *unit = GEOLOC_TEMP_CELSIUS;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static int parse_address_style(const char *s, geoloc_address_style *style)
+{
+    static const char *const names[] = {"one-line", "city-state", "city-state-country", "postal"};
+    int i;
+    for (i = 0; i < 4; i++) {
+        if (strcmp(s, names[i]) == 0) {
+            *style = (geoloc_address_style)i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Splits "key=value" in place. */
+static int parse_part(char *item, geoloc_address_part *part)
+{
+    char *eq = strchr(item, '=');
+    if (eq == NULL || eq == item) return 0;
+    *eq = '\0';
+    part->key = item;
+    part->value = eq + 1;
+    return 1;
+}
+
+/* Prints text that may span lines, each line indented. */
+static void print_indented(const char *indent, const char *text)
+{
+    const char *line = text;
+    while (line != NULL) {
+        const char *nl = strchr(line, '\n');
+        int len = nl != NULL ? (int)(nl - line) : (int)strlen(line);
+        printf("%s%.*s\n", indent, len, line);
+        line = nl != NULL ? nl + 1 : NULL;
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Demo data: small tab-separated files, '#' comments, one header row
+ * ------------------------------------------------------------------------------------------- */
+
+struct table {
+    size_t rows;
+    size_t columns;
+    char cell[MAX_ROWS][4][MAX_FIELD];
+};
+
+static int read_table(const char *dir, const char *name, size_t columns, struct table *t)
+{
+    char path[1024], line[1024];
+    FILE *fp;
+    int header_seen = 0;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    fp = fopen(path, "r");
+    if (fp == NULL) {
+        fprintf(stderr, "%s: cannot read %s: %s\n", program, path, strerror(errno));
+        return 0;
+    }
+    t->rows = 0;
+    t->columns = columns;
+    while (fgets(line, sizeof line, fp) != NULL && t->rows < MAX_ROWS) {
+        char *field = line, *tab;
+        size_t c;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] == '#' || line[0] == '\0') continue;
+        if (!header_seen) {
+            header_seen = 1;
+            continue;
+        }
+        for (c = 0; c < columns; c++) {
+            tab = strchr(field, '\t');
+            if (tab != NULL) *tab = '\0';
+            snprintf(t->cell[t->rows][c], MAX_FIELD, "%s", field);
+            field = tab != NULL ? tab + 1 : field + strlen(field);
+        }
+        t->rows++;
+    }
+    fclose(fp);
+    return 1;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Subcommands
+ * ------------------------------------------------------------------------------------------- */
+
+static int cmd_parse(const char *text)
+{
+    geoloc_coord c;
+    char compact[TEXT_CAP], readable[TEXT_CAP];
+    size_t needed;
+    geoloc_status s = geoloc_coord_parse(text, &c);
+    if (s != GEOLOC_OK) return report("parse", s);
+    if ((s = geoloc_coord_format(c, GEOLOC_COORD_COMPACT, compact, sizeof compact, &needed)) != GEOLOC_OK ||
+        (s = geoloc_coord_format(c, GEOLOC_COORD_READABLE, readable, sizeof readable, &needed)) != GEOLOC_OK) {
+        return report("format", s);
+    }
+    printf("compact:  %s\nreadable: %s\n", compact, readable);
+    return 0;
+}
+
+static int cmd_distance(const char *from, const char *to, geoloc_unit unit)
+{
+    geoloc_coord a, b;
+    double value, meters;
+    char text[TEXT_CAP];
+    size_t needed;
+    geoloc_status s;
+    if ((s = geoloc_coord_parse(from, &a)) != GEOLOC_OK) return report("first coordinate", s);
+    if ((s = geoloc_coord_parse(to, &b)) != GEOLOC_OK) return report("second coordinate", s);
+    if ((s = geoloc_distance(a, b, GEOLOC_MODEL_SPHERE, unit, &value)) != GEOLOC_OK ||
+        (s = geoloc_distance(a, b, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, &meters)) != GEOLOC_OK) {
+        return report("distance", s);
+    }
+    if ((s = geoloc_distance_text(meters, unit, text, sizeof text, &needed)) != GEOLOC_OK) {
+        return report("distance text", s);
+    }
+    printf("%.6f %s\n%s\n", value, UNIT_WORDS[unit], text);
+    return 0;
+}
+
+static int cmd_mileage(const char *home, const char *const *stops, size_t n)
+{
+    geoloc_mileage_result r;
+    geoloc_leg legs[MAX_ROWS + 1];
+    size_t skipped[MAX_ROWS];
+    size_t i;
+    geoloc_status s = geoloc_mileage(home, stops, n, true, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES,
+                                     &r, legs, MAX_ROWS + 1, skipped, MAX_ROWS);
+    if (s == GEOLOC_E_HOME_INVALID) {
+        printf("%s\n", r.text); /* the smart field's fallback */
+        return report("mileage", s);
+    }
+    if (s != GEOLOC_OK) return report("mileage", s);
+    printf("%s miles\n", r.text);
+    for (i = 0; i < r.leg_count; i++) {
+        char from[32] = "home", to[32] = "home";
+        if (legs[i].from >= 0) snprintf(from, sizeof from, "stop %lld", (long long)legs[i].from + 1);
+        if (legs[i].to >= 0) snprintf(to, sizeof to, "stop %lld", (long long)legs[i].to + 1);
+        printf("  %-7s -> %-7s %8.2f miles\n", from, to, legs[i].distance);
+    }
+    for (i = 0; i < r.stops_skipped; i++) {
+        printf("  skipped stop %zu: \"%s\"\n", skipped[i] + 1, stops[skipped[i]]);
+    }
+    return 0;
+}
+
+static int cmd_weather(int32_t code, double temperature, geoloc_temp_unit unit)
+{
+    char text[TEXT_CAP];
+    size_t needed;
+    geoloc_status s = geoloc_weather_condition(code, temperature, unit, unit, GEOLOC_DAYLIGHT_UNKNOWN,
+                                               text, sizeof text, &needed);
+    if (s == GEOLOC_OK || s == GEOLOC_E_UNKNOWN_CODE) printf("%s\n", text);
+    return s == GEOLOC_OK ? 0 : report("weather", s);
+}
+
+static int cmd_address(geoloc_address_style style, char **items, size_t n)
+{
+    geoloc_address_part parts[64];
+    char text[TEXT_CAP * 2];
+    size_t needed, i;
+    geoloc_status s;
+    if (n > 64) return usage();
+    for (i = 0; i < n; i++) {
+        if (!parse_part(items[i], &parts[i])) return usage();
+    }
+    s = geoloc_address_format(parts, n, style, text, sizeof text, &needed);
+    if (s != GEOLOC_OK) return report("address", s);
+    printf("%s\n", text);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The tour
+ * ------------------------------------------------------------------------------------------- */
+
+static int tour_coordinates(const struct table *trip)
+{
+    static const char *const samples[] = {" +38.5 , -89.1 ", "38.5;-89.1", "91,0"};
+    size_t i;
+    printf("\n== Coordinates: \"lat,lon\" text in, two text styles out\n");
+    for (i = 0; i < trip->rows; i++) {
+        geoloc_coord c;
+        char compact[TEXT_CAP], readable[TEXT_CAP];
+        size_t needed;
+        geoloc_status s = geoloc_coord_parse(trip->cell[i][2], &c);
+        if (s != GEOLOC_OK) {
+            printf("  %-12s \"%s\": %s (%s)\n", trip->cell[i][1], trip->cell[i][2],
+                   geoloc_status_string(s), geoloc_last_error());
+            continue;
+        }
+        if ((s = geoloc_coord_format(c, GEOLOC_COORD_COMPACT, compact, sizeof compact, &needed)) != GEOLOC_OK ||
+            (s = geoloc_coord_format(c, GEOLOC_COORD_READABLE, readable, sizeof readable, &needed)) != GEOLOC_OK) {
+            return report("format", s);
+        }
+        printf("  %-12s compact %-22s readable %s\n", trip->cell[i][1], compact, readable);
+    }
+    for (i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+        geoloc_coord c;
+        geoloc_status s = geoloc_coord_parse(samples[i], &c);
+        if (s == GEOLOC_OK) {
+            printf("  parse \"%s\" -> %.6f, %.6f\n", samples[i], c.lat, c.lon);
+        } else {
+            printf("  parse \"%s\" -> %s: %s\n", samples[i], geoloc_status_string(s), geoloc_last_error());
+        }
+    }
+    return 0;
+}
+
+static int tour_distance(const struct table *trip, const geoloc_coord *home,
+                         const geoloc_coord *stops, const size_t *stop_rows, size_t n_stops)
+{
+    double d[MAX_ROWS], meters;
+    char text[TEXT_CAP];
+    size_t needed, i;
+    int u;
+    geoloc_status s;
+    const geoloc_coord *far = &stops[n_stops - 1];
+    const char *far_name = trip->cell[stop_rows[n_stops - 1]][1];
+
+    printf("\n== Distance: %s to %s (great circle on the mean-radius sphere)\n", trip->cell[0][1], far_name);
+    for (u = GEOLOC_UNIT_METERS; u <= GEOLOC_UNIT_FEET; u++) {
+        double v;
+        if ((s = geoloc_distance(*home, *far, GEOLOC_MODEL_SPHERE, (geoloc_unit)u, &v)) != GEOLOC_OK) {
+            return report("distance", s);
+        }
+        printf("  %14.3f %s\n", v, UNIT_WORDS[u]);
+    }
+    if ((s = geoloc_distance(*home, *far, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, &meters)) != GEOLOC_OK ||
+        (s = geoloc_distance_text(meters, GEOLOC_UNIT_MILES, text, sizeof text, &needed)) != GEOLOC_OK) {
+        return report("distance text", s);
+    }
+    printf("  as text: %s\n", text);
+
+    printf("\n== Batch: from %s to every stop in one call\n", trip->cell[0][1]);
+    if ((s = geoloc_distance_one_to_many(*home, stops, n_stops, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, d)) != GEOLOC_OK) {
+        return report("batch distance", s);
+    }
+    for (i = 0; i < n_stops; i++) {
+        if ((s = geoloc_distance_text(d[i], GEOLOC_UNIT_MILES, text, sizeof text, &needed)) != GEOLOC_OK) {
+            return report("distance text", s);
+        }
+        printf("  %-12s %s\n", trip->cell[stop_rows[i]][1], text);
+    }
+    return 0;
+}
+
+static const char *stop_name(const struct table *trip, int64_t index)
+{
+    /* Row 0 is home; stop i is row i + 1. */
+    return index < 0 ? trip->cell[0][1] : trip->cell[index + 1][1];
+}
+
+static int tour_mileage(const struct table *trip, geoloc_mileage_result *r)
+{
+    const char *stops[MAX_ROWS];
+    geoloc_leg legs[MAX_ROWS + 1];
+    size_t skipped[MAX_ROWS];
+    size_t n = trip->rows - 1, i;
+    int64_t minutes;
+    geoloc_status s;
+
+    for (i = 0; i < n; i++) stops[i] = trip->cell[i + 1][2];
+    printf("\n== Round-trip mileage: %s, the stops in order, back to %s\n", trip->cell[0][1], trip->cell[0][1]);
+    s = geoloc_mileage(trip->cell[0][2], stops, n, true, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, r, legs,
+                       MAX_ROWS + 1, skipped, MAX_ROWS);
+    if (s != GEOLOC_OK) return report("mileage", s);
+    printf("  mileage: %s miles (%zu stops counted, %zu skipped, %zu legs)\n", r->text, r->stops_used,
+           r->stops_skipped, r->leg_count);
+    for (i = 0; i < r->leg_count; i++) {
+        printf("    %-12s -> %-12s %7.2f miles\n", stop_name(trip, legs[i].from), stop_name(trip, legs[i].to),
+               legs[i].distance);
+    }
+    for (i = 0; i < r->stops_skipped; i++) {
+        printf("  skipped stop %zu, %s: \"%s\"\n", skipped[i], stop_name(trip, (int64_t)skipped[i]),
+               stops[skipped[i]]);
+    }
+
+    printf("\n== ETA: the round trip at 55 mph, roads 1.3 times the straight line\n");
+    if ((s = geoloc_eta_minutes(r->total, 55.0, GEOLOC_UNIT_MILES, 1.3, &minutes)) != GEOLOC_OK) {
+        return report("eta", s);
+    }
+    printf("  about %lld minutes on the road\n", (long long)minutes);
+    if ((s = geoloc_eta_minutes(30.0, 60.0, GEOLOC_UNIT_MILES, 1.0, &minutes)) != GEOLOC_OK) {
+        return report("eta", s);
+    }
+    printf("  30 miles at 60 mph: %lld minutes\n", (long long)minutes);
+    return 0;
+}
+
+static int tour_weather(const struct table *weather)
+{
+    static const char *const daylight_names[] = {"UNKNOWN", "DAY", "NIGHT"};
+    size_t i;
+    printf("\n== Weather: WMO codes as words\n");
+    for (i = 0; i < weather->rows; i++) {
+        int32_t code;
+        double temperature;
+        geoloc_temp_unit given;
+        geoloc_daylight daylight = GEOLOC_DAYLIGHT_UNKNOWN;
+        char shown_f[TEXT_CAP], shown_c[TEXT_CAP];
+        size_t needed;
+        int k;
+        geoloc_status s;
+        if (!parse_int32(weather->cell[i][0], &code) || !parse_double(weather->cell[i][1], &temperature) ||
+            !parse_temp_unit(weather->cell[i][2], &given)) {
+            fprintf(stderr, "%s: weather.tsv row %zu is malformed\n", program, i + 1);
+            return 1;
+        }
+        for (k = 0; k < 3; k++) {
+            if (strcmp(weather->cell[i][3], daylight_names[k]) == 0) daylight = (geoloc_daylight)k;
+        }
+        s = geoloc_weather_condition(code, temperature, given, GEOLOC_TEMP_FAHRENHEIT, daylight, shown_f,
+                                     sizeof shown_f, &needed);
+        if (s != GEOLOC_OK && s != GEOLOC_E_UNKNOWN_CODE) return report("weather", s);
+        s = geoloc_weather_condition(code, temperature, given, GEOLOC_TEMP_CELSIUS, daylight, shown_c,
+                                     sizeof shown_c, &needed);
+        if (s != GEOLOC_OK && s != GEOLOC_E_UNKNOWN_CODE) return report("weather", s);
+        printf("  code %-3d %6s°%s %-8s %-26s %s\n", (int)code, weather->cell[i][1], weather->cell[i][2],
+               weather->cell[i][3], shown_f, shown_c);
+        if (s == GEOLOC_E_UNKNOWN_CODE) {
+            printf("           (%s: %s)\n", geoloc_status_string(s), geoloc_last_error());
+        }
+    }
+    return 0;
+}
+
+static int tour_addresses(const struct table *addresses)
+{
+    static const char *const style_names[] = {"one line", "City, State", "City, State, Country", "postal"};
+    size_t i;
+    printf("\n== Addresses: components in, the usual forms out\n");
+    for (i = 0; i < addresses->rows; i++) {
+        geoloc_address_part parts[16];
+        char items[MAX_FIELD], *item = items;
+        size_t n = 0;
+        int style;
+        snprintf(items, sizeof items, "%s", addresses->cell[i][1]);
+        while (item != NULL && n < 16) {
+            char *sep = strstr(item, " | ");
+            if (sep != NULL) *sep = '\0';
+            if (!parse_part(item, &parts[n++])) {
+                fprintf(stderr, "%s: addresses.tsv row %zu is malformed\n", program, i + 1);
+                return 1;
+            }
+            item = sep != NULL ? sep + 3 : NULL;
+        }
+        printf("  %s\n", addresses->cell[i][0]);
+        for (style = GEOLOC_ADDRESS_ONE_LINE; style <= GEOLOC_ADDRESS_POSTAL; style++) {
+            char text[TEXT_CAP * 2];
+            size_t needed;
+            geoloc_status s = geoloc_address_format(parts, n, (geoloc_address_style)style, text, sizeof text, &needed);
+            if (s != GEOLOC_OK) return report("address", s);
+            if (style == GEOLOC_ADDRESS_POSTAL) {
+                printf("    %s:\n", style_names[style]);
+                print_indented("      ", text);
+            } else {
+                printf("    %-21s %s\n", style_names[style], text);
+            }
+        }
+    }
+    return 0;
+}
+
+static int tour(const char *dir)
+{
+    static struct table trip, weather, addresses;
+    geoloc_coord home, stops[MAX_ROWS];
+    size_t stop_rows[MAX_ROWS], n_stops = 0, i;
+    geoloc_mileage_result mileage;
+    geoloc_status s;
+    int rc;
+
+    if (!read_table(dir, "trip.tsv", 3, &trip) || !read_table(dir, "weather.tsv", 4, &weather) ||
+        !read_table(dir, "addresses.tsv", 2, &addresses)) {
+        return 1;
+    }
+    if (trip.rows < 2 || strcmp(trip.cell[0][0], "home") != 0) {
+        fprintf(stderr, "%s: trip.tsv needs a home row and at least one stop\n", program);
+        return 1;
+    }
+    printf("libgeoloc %s (header %s), demo data from %s\n", geoloc_version(), GEOLOC_VERSION_STRING, dir);
+
+    if ((rc = tour_coordinates(&trip)) != 0) return rc;
+
+    if ((s = geoloc_coord_parse(trip.cell[0][2], &home)) != GEOLOC_OK) return report("home", s);
+    for (i = 1; i < trip.rows; i++) {
+        if (geoloc_coord_parse(trip.cell[i][2], &stops[n_stops]) == GEOLOC_OK) stop_rows[n_stops++] = i;
+    }
+    if (n_stops == 0) {
+        fprintf(stderr, "%s: trip.tsv has no readable stop\n", program);
+        return 1;
+    }
+    if ((rc = tour_distance(&trip, &home, stops, stop_rows, n_stops)) != 0) return rc;
+    if ((rc = tour_mileage(&trip, &mileage)) != 0) return rc;
+    if ((rc = tour_weather(&weather)) != 0) return rc;
+    if ((rc = tour_addresses(&addresses)) != 0) return rc;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = GEOLOC_DEMO_DATA_DIR;
+    int i = 1;
+
+    while (i < argc && argv[i][0] == '-') {
+        if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) {
+            dir = argv[i + 1];
+            i += 2;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage();
+            return 0;
+        } else {
+            return usage();
+        }
+    }
+    if (i == argc) return tour(dir);
+
+    if (strcmp(argv[i], "parse") == 0 && argc - i == 2) return cmd_parse(argv[i + 1]);
+    if (strcmp(argv[i], "distance") == 0 && (argc - i == 3 || argc - i == 4)) {
+        geoloc_unit unit = GEOLOC_UNIT_MILES;
+        if (argc - i == 4 && !parse_unit(argv[i + 3], &unit)) return usage();
+        return cmd_distance(argv[i + 1], argv[i + 2], unit);
+    }
+    if (strcmp(argv[i], "mileage") == 0 && argc - i >= 2 && argc - i - 2 <= MAX_ROWS) {
+        return cmd_mileage(argv[i + 1], (const char *const *)&argv[i + 2], (size_t)(argc - i - 2));
+    }
+    if (strcmp(argv[i], "weather") == 0 && (argc - i == 3 || argc - i == 4)) {
+        int32_t code;
+        double temperature;
+        geoloc_temp_unit unit = GEOLOC_TEMP_FAHRENHEIT;
+        if (!parse_int32(argv[i + 1], &code) || !parse_double(argv[i + 2], &temperature)) return usage();
+        if (argc - i == 4 && !parse_temp_unit(argv[i + 3], &unit)) return usage();
+        return cmd_weather(code, temperature, unit);
+    }
+    if (strcmp(argv[i], "address") == 0 && argc - i >= 2) {
+        geoloc_address_style style;
+        if (!parse_address_style(argv[i + 1], &style)) return usage();
+        return cmd_address(style, &argv[i + 2], (size_t)(argc - i - 2));
+    }
+    return usage();
+}

@@ -1,0 +1,83 @@
+// libFuzzer target over the C ABI: the bytes become the text and numbers of every entry point
+// that reads text or counts, and nothing may trap, leak past ASan, or return OK with garbage.
+// Built by tests/fuzz/run together with the library's sources (-sanitize=fuzzer,address).
+import CGeoLoc
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    guard let data else { return 0 }
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+
+    // The whole input as one C string (stopping at the first NUL).
+    var text = bytes.map { CChar(bitPattern: $0) }
+    text.append(0)
+    var c = geoloc_coord()
+    let st = geoloc_coord_parse(text, &c)
+    if st == GEOLOC_OK {
+        precondition(c.lat.isFinite && c.lon.isFinite && abs(c.lat) <= 90 && c.lon >= -180 && c.lon < 180)
+        var buf = [CChar](repeating: 0, count: 64)
+        var needed = 0
+        precondition(geoloc_coord_format(c, GEOLOC_COORD_READABLE, &buf, buf.count, &needed) == GEOLOC_OK)
+    } else {
+        precondition(strlen(geoloc_last_error()) > 0)
+    }
+
+    // Lines: first is home, the rest stops; also key=value address parts.
+    let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).map { Array($0) + [0] }
+    let cLines = lines.map { $0.map { CChar(bitPattern: $0) } }
+    withArrayOfCStrings(cLines) { ptrs in
+        var r = geoloc_mileage_result()
+        var legs = [geoloc_leg](repeating: geoloc_leg(), count: ptrs.count + 1)
+        var skipped = [Int](repeating: 0, count: ptrs.count + 1)
+        let home = ptrs.first ?? nil
+        let stops = Array(ptrs.dropFirst())
+        _ = stops.withUnsafeBufferPointer { sp in
+            geoloc_mileage(home, sp.baseAddress, sp.count, size % 2 == 0, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES,
+                           &r, &legs, legs.count, &skipped, skipped.count)
+        }
+        var parts: [geoloc_address_part] = []
+        for p in ptrs { parts.append(geoloc_address_part(key: p, value: p.map { strchr($0, 61).map { UnsafePointer($0 + 1) } ?? $0 })) }
+        var out = [CChar](repeating: 0, count: 16)
+        var needed = 0
+        for style in 0..<5 {
+            _ = geoloc_address_format(parts, parts.count, geoloc_address_style(rawValue: UInt32(style)), &out, out.count, &needed)
+        }
+        var name: UnsafePointer<CChar>?
+        if let p = ptrs.first, let p {
+            _ = geoloc_us_state_code(p, &name)
+            _ = geoloc_us_state_name(p, &name)
+            _ = geoloc_country_name(p, &name)
+        }
+    }
+
+    // Numbers from the raw bytes: every double bit pattern, including NaNs and infinities.
+    if size >= 40 {
+        let d = bytes.withUnsafeBytes { raw in (0..<5).map { raw.loadUnaligned(fromByteOffset: 8 * $0, as: Double.self) } }
+        let code = bytes.withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
+        var out = 0.0
+        _ = geoloc_distance(geoloc_coord(lat: d[0], lon: d[1]), geoloc_coord(lat: d[2], lon: d[3]), GEOLOC_MODEL_SPHERE,
+                            geoloc_unit(rawValue: UInt32(bytes[0] % 7)), &out)
+        var minutes: Int64 = 0
+        _ = geoloc_eta_minutes(d[0], d[1], GEOLOC_UNIT_MILES, d[2], &minutes)
+        var buf = [CChar](repeating: 0, count: 40)
+        var needed = 0
+        _ = geoloc_weather_condition(code, d[4], GEOLOC_TEMP_CELSIUS, GEOLOC_TEMP_FAHRENHEIT, GEOLOC_DAYLIGHT_DAY, &buf, buf.count, &needed)
+        _ = geoloc_distance_text(d[3], GEOLOC_UNIT_FEET, &buf, buf.count, &needed)
+        _ = geoloc_convert_length(d[0], GEOLOC_UNIT_FEET, GEOLOC_UNIT_NAUTICAL_MILES, &out)
+    }
+    return 0
+}
+
+private func withArrayOfCStrings<R>(_ strings: [[CChar]], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    var storage = strings.map { s -> UnsafeMutablePointer<CChar> in
+        let p = UnsafeMutablePointer<CChar>.allocate(capacity: s.count)
+        p.initialize(from: s, count: s.count)
+        return p
+    }
+    defer { storage.forEach { $0.deallocate() }; storage.removeAll() }
+    return body(storage.map { UnsafePointer($0) })
+}
