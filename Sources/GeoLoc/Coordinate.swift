@@ -81,9 +81,9 @@ func checkPoint(_ lat: Double, _ lon: Double, at place: @autoclosure () -> Strin
     if lat.isFinite && lon.isFinite && lat >= -90 && lat <= 90 { return }
     let name = place()
     let at = name.isEmpty ? "" : name + ": "
-    if !lat.isFinite { throw GeoLocError(.notFinite, "\(at)latitude \(lat) is not finite") }
-    if !lon.isFinite { throw GeoLocError(.notFinite, "\(at)longitude \(lon) is not finite") }
-    throw GeoLocError(.outOfRange, "\(at)latitude \(lat) is outside [-90, 90]")
+    if !lat.isFinite { throw GeoLocError(.notFinite, "\(at)latitude \(show(lat)) is not finite") }
+    if !lon.isFinite { throw GeoLocError(.notFinite, "\(at)longitude \(show(lon)) is not finite") }
+    throw GeoLocError(.outOfRange, "\(at)latitude \(show(lat)) is outside [-90, 90]")
 }
 
 func quote(_ text: some StringProtocol) -> String {

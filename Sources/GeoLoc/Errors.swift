@@ -63,3 +63,10 @@ func checkCount(_ n: Int, _ what: String = "count") throws(GeoLocError) {
         throw GeoLocError(.countTooLarge, "\(what) \(n) is larger than the limit of \(maxCount)")
     }
 }
+
+/// A number as a message shows it: the shortest text that reads back as the same value, without
+/// a trailing ".0" (91, not 91.0; 1e+300 stays as it is).
+func show(_ v: Double) -> String {
+    let text = "\(v)"
+    return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+}

@@ -127,16 +127,16 @@ public func etaMinutes(
 ) throws(GeoLocError) -> Int64 {
     _ = unit  // distance and speed share the unit, so it cancels; it is named for the reader.
     for (name, v) in [("distance", distance), ("speed", speedPerHour), ("detour factor", detourFactor)] where !v.isFinite {
-        throw GeoLocError(.notFinite, "\(name) \(v) is not finite")
+        throw GeoLocError(.notFinite, "\(name) \(show(v)) is not finite")
     }
-    guard distance >= 0 else { throw GeoLocError(.outOfRange, "distance \(distance) is negative") }
-    guard speedPerHour > 0 else { throw GeoLocError(.outOfRange, "speed \(speedPerHour) must be greater than 0") }
+    guard distance >= 0 else { throw GeoLocError(.outOfRange, "distance \(show(distance)) is negative") }
+    guard speedPerHour > 0 else { throw GeoLocError(.outOfRange, "speed \(show(speedPerHour)) must be greater than 0") }
     guard detourFactor >= 1 else {
-        throw GeoLocError(.outOfRange, "detour factor \(detourFactor) must be at least 1 (roads are never shorter than the great circle)")
+        throw GeoLocError(.outOfRange, "detour factor \(show(detourFactor)) must be at least 1 (roads are never shorter than the great circle)")
     }
     let minutes = distance * detourFactor / speedPerHour * 60
     guard minutes.isFinite, minutes <= 9_007_199_254_740_992 else {
-        throw GeoLocError(.outOfRange, "the travel time overflows (\(minutes) minutes)")
+        throw GeoLocError(.outOfRange, "the travel time overflows (\(show(minutes)) minutes)")
     }
     let whole = minutes.rounded(.down)
     return Int64(minutes - whole <= 1e-9 ? whole : whole + 1)

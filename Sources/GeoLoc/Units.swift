@@ -66,7 +66,7 @@ extension EarthModel {
 
 /// Converts a length between units; the value must be finite.
 public func convert(_ value: Double, from: DistanceUnit, to: DistanceUnit) throws(GeoLocError) -> Double {
-    guard value.isFinite else { throw GeoLocError(.notFinite, "length \(value) is not finite") }
+    guard value.isFinite else { throw GeoLocError(.notFinite, "length \(show(value)) is not finite") }
     return from.convert(value, to: to)
 }
 
@@ -76,7 +76,7 @@ public func convert(_ value: Double, from: DistanceUnit, to: DistanceUnit) throw
 ///   - meters: a finite, non-negative length in meters.
 ///   - unit: the unit to show.
 public func distanceText(meters: Double, unit: DistanceUnit = .miles) throws(GeoLocError) -> String {
-    guard meters.isFinite else { throw GeoLocError(.notFinite, "distance \(meters) is not finite") }
-    guard meters >= 0 else { throw GeoLocError(.outOfRange, "distance \(meters) is negative") }
+    guard meters.isFinite else { throw GeoLocError(.notFinite, "distance \(show(meters)) is not finite") }
+    guard meters >= 0 else { throw GeoLocError(.outOfRange, "distance \(show(meters)) is negative") }
     return fixed(meters / unit.meters, decimals: 1) + " " + unit.symbol
 }

@@ -94,12 +94,12 @@ public func weatherCondition(
     code: WeatherCode, temperature: Double, given: TemperatureUnit = .fahrenheit,
     shown: TemperatureUnit? = nil, daylight: Daylight = .unknown
 ) throws(GeoLocError) -> String {
-    guard temperature.isFinite else { throw GeoLocError(.notFinite, "temperature \(temperature) is not finite") }
+    guard temperature.isFinite else { throw GeoLocError(.notFinite, "temperature \(show(temperature)) is not finite") }
     guard temperature >= given.absoluteZero else {
-        throw GeoLocError(.outOfRange, "temperature \(temperature)\(given.symbol) is below absolute zero")
+        throw GeoLocError(.outOfRange, "temperature \(show(temperature))\(given.symbol) is below absolute zero")
     }
     guard temperature <= 1_000_000 else {
-        throw GeoLocError(.outOfRange, "temperature \(temperature)\(given.symbol) is above 1,000,000")
+        throw GeoLocError(.outOfRange, "temperature \(show(temperature))\(given.symbol) is above 1,000,000")
     }
     let target = shown ?? given
     var whole = Int(given.convert(temperature, to: target).rounded(.toNearestOrAwayFromZero))

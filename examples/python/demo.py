@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""The Python door in a page: the trip in data/demo through libgeoloc, and a numpy batch.
+
+Run with the library built (scripts/build) and GEOLOC_LIBRARY pointing at it:
+    GEOLOC_LIBRARY=build/libgeoloc.so python3 examples/python/demo.py
+"""
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import geoloc  # noqa: E402
+
+
+def read_trip(path):
+    home, stops = None, []
+    with open(path, encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("\t") for line in f if line.strip() and not line.startswith("#")]
+    for role, name, coords in rows[1:]:
+        if role == "home":
+            home = (name, coords)
+        else:
+            stops.append((name, coords))
+    return home, stops
+
+
+def main():
+    (home_name, home), stops = read_trip(os.path.join(ROOT, "data", "demo", "trip.tsv"))
+    trip = geoloc.mileage(home, [c for _, c in stops])
+    print(f"round trip from {home_name}: {trip.text} miles over {len(trip.legs)} legs")
+    for i in trip.skipped:
+        print(f"  skipped {stops[i][0]}: {stops[i][1]!r}")
+    print(f"  ETA at 55 mph, roads 1.3x: {geoloc.eta_minutes(trip.total, 55, unit='mi', detour_factor=1.3)} min")
+
+    points = np.array([geoloc.parse_coord(c) for i, (_, c) in enumerate(stops) if i not in trip.skipped])
+    miles = geoloc.distance_one_to_many(geoloc.parse_coord(home), points, unit="mi")
+    print("  straight-line miles from home:", ", ".join(f"{m:.1f}" for m in miles))
+
+    rng = np.random.default_rng(7)
+    a = np.column_stack([np.degrees(np.arcsin(rng.uniform(-1, 1, 100_000))), rng.uniform(-180, 180, 100_000)])
+    b = np.column_stack([np.degrees(np.arcsin(rng.uniform(-1, 1, 100_000))), rng.uniform(-180, 180, 100_000)])
+    km = geoloc.distance_pairs(a, b, unit="km")
+    print(f"100,000 random pairs in one call: mean {km.mean():.0f} km (a sphere's mean is {np.pi / 2 * 6371.0088:.0f})")
+
+    print(geoloc.weather_condition(63, 45.4), "|", geoloc.weather_condition(0, 22.2, given="C", shown="F", daylight="day"))
+    place = {"city": "Springfield", "state": "Illinois", "country_code": "US"}
+    print(geoloc.format_address(place, style="city_state"), "|", geoloc.format_address(place, style="city_state_country"))
+    try:
+        geoloc.parse_coord("91,0")
+    except geoloc.OutOfRangeError as err:
+        print("parse_coord('91,0'):", err.message)
+
+
+if __name__ == "__main__":
+    main()
