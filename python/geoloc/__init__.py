@@ -179,6 +179,8 @@ def _int32(value: Any, what: str) -> int:
 
 def _coord(value: Any, what: str = "coordinate") -> CCoord:
     """A (lat, lon) pair as a geoloc_coord."""
+    if isinstance(value, tuple) and len(value) == 2 and type(value[0]) is float and type(value[1]) is float:
+        return CCoord(value[0], value[1])  # the common case, without the general checks below
     if value is None or isinstance(value, (str, bytes)):
         raise TypeError(
             "%s must be a (lat, lon) pair of numbers, not %s (use parse_coord for text)"
