@@ -400,66 +400,20 @@ final class AddressTests: XCTestCase {
 
     // MARK: Golden files
 
-    /// The repository root: three levels up from this file (Tests/GeoLocTests/AddressTests.swift).
-    private static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// The rows of a golden file as field arrays, after checking its header row.
-    private func goldenRows(_ name: String, header: [String]) throws -> [[String?]] {
-        let url = Self.root.appendingPathComponent("tests/golden/\(name)")
-        let text = try String(contentsOf: url, encoding: .utf8)
-        var rows: [[String?]] = []
-        var sawHeader = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) where !line.hasPrefix("#") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            if !sawHeader {
-                XCTAssertEqual(fields, header, name)
-                sawHeader = true
-                continue
-            }
-            XCTAssertEqual(fields.count, header.count, "\(name): \(line)")
-            rows.append(fields.map(Self.unescaped))
-        }
-        XCTAssertTrue(sawHeader, name)
-        return rows
-    }
-
-    /// A field: "<NULL>" is nil; \t, \n and \\ are tab, newline and backslash.
-    private static func unescaped(_ field: String) -> String? {
-        if field == "<NULL>" { return nil }
-        var out = ""
-        var escape = false
-        for ch in field {
-            if escape {
-                switch ch {
-                case "t": out.append("\t")
-                case "n": out.append("\n")
-                default: out.append(ch)
-                }
-                escape = false
-            } else if ch == "\\" {
-                escape = true
-            } else {
-                out.append(ch)
-            }
-        }
-        return out
-    }
-
     func testGoldenAddresses() throws {
-        let rows = try goldenRows("address.tsv", header: ["name", "style", "parts", "expected"])
+        let rows = try Golden.rows("address.tsv", columns: ["name", "style", "parts", "expected"])
         XCTAssertGreaterThanOrEqual(rows.count, 40)
         var styles = Set<AddressStyle>()
         let names = ["ONE_LINE": AddressStyle.oneLine, "CITY_STATE": .cityState, "CITY_STATE_COUNTRY": .cityStateCountry, "POSTAL": .postal]
         for row in rows {
-            let name = row[0] ?? "?"
-            guard let style = names[row[1] ?? ""] else {
-                XCTFail("\(name): unknown style \(row[1] ?? "<NULL>")")
+            let name = row.text("name")
+            guard let style = names[row.text("style")] else {
+                XCTFail("\(name): unknown style \(row.text("style"))")
                 continue
             }
             styles.insert(style)
             var pairs: [(String, String?)] = []
-            if let parts = row[2], !parts.isEmpty {
+            if case let parts = row.text("parts"), !parts.isEmpty {
                 for item in parts.components(separatedBy: " | ") {
                     guard let eq = item.firstIndex(of: "=") else {
                         XCTFail("\(name): part \(item) is not key=value")
@@ -469,16 +423,16 @@ final class AddressTests: XCTestCase {
                     pairs.append((String(item[..<eq]), value == "<NULL>" ? nil : value))
                 }
             }
-            XCTAssertEqual(formatAddress(AddressComponents(pairs), style: style), row[3] ?? "", name)
+            XCTAssertEqual(formatAddress(AddressComponents(pairs), style: style), row.text("expected"), name)
         }
         XCTAssertEqual(styles, Set(AddressStyle.allCases))
     }
 
     func testGoldenUSStates() throws {
-        let rows = try goldenRows("us_states.tsv", header: ["name", "code"])
+        let rows = try Golden.rows("us_states.tsv", columns: ["name", "code"])
         XCTAssertEqual(rows.count, USState.all.count)
         for row in rows {
-            let name = row[0] ?? "", code = row[1] ?? ""
+            let name = row.text("name"), code = row.text("code")
             XCTAssertEqual(USState.code(for: name), code, name)
             XCTAssertEqual(USState.code(for: name.uppercased()), code, name)
             XCTAssertEqual(USState.name(for: code), name, code)

@@ -10,7 +10,10 @@ enum Golden {
     /// A row: column name -> field; `nil` for `<NULL>`.
     typealias Row = [String: String?]
 
-    static func rows(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> [Row] {
+    /// The rows of a golden file; `columns`, when given, must be its header row exactly.
+    static func rows(
+        _ name: String, columns: [String]? = nil, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> [Row] {
         let url = directory.appendingPathComponent(name)
         let text = try String(contentsOf: url, encoding: .utf8)
         var header: [String]?
@@ -18,6 +21,7 @@ enum Golden {
         for raw in text.split(separator: "\n", omittingEmptySubsequences: true) where !raw.hasPrefix("#") {
             let fields = raw.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard let h = header else {
+                if let columns { XCTAssertEqual(fields, columns, "\(name): header row", file: file, line: line) }
                 header = fields
                 continue
             }
