@@ -13,7 +13,8 @@ let package = Package(
         // The module Swift callers import. Plain target, no unsafe flags, so other packages can
         // depend on it by version.
         .library(name: "GeoLoc", targets: ["GeoLoc"]),
-        // libgeoloc.so: the C ABI. Exports only geoloc_* (version script) and links
+        // libgeoloc.so: the C ABI. Exports only geoloc_* (version script; lld, since gold leaves a few
+        // hidden Swift metadata symbols in .dynsym) and links
         // the Swift runtime statically, so a C host needs no Swift toolchain.
         .library(name: "geoloc", type: .dynamic, targets: ["GeoLocC"]),
     ],
@@ -27,6 +28,7 @@ let package = Package(
             linkerSettings: [
                 .unsafeFlags([
                     "-static-stdlib",
+                    "-use-ld=lld",
                     "-Xlinker", "--version-script=\(packageRoot)/cmake/geoloc.map",
                 ]),
             ]
