@@ -20,6 +20,11 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: `.notFinite` for NaN or infinity, `.outOfRange` for a latitude beyond ±90.
     public init(latitude: Double, longitude: Double) throws(GeoLocError) {
         try checkPoint(latitude, longitude)
+        self.init(checkedLatitude: latitude, longitude: longitude)
+    }
+
+    /// A point that passed `checkPoint`: only the longitude still needs reducing.
+    init(checkedLatitude latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = normalizedLongitude(longitude)
     }
@@ -86,7 +91,9 @@ func checkPoint(_ lat: Double, _ lon: Double, at place: @autoclosure () -> Strin
     throw GeoLocError(.outOfRange, "\(at)latitude \(show(lat)) is outside [-90, 90]")
 }
 
-func quote(_ text: some StringProtocol) -> String {
+/// Input text as a message shows it: quoted, cut after 60 characters.
+@_spi(CABI)
+public func quote(_ text: some StringProtocol) -> String {
     let shown = text.count > 60 ? String(text.prefix(60)) + "..." : String(text)
     return "\"" + shown + "\""
 }

@@ -46,9 +46,7 @@ public func distance(
     from a: Coordinate, to b: Coordinate, model: EarthModel = .sphere, unit: DistanceUnit = .meters
 ) throws(GeoLocError) -> Double {
     try model.requireSupported()
-    return haversineDistance(
-        lat1: a.latitude, lon1: a.longitude, lat2: b.latitude, lon2: b.longitude,
-        radius: Earth.meanRadius / unit.meters)
+    return a.sphereDistance(to: b, radius: Earth.meanRadius / unit.meters)
 }
 
 /// Batch distance over raw degree arrays, the path the C and Python doors take.
@@ -66,7 +64,7 @@ public enum BatchDistance {
         model: EarthModel = .sphere, unit: DistanceUnit = .meters
     ) throws(GeoLocError) {
         let n = out.count
-        try checkCount(n)
+        _ = try checkCount(n)
         precondition(a.count >= 2 * n && b.count >= 2 * n, "input arrays shorter than the output")
         try model.requireSupported()
         try checkPoints(a, n, "a")
@@ -87,7 +85,7 @@ public enum BatchDistance {
         model: EarthModel = .sphere, unit: DistanceUnit = .meters
     ) throws(GeoLocError) {
         let n = out.count
-        try checkCount(n)
+        _ = try checkCount(n)
         precondition(points.count >= 2 * n, "input array shorter than the output")
         try model.requireSupported()
         try checkPoints(points, n, "points")
@@ -106,6 +104,24 @@ public enum BatchDistance {
             try checkPoint(base[2 * i], base[2 * i + 1], at: "\(name)[\(i)]")
         }
     }
+
+    /// The first `n` interleaved points as checked coordinates; the error names the first bad one
+    /// as `name[i]`.
+    @_spi(CABI)
+    public static func coordinates(
+        _ p: UnsafeBufferPointer<Double>, count n: Int, name: String
+    ) throws(GeoLocError) -> [Coordinate] {
+        try checkPoints(p, n, name)
+        return (0..<n).map { Coordinate(checkedLatitude: p[2 * $0], longitude: p[2 * $0 + 1]) }
+    }
+}
+
+extension Coordinate {
+    /// The great-circle distance to `other` on a sphere of `radius` (in the unit wanted).
+    @inline(__always)
+    func sphereDistance(to other: Coordinate, radius: Double) -> Double {
+        haversineDistance(lat1: latitude, lon1: longitude, lat2: other.latitude, lon2: other.longitude, radius: radius)
+    }
 }
 
 /// Distances of pairs of coordinates: `result[i] = distance(a[i], b[i])`.
@@ -118,7 +134,7 @@ public func distances(
     }
     try model.requireSupported()
     let r = Earth.meanRadius / unit.meters
-    return zip(a, b).map { haversineDistance(lat1: $0.latitude, lon1: $0.longitude, lat2: $1.latitude, lon2: $1.longitude, radius: r) }
+    return zip(a, b).map { $0.sphereDistance(to: $1, radius: r) }
 }
 
 /// Distances from one origin to many coordinates.
@@ -127,5 +143,5 @@ public func distances(
 ) throws(GeoLocError) -> [Double] {
     try model.requireSupported()
     let r = Earth.meanRadius / unit.meters
-    return points.map { haversineDistance(lat1: origin.latitude, lon1: origin.longitude, lat2: $0.latitude, lon2: $0.longitude, radius: r) }
+    return points.map { origin.sphereDistance(to: $0, radius: r) }
 }

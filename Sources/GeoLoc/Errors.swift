@@ -57,16 +57,22 @@ public struct GeoLocError: Error, Equatable, Sendable, CustomStringConvertible {
 /// The largest element count any batch operation accepts (2^30), as `GEOLOC_MAX_COUNT`.
 public let maxCount = 1 << 30
 
+/// Checks a count against `maxCount` and returns it. A C `size_t` above `Int.max` arrives
+/// negative; the message shows it as the caller's unsigned value.
+@_spi(CABI)
 @inline(__always)
-func checkCount(_ n: Int, _ what: String = "count") throws(GeoLocError) {
+public func checkCount(_ n: Int, _ what: String = "count") throws(GeoLocError) -> Int {
     if n < 0 || n > maxCount {
-        throw GeoLocError(.countTooLarge, "\(what) \(n) is larger than the limit of \(maxCount)")
+        throw GeoLocError(
+            .countTooLarge, "\(what) \(UInt(bitPattern: n)) is larger than GEOLOC_MAX_COUNT (\(maxCount))")
     }
+    return n
 }
 
 /// A number as a message shows it: the shortest text that reads back as the same value, without
 /// a trailing ".0" (91, not 91.0; 1e+300 stays as it is).
-func show(_ v: Double) -> String {
+@_spi(CABI)
+public func show(_ v: Double) -> String {
     let text = "\(v)"
     return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
 }

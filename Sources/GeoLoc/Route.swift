@@ -10,11 +10,8 @@ public func routeLength(
     let r = Earth.meanRadius / unit.meters
     var legs: [Double] = []
     legs.reserveCapacity(points.count)
-    func leg(_ a: Coordinate, _ b: Coordinate) -> Double {
-        haversineDistance(lat1: a.latitude, lon1: a.longitude, lat2: b.latitude, lon2: b.longitude, radius: r)
-    }
-    for i in 1..<points.count { legs.append(leg(points[i - 1], points[i])) }
-    if closed { legs.append(leg(points[points.count - 1], points[0])) }
+    for i in 1..<points.count { legs.append(points[i - 1].sphereDistance(to: points[i], radius: r)) }
+    if closed { legs.append(points[points.count - 1].sphereDistance(to: points[0], radius: r)) }
     return (legs.reduce(0, +), legs)
 }
 
@@ -65,7 +62,7 @@ public func mileage(
     home: String?, stops: [String?], roundTrip: Bool = true,
     model: EarthModel = .sphere, unit: DistanceUnit = .miles
 ) throws(GeoLocError) -> Mileage {
-    try checkCount(stops.count, "stop count")
+    _ = try checkCount(stops.count, "stop count")
     try model.requireSupported()
     guard let home, !trimmed(home).isEmpty else {
         throw GeoLocError(.noHome, "no home coordinates: set up your home location first")
@@ -97,8 +94,7 @@ public func mileage(
     legs.reserveCapacity(points.count - 1)
     var total = 0.0
     for k in 1..<points.count {
-        let a = points[k - 1].at, b = points[k].at
-        let d = haversineDistance(lat1: a.latitude, lon1: a.longitude, lat2: b.latitude, lon2: b.longitude, radius: r)
+        let d = points[k - 1].at.sphereDistance(to: points[k].at, radius: r)
         total += d
         legs.append(MileageLeg(from: points[k - 1].index, to: points[k].index, distance: d))
     }

@@ -3,12 +3,7 @@
 // The names and codes handed back are StaticString literals of the generated tables, so they
 // live as long as the process.
 import CGeoLoc
-import GeoLoc
-
-/// Input text as shown in a message: quoted, cut after 60 characters.
-private func shown(_ text: String) -> String {
-    text.count > 60 ? "\"\(text.prefix(60))...\"" : "\"\(text)\""
-}
+@_spi(CABI) import GeoLoc
 
 @c @implementation
 public func geoloc_address_format(
@@ -17,7 +12,7 @@ public func geoloc_address_format(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
-        let n = try checkedCount(n)
+        let n = try checkCount(n, "n")
         guard n == 0 || parts != nil else { throw GeoLocError(.nullArgument, "parts is NULL with n = \(n)") }
         for i in 0..<n where parts![i].key == nil {
             throw GeoLocError(.nullArgument, "parts[\(i)].key is NULL")
@@ -43,7 +38,7 @@ public func geoloc_us_state_code(
         guard let code else { throw GeoLocError(.nullArgument, "code is NULL") }
         let text = try readText(name, "name")
         guard let found = USState.staticCode(for: text) else {
-            throw GeoLocError(.notFound, "\(shown(text)) is not the name or code of a US state, DC or territory")
+            throw GeoLocError(.notFound, "\(quote(text)) is not the name or code of a US state, DC or territory")
         }
         code.pointee = cString(found)
         return GEOLOC_OK
@@ -58,7 +53,7 @@ public func geoloc_us_state_name(
         guard let name else { throw GeoLocError(.nullArgument, "name is NULL") }
         let text = try readText(code, "code")
         guard let found = USState.staticName(for: text) else {
-            throw GeoLocError(.notFound, "\(shown(text)) is not the code or name of a US state, DC or territory")
+            throw GeoLocError(.notFound, "\(quote(text)) is not the code or name of a US state, DC or territory")
         }
         name.pointee = cString(found)
         return GEOLOC_OK
@@ -73,7 +68,7 @@ public func geoloc_country_name(
         guard let name else { throw GeoLocError(.nullArgument, "name is NULL") }
         let text = try readText(code, "code")
         guard let found = Country.staticName(forCode: text) else {
-            throw GeoLocError(.notFound, "\(shown(text)) is not a known ISO 3166-1 alpha-2 country code")
+            throw GeoLocError(.notFound, "\(quote(text)) is not a known ISO 3166-1 alpha-2 country code")
         }
         name.pointee = cString(found)
         return GEOLOC_OK

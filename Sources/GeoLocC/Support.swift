@@ -6,7 +6,7 @@ import Glibc
 import Musl
 #endif
 import CGeoLoc
-import GeoLoc
+@_spi(CABI) import GeoLoc
 
 /// The per-thread slot that holds the last failure's message (a malloc'd C string, freed when it
 /// is replaced or when the thread ends).
@@ -94,14 +94,6 @@ func guarded(_ body: () throws(GeoLocError) -> geoloc_status) -> geoloc_status {
     }
 }
 
-/// Checks a count passed as size_t (which arrives as Int: a huge size_t is negative here).
-func checkedCount(_ n: Int, _ what: String = "n") throws(GeoLocError) -> Int {
-    if n < 0 || n > GeoLoc.maxCount {
-        throw GeoLocError(.countTooLarge, "\(what) \(UInt(bitPattern: n)) is larger than GEOLOC_MAX_COUNT (\(GeoLoc.maxCount))")
-    }
-    return n
-}
-
 /// Maps a C enum's raw value to a Swift enum, or fails with a message naming the argument.
 func decode<E: RawRepresentable>(_ raw: UInt32, as: E.Type, _ what: String) throws(GeoLocError) -> E
 where E.RawValue == Int32 {
@@ -109,4 +101,13 @@ where E.RawValue == Int32 {
         throw GeoLocError(.invalidArgument, "\(what) \(raw) is not a known value")
     }
     return value
+}
+
+/// The Earth model and unit arguments of a measuring call, checked: both known, the model
+/// supported.
+func measure(_ model: geoloc_model, _ unit: geoloc_unit) throws(GeoLocError) -> (EarthModel, DistanceUnit) {
+    let m = try decode(model.rawValue, as: EarthModel.self, "model")
+    let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
+    try m.requireSupported()
+    return (m, u)
 }

@@ -2,7 +2,7 @@
 // calls the Swift core, and maps every error to a status. The header is the contract; the
 // compiler checks each signature against it (@c @implementation).
 import CGeoLoc
-import GeoLoc
+@_spi(CABI) import GeoLoc
 
 // MARK: - Versions and errors
 
@@ -91,9 +91,7 @@ public func geoloc_distance(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        let m = try decode(model.rawValue, as: EarthModel.self, "model")
-        let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
-        try m.requireSupported()
+        let (m, u) = try measure(model, unit)
         out.pointee = try distance(from: coordinate(a), to: coordinate(b), model: m, unit: u)
         return GEOLOC_OK
     }
@@ -112,13 +110,11 @@ public func geoloc_distance_pairs(
     _ unit: geoloc_unit, _ out: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let n = try checkedCount(n)
+        let n = try checkCount(n, "n")
         if n != 0 && (a == nil || b == nil || out == nil) {
             throw GeoLocError(.nullArgument, "a, b or out is NULL with n = \(n)")
         }
-        let m = try decode(model.rawValue, as: EarthModel.self, "model")
-        let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
-        try m.requireSupported()
+        let (m, u) = try measure(model, unit)
         guard n > 0, let out else { return GEOLOC_OK }
         try BatchDistance.pairs(degrees(a, n), degrees(b, n), into: UnsafeMutableBufferPointer(start: out, count: n), model: m, unit: u)
         return GEOLOC_OK
@@ -131,13 +127,11 @@ public func geoloc_distance_one_to_many(
     _ unit: geoloc_unit, _ out: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let n = try checkedCount(n)
+        let n = try checkCount(n, "n")
         if n != 0 && (points == nil || out == nil) {
             throw GeoLocError(.nullArgument, "points or out is NULL with n = \(n)")
         }
-        let m = try decode(model.rawValue, as: EarthModel.self, "model")
-        let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
-        try m.requireSupported()
+        let (m, u) = try measure(model, unit)
         let o = try coordinate(origin)
         guard n > 0, let out else { return GEOLOC_OK }
         try BatchDistance.oneToMany(o, degrees(points, n), into: UnsafeMutableBufferPointer(start: out, count: n), model: m, unit: u)
@@ -166,21 +160,10 @@ public func geoloc_route_length(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         guard let total else { throw GeoLocError(.nullArgument, "total is NULL") }
-        let n = try checkedCount(n)
+        let n = try checkCount(n, "n")
         guard n == 0 || points != nil else { throw GeoLocError(.nullArgument, "points is NULL with n = \(n)") }
-        let m = try decode(model.rawValue, as: EarthModel.self, "model")
-        let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
-        try m.requireSupported()
-        let raw = degrees(points, n)
-        var coords: [Coordinate] = []
-        coords.reserveCapacity(n)
-        for i in 0..<n {
-            do throws(GeoLocError) {
-                coords.append(try Coordinate(latitude: raw[2 * i], longitude: raw[2 * i + 1]))
-            } catch {
-                throw GeoLocError(error.code, "points[\(i)]: \(error.message)")
-            }
-        }
+        let (m, u) = try measure(model, unit)
+        let coords = try BatchDistance.coordinates(degrees(points, n), count: n, name: "points")
         let r = try routeLength(coords, closed: closed, model: m, unit: u)
         total.pointee = r.total
         if let legs {
@@ -199,11 +182,9 @@ public func geoloc_mileage(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         guard let result else { throw GeoLocError(.nullArgument, "result is NULL") }
-        let n = try checkedCount(n_stops, "n_stops")
+        let n = try checkCount(n_stops, "n_stops")
         guard n == 0 || stops != nil else { throw GeoLocError(.nullArgument, "stops is NULL with n_stops = \(n)") }
-        let m = try decode(model.rawValue, as: EarthModel.self, "model")
-        let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
-        try m.requireSupported()
+        let (m, u) = try measure(model, unit)
         let homeText: String? = home == nil ? nil : try readText(home, "home")
         var stopTexts: [String?] = []
         stopTexts.reserveCapacity(n)
