@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence, Tupl
 
 import numpy
 
-from . import _ffi
+from . import _errors, _ffi
 from ._enums import AddressStyle, CoordStyle, Daylight, Model, TempUnit, Unit, coerce
 from ._errors import (
     BufferTooSmallError,
@@ -90,23 +90,8 @@ __all__ = [
     "us_state_code",
     "us_state_name",
     "country_name",
-    # errors
-    "GeolocError",
-    "NullArgumentError",
-    "NotFiniteError",
-    "OutOfRangeError",
-    "InvalidArgumentError",
-    "ParseError",
-    "BufferTooSmallError",
-    "InvalidUTF8Error",
-    "CountTooLargeError",
-    "NoHomeError",
-    "HomeInvalidError",
-    "UnknownCodeError",
-    "NotFoundError",
-    "UnsupportedError",
-    "NoMemoryError",
-    "InternalError",
+    # errors: every exception class of _errors
+    *(name for name in _errors.__all__ if name.endswith("Error")),
 ]
 
 _lib = _ffi.lib
