@@ -25,12 +25,6 @@ func fixed(_ value: Double, decimals: Int, dropNegativeZero: Bool = true) -> Str
     return text
 }
 
-/// ASCII-only lowercase, for matching keys and codes.
-@inline(__always)
-func asciiLowercased(_ s: some StringProtocol) -> String {
-    String(decoding: s.utf8.map { ($0 >= 65 && $0 <= 90) ? $0 + 32 : $0 }, as: UTF8.self)
-}
-
 /// Trims ASCII whitespace (space, tab, CR, LF, VT, FF) at both ends.
 func trimmed(_ s: some StringProtocol) -> Substring {
     let u = Substring(s)
