@@ -19,7 +19,13 @@ let package = Package(
         .library(name: "geoloc", type: .dynamic, targets: ["GeoLocC"]),
     ],
     targets: [
-        .target(name: "GeoLoc"),
+        // GEOS's reentrant C API (Debian libgeos-dev), for the place-set index and regions.
+        .systemLibrary(
+            name: "CGEOS",
+            pkgConfig: "geos",
+            providers: [.apt(["libgeos-dev"])]
+        ),
+        .target(name: "GeoLoc", dependencies: ["CGEOS"]),
         // The public header, seen by the thunks as a Clang module (include/module.modulemap).
         .systemLibrary(name: "CGeoLoc", path: "include"),
         .target(
