@@ -25,7 +25,10 @@ let package = Package(
             pkgConfig: "geos",
             providers: [.apt(["libgeos-dev"])]
         ),
-        .target(name: "GeoLoc", dependencies: ["CGEOS"]),
+        // The batch haversine for AVX2 and AVX-512, chosen at run time (C: a function can carry its
+        // own instruction set, a Swift module cannot).
+        .target(name: "GeoLocKernels"),
+        .target(name: "GeoLoc", dependencies: ["CGEOS", "GeoLocKernels"]),
         // The public header, seen by the thunks as a Clang module (include/module.modulemap).
         .systemLibrary(name: "CGeoLoc", path: "include"),
         .target(

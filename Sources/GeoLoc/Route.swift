@@ -1,17 +1,16 @@
 /// The length of a path through `points` in order.
 /// - Parameters:
 ///   - closed: add the leg from the last point back to the first.
+///   - model: `.sphere` (haversine legs, the default) or `.wgs84` (geodesic legs).
 /// - Returns: the total and each leg, in `unit`; no legs for fewer than two points.
 public func routeLength(
     _ points: [Coordinate], closed: Bool = false, model: EarthModel = .sphere, unit: DistanceUnit = .meters
 ) throws(GeoLocError) -> (total: Double, legs: [Double]) {
-    try model.requireSupported()
     guard points.count >= 2 else { return (0, []) }
-    let r = Earth.meanRadius / unit.meters
     var legs: [Double] = []
     legs.reserveCapacity(points.count)
-    for i in 1..<points.count { legs.append(points[i - 1].sphereDistance(to: points[i], radius: r)) }
-    if closed { legs.append(points[points.count - 1].sphereDistance(to: points[0], radius: r)) }
+    for i in 1..<points.count { legs.append(points[i - 1].distance(to: points[i], model: model, unit: unit)) }
+    if closed { legs.append(points[points.count - 1].distance(to: points[0], model: model, unit: unit)) }
     return (legs.reduce(0, +), legs)
 }
 
@@ -49,7 +48,7 @@ public struct Mileage: Equatable, Sendable {
 }
 
 /// Round-trip mileage, the "mileage" smart field: home, the stops in the given order, then home,
-/// by haversine, in miles rounded to one decimal.
+/// by haversine (or on WGS84 with `model: .wgs84`), in miles rounded to one decimal.
 ///
 /// - Parameters:
 ///   - home: `"lat,lon"` text, or `nil`.
@@ -63,7 +62,6 @@ public func mileage(
     model: EarthModel = .sphere, unit: DistanceUnit = .miles
 ) throws(GeoLocError) -> Mileage {
     _ = try checkCount(stops.count, "stop count")
-    try model.requireSupported()
     guard let home, !trimmed(home).isEmpty else {
         throw GeoLocError(.noHome, "no home coordinates: set up your home location first")
     }
@@ -89,12 +87,11 @@ public func mileage(
         return Mileage(total: 0, rounded: 0, text: "0", legs: [], skippedStops: skipped, stopsUsed: 0, homeProblem: nil)
     }
     if roundTrip { points.append((nil, homeCoordinate)) }
-    let r = Earth.meanRadius / unit.meters
     var legs: [MileageLeg] = []
     legs.reserveCapacity(points.count - 1)
     var total = 0.0
     for k in 1..<points.count {
-        let d = points[k - 1].at.sphereDistance(to: points[k].at, radius: r)
+        let d = points[k - 1].at.distance(to: points[k].at, model: model, unit: unit)
         total += d
         legs.append(MileageLeg(from: points[k - 1].index, to: points[k].index, distance: d))
     }

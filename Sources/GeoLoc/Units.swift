@@ -44,7 +44,10 @@ public enum DistanceUnit: Int32, Sendable, CaseIterable {
 public enum EarthModel: Int32, Sendable, CaseIterable {
     /// A sphere of radius `Earth.meanRadius`, great-circle distance by haversine.
     case sphere = 0
-    /// The WGS84 ellipsoid. Reserved: operations throw `.unsupported` in 0.1.
+    /// The WGS84 ellipsoid (a = 6,378,137 m, f = 1/298.257223563): the geodesic distance, the
+    /// shortest path on the ellipsoid, by Karney's method (`geodesicInverse`), accurate to
+    /// 15 nm for any pair of points. Up to 0.56% different from the sphere, and an order of
+    /// magnitude slower (0.3 to 0.7 µs a pair).
     case wgs84 = 1
 }
 
@@ -55,13 +58,10 @@ public enum Earth {
 }
 
 extension EarthModel {
-    /// Throws `.unsupported` for a model this version cannot measure on (WGS84 in 0.1).
+    /// Checks that this version can measure on the model. Every model can since WGS84 arrived,
+    /// so this never throws; it stays for callers written against 0.1 and will go away.
     @inline(__always)
-    public func requireSupported() throws(GeoLocError) {
-        if self == .wgs84 {
-            throw GeoLocError(.unsupported, "the WGS84 model is not available in libgeoloc 0.1; use the sphere")
-        }
-    }
+    public func requireSupported() throws(GeoLocError) {}
 }
 
 /// Converts a length between units; the value must be finite.

@@ -67,9 +67,12 @@ final class CoreTests: XCTestCase {
         XCTAssertEqual(try distance(from: p, to: q), Double.pi * Earth.meanRadius, accuracy: 1e-8)
     }
 
-    func testWGS84IsReserved() throws {
+    func testWGS84IsTheGeodesic() throws {
         let a = try Coordinate(latitude: 0, longitude: 0)
-        assertThrows(.unsupported) { () throws(GeoLocError) in try distance(from: a, to: a, model: .wgs84) }
+        XCTAssertEqual(try distance(from: a, to: a, model: .wgs84), 0)
+        // One degree along the equator: a π / 180 on the ellipsoid.
+        let b = try Coordinate(latitude: 0, longitude: 1)
+        XCTAssertEqual(try distance(from: a, to: b, model: .wgs84), 6_378_137 * Double.pi / 180, accuracy: 1e-9)
     }
 
     func testBatchEqualsScalar() throws {
@@ -97,9 +100,9 @@ final class CoreTests: XCTestCase {
         let scalar = try distances(coordsA, coordsB, unit: .miles)
         let fromFirst = try distances(from: coordsA[0], to: coordsB, unit: .miles)
         for i in 0..<1000 {
-            XCTAssertEqual(out[i], scalar[i])
-            XCTAssertEqual(out[i], try distance(from: coordsA[i], to: coordsB[i], unit: .miles))
-            XCTAssertEqual(many[i], fromFirst[i])
+            XCTAssertEqual(out[i], scalar[i], accuracy: 1e-11 * scalar[i])
+            XCTAssertEqual(out[i], try distance(from: coordsA[i], to: coordsB[i], unit: .miles), accuracy: 1e-11 * scalar[i])
+            XCTAssertEqual(many[i], fromFirst[i], accuracy: 1e-11 * fromFirst[i])
         }
     }
 

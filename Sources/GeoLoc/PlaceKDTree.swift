@@ -1,0 +1,423 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The unit vector of a point on the sphere: (cos φ cos λ, cos φ sin λ, sin φ). The same function
+/// makes the tree's vectors and the query's, so equal coordinates give equal vectors.
+@inline(__always)
+func unitVector(latitude: Double, longitude: Double) -> SIMD3<Double> {
+    let d2r = Double.pi / 180
+    let phi = latitude * d2r
+    let lambda = longitude * d2r
+    let c = cos(phi)
+    return SIMD3(c * cos(lambda), c * sin(lambda), sin(phi))
+}
+
+/// Error bounds of the chord search, in squared chord length (the unit sphere's).
+///
+/// Stored unit vectors are within ~3 ulp of the true ones, so a computed chord is within ~2e-15
+/// of the true chord of the two coordinates; the incremental lower bound `rd` of a subtree
+/// gathers at most ~3 roundings of values <= 12 per level, < 1e-13 over the tree's depth.
+enum ChordBounds {
+    /// A subtree is searched when its lower bound `rd <= prune(w)`, `w` the current k-th best.
+    @inline(__always)
+    static func prune(_ w: Double) -> Double { w * (1 + 1e-9) + 4e-13 }
+
+    /// A strict lower bound of every computed squared chord in a subtree that `prune(w)` cut off.
+    @inline(__always)
+    static func cutOff(_ w: Double) -> Double { w * (1 + 1e-9) + 2e-13 }
+
+    /// An upper bound of the computed squared chord of any point whose great-circle angle from
+    /// the query, as the haversine computes it, is at most `angle` radians (`.infinity` when the
+    /// angle reaches half a turn).
+    @inline(__always)
+    static func upper(angle: Double) -> Double {
+        let a = angle * (1 + 1e-12)
+        if !(a < Double.pi) { return .infinity }
+        let c = 2 * sin(a / 2) + 1e-14
+        return c * c
+    }
+}
+
+/// What a kd-tree search does with the points it reaches.
+protocol KDCollector {
+    /// Subtrees whose squared-chord lower bound exceeds this are skipped.
+    var bound: Double { get }
+    /// A point at tree position `p`, at squared chord `d2`.
+    mutating func visit(_ d2: Double, _ p: Int)
+}
+
+/// A static, implicit kd-tree over the places' unit vectors (3-D, squared chord distance, which
+/// is monotone in the great-circle distance), which also holds the places' coordinates in its
+/// own, spatially coherent order.
+///
+/// Layout: points permuted into tree order. Position `p` holds `points[p]` = (x, y, z, cos φ)
+/// (the cosine fills the SIMD padding lane and is the haversine's `cos(lat2)`, bit for bit),
+/// `latLon[2p]`, `latLon[2p + 1]` (degrees) and `ids[p]`, the place index; `positions[index]`
+/// maps back. Internal node `i` has children `2i + 1` and `2i + 2` and covers a range of
+/// positions whose midpoint splits it; all leaves are at the same depth and hold at most
+/// `bucket` points. A node stores its split dimension and the gap around the split (the left
+/// half's maximum and the right half's minimum along that dimension); searches carry the
+/// per-dimension distances to the node's cell incrementally (as nanoflann does).
+final class UnitVectorTree {
+    let count: Int
+    let points: UnsafeMutablePointer<SIMD4<Double>>
+    let latLon: UnsafeMutablePointer<Double>
+    let ids: UnsafeMutablePointer<Int32>
+    let positions: UnsafeMutablePointer<Int32>
+    /// Internal nodes: `(low, high)` pairs at `2i`, `2i + 1`.
+    let gaps: UnsafeMutablePointer<Double>
+    let dims: UnsafeMutablePointer<UInt8>
+    let internalCount: Int
+    /// The bounding box of all points.
+    let boxLow: SIMD4<Double>
+    let boxHigh: SIMD4<Double>
+
+    /// The most points a leaf holds; leaves hold between half that and that. Measured on the
+    /// 144,563 GeoNames places (depth 13, 12-24 points a leaf) against 4 to 48: scanning a leaf
+    /// is sequential and cheap, descending is not.
+    static let bucket = 24
+
+    /// Builds the tree over `n` points given as `[lat0, lon0, lat1, lon1, ...]` (degrees,
+    /// checked, longitudes reduced).
+    init(latLon buffer: UnsafeBufferPointer<Double>, bucket: Int = UnitVectorTree.bucket) {
+        let n = buffer.count / 2
+        let source = buffer.baseAddress.unsafelyUnwrapped  // read only when n > 0
+        count = n
+        let m = Swift.max(n, 1)
+        points = .allocate(capacity: m)
+        latLon = .allocate(capacity: 2 * m)
+        ids = .allocate(capacity: m)
+        positions = .allocate(capacity: m)
+        // The place index rides in the padding lane while the tree is built; cos φ waits in
+        // `latLon`, which is filled in tree order afterwards.
+        var lo = SIMD4<Double>(repeating: 2)
+        var hi = SIMD4<Double>(repeating: -2)
+        let d2r = Double.pi / 180
+        for i in 0..<n {
+            let phi = source[2 * i] * d2r
+            let lambda = source[2 * i + 1] * d2r
+            let c = cos(phi)
+            let p = SIMD4(c * cos(lambda), c * sin(lambda), sin(phi), Double(i))  // as `unitVector`
+            points[i] = p
+            latLon[i] = c
+            lo = pointwiseMin(lo, p)
+            hi = pointwiseMax(hi, p)
+        }
+        boxLow = lo
+        boxHigh = hi
+        var depth = 0
+        while (n + (1 << depth) - 1) >> depth > bucket { depth += 1 }
+        internalCount = (1 << depth) - 1
+        gaps = .allocate(capacity: Swift.max(2 * internalCount, 1))
+        dims = .allocate(capacity: Swift.max(internalCount, 1))
+        if internalCount > 0 { build(node: 0, lo: 0, hi: n, cellLow: lo, cellHigh: hi) }
+        for p in 0..<n {
+            let i = Int(points[p].w)
+            ids[p] = Int32(truncatingIfNeeded: i)
+            positions[i] = Int32(truncatingIfNeeded: p)
+        }
+        for p in 0..<n { points[p].w = latLon[Int(ids[p])] }
+        for p in 0..<n {
+            let i = Int(ids[p])
+            latLon[2 * p] = source[2 * i]
+            latLon[2 * p + 1] = source[2 * i + 1]
+        }
+    }
+
+    deinit {
+        points.deallocate()
+        latLon.deallocate()
+        ids.deallocate()
+        positions.deallocate()
+        gaps.deallocate()
+        dims.deallocate()
+    }
+
+    /// Bytes held by the tree (points, coordinates, both index maps, nodes).
+    var byteCount: Int { count * (32 + 16 + 4 + 4) + internalCount * (2 * 8 + 1) }
+
+    // MARK: build
+
+    /// Splits positions `lo..<hi` (node `node`, whose points lie in the box `cellLow...cellHigh`)
+    /// at their median along the box's widest dimension.
+    private func build(node: Int, lo: Int, hi: Int, cellLow: SIMD4<Double>, cellHigh: SIMD4<Double>) {
+        let spread = cellHigh - cellLow
+        let dim = spread.x >= spread.y ? (spread.x >= spread.z ? 0 : 2) : (spread.y >= spread.z ? 1 : 2)
+        let mid = lo + (hi - lo) / 2
+        select(mid, lo: lo, hi: hi, dim: dim)
+        var low = -Double.infinity
+        for i in lo..<mid { low = Swift.max(low, points[i][dim]) }
+        let high = points[mid][dim]  // the right half's minimum after the selection
+        gaps[2 * node] = low
+        gaps[2 * node + 1] = high
+        dims[node] = UInt8(dim)
+        let left = 2 * node + 1
+        if left < internalCount {
+            var leftHigh = cellHigh
+            leftHigh[dim] = low
+            var rightLow = cellLow
+            rightLow[dim] = high
+            build(node: left, lo: lo, hi: mid, cellLow: cellLow, cellHigh: leftHigh)
+            build(node: left + 1, lo: mid, hi: hi, cellLow: rightLow, cellHigh: cellHigh)
+        }
+    }
+
+    /// Quickselect: afterwards every point in `lo..<k` is <= point `k` <= every point in
+    /// `k..<hi` along `dim`.
+    private func select(_ k: Int, lo: Int, hi: Int, dim: Int) {
+        let a = points
+        // The keys: lane `dim` of each point, 4 doubles apart.
+        let key = UnsafeMutableRawPointer(points).assumingMemoryBound(to: Double.self) + dim
+        var lo = lo
+        var hi = hi &- 1
+        while hi > lo {
+            // Median of three as the pivot.
+            let m = lo &+ (hi &- lo) >> 1
+            if key[m &<< 2] < key[lo &<< 2] { a.swapElements(m, lo) }
+            if key[hi &<< 2] < key[lo &<< 2] { a.swapElements(hi, lo) }
+            if key[hi &<< 2] < key[m &<< 2] { a.swapElements(hi, m) }
+            let pivot = key[m &<< 2]
+            var i = lo
+            var j = hi
+            while i <= j {
+                while key[i &<< 2] < pivot { i &+= 1 }
+                while key[j &<< 2] > pivot { j &-= 1 }
+                if i <= j {
+                    a.swapElements(i, j)
+                    i &+= 1
+                    j &-= 1
+                }
+            }
+            if k <= j {
+                hi = j
+            } else if k >= i {
+                lo = i
+            } else {
+                return
+            }
+        }
+    }
+
+    // MARK: search
+
+    /// Runs `collector` over the tree from query vector `q` (w = 0): every point whose subtree
+    /// is not pruned by `collector.bound` is visited with its squared chord distance and its
+    /// position.
+    @inline(__always)
+    func search<C: KDCollector>(_ q: SIMD4<Double>, _ collector: inout C) {
+        guard count > 0 else { return }
+        var d = SIMD4<Double>.zero
+        for k in 0..<3 {
+            if q[k] < boxLow[k] {
+                d[k] = (boxLow[k] - q[k]) * (boxLow[k] - q[k])
+            } else if q[k] > boxHigh[k] {
+                d[k] = (q[k] - boxHigh[k]) * (q[k] - boxHigh[k])
+            }
+        }
+        let rd = d.x + d.y + d.z
+        if rd > collector.bound { return }
+        descend(node: 0, lo: 0, hi: count, rd: rd, dists: &d, q: q, &collector)
+    }
+
+    private func descend<C: KDCollector>(
+        node: Int, lo: Int, hi: Int, rd: Double, dists: inout SIMD4<Double>, q: SIMD4<Double>, _ collector: inout C
+    ) {
+        if node >= internalCount {
+            for p in lo..<hi {
+                collector.visit(chord2(q, points[p]), p)
+            }
+            return
+        }
+        let dim = Int(dims[node])
+        let v = q[dim]
+        let diffLow = v - gaps[2 * node]
+        let diffHigh = v - gaps[2 * node + 1]
+        let mid = lo + (hi - lo) / 2
+        let left = 2 * node + 1
+        let cut: Double
+        let nearLeft = diffLow + diffHigh < 0
+        if nearLeft {
+            descend(node: left, lo: lo, hi: mid, rd: rd, dists: &dists, q: q, &collector)
+            cut = diffHigh
+        } else {
+            descend(node: left + 1, lo: mid, hi: hi, rd: rd, dists: &dists, q: q, &collector)
+            cut = diffLow
+        }
+        let old = dists[dim]
+        let cut2 = cut * cut
+        let newRd = rd - old + cut2
+        if newRd <= collector.bound {
+            dists[dim] = cut2
+            if nearLeft {
+                descend(node: left + 1, lo: mid, hi: hi, rd: newRd, dists: &dists, q: q, &collector)
+            } else {
+                descend(node: left, lo: lo, hi: mid, rd: newRd, dists: &dists, q: q, &collector)
+            }
+            dists[dim] = old
+        }
+    }
+}
+
+/// The squared chord between two unit vectors (their w lanes ignored).
+@inline(__always)
+func chord2(_ q: SIMD4<Double>, _ p: SIMD4<Double>) -> Double {
+    let dx = q.x - p.x
+    let dy = q.y - p.y
+    let dz = q.z - p.z
+    return dx * dx + dy * dy + dz * dz
+}
+
+/// The query vector of a coordinate, w = 0.
+@inline(__always)
+func queryVector(_ c: Coordinate) -> SIMD4<Double> {
+    let v = unitVector(latitude: c.latitude, longitude: c.longitude)
+    return SIMD4(v.x, v.y, v.z, 0)
+}
+
+// MARK: collectors
+//
+// The collectors rank by squared chord only; equal chords are kept in visiting order. That is
+// enough: a point left out at a chord equal to the kept worst one shows up in `minOutside`, so
+// the caller's margin check fails and it measures every candidate exactly.
+
+/// The nearest point by squared chord, and the smallest squared chord of the points visited but
+/// not kept.
+struct NearestOne: KDCollector {
+    var best = Double.infinity
+    var position = -1
+    var minOutside = Double.infinity
+    /// Points beyond this squared chord are ignored (a distance cap); `.infinity` = none.
+    let cap: Double
+    var bound: Double
+
+    init(cap: Double) {
+        self.cap = cap
+        bound = cap == .infinity ? .infinity : ChordBounds.prune(cap)
+    }
+
+    @inline(__always)
+    mutating func visit(_ d2: Double, _ p: Int) {
+        if d2 < best {
+            if d2 > cap { return }
+            minOutside = Swift.min(minOutside, best)
+            best = d2
+            position = p
+            bound = ChordBounds.prune(d2)
+        } else {
+            minOutside = Swift.min(minOutside, d2)
+        }
+    }
+}
+
+/// The `k` nearest points by squared chord in a max-heap, and the smallest squared chord of the
+/// points visited but not kept.
+struct NearestK: KDCollector {
+    let k: Int
+    let cap: Double
+    var size = 0
+    var minOutside = Double.infinity
+    var bound: Double
+    let d2s: UnsafeMutablePointer<Double>
+    let positions: UnsafeMutablePointer<Int>
+
+    init(k: Int, cap: Double) {
+        self.k = k
+        self.cap = cap
+        bound = cap == .infinity ? .infinity : ChordBounds.prune(cap)
+        d2s = .allocate(capacity: k)
+        positions = .allocate(capacity: k)
+    }
+
+    func deallocate() {
+        d2s.deallocate()
+        positions.deallocate()
+    }
+
+    /// The largest kept squared chord (the heap's top); `.infinity` while not full.
+    var worst: Double { size == k ? d2s[0] : .infinity }
+
+    @inline(__always)
+    mutating func visit(_ d2: Double, _ p: Int) {
+        if size == k {
+            let top = d2s[0]
+            if !(d2 < top) {
+                minOutside = Swift.min(minOutside, d2)
+                return
+            }
+            minOutside = Swift.min(minOutside, top)
+            siftDown(d2, p)
+            bound = ChordBounds.prune(d2s[0])
+            return
+        }
+        if d2 > cap { return }
+        // Sift up.
+        var i = size
+        size += 1
+        while i > 0 {
+            let parent = (i - 1) >> 1
+            if d2s[parent] < d2 {
+                d2s[i] = d2s[parent]
+                positions[i] = positions[parent]
+                i = parent
+            } else {
+                break
+            }
+        }
+        d2s[i] = d2
+        positions[i] = p
+        if size == k { bound = ChordBounds.prune(d2s[0]) }
+    }
+
+    /// Replaces the top with (d2, p) and restores the heap.
+    @inline(__always)
+    private mutating func siftDown(_ d2: Double, _ p: Int) {
+        var i = 0
+        while true {
+            let l = 2 * i + 1
+            if l >= k { break }
+            var c = l
+            if l + 1 < k && d2s[l] < d2s[l + 1] { c = l + 1 }
+            if d2 < d2s[c] {
+                d2s[i] = d2s[c]
+                positions[i] = positions[c]
+                i = c
+            } else {
+                break
+            }
+        }
+        d2s[i] = d2
+        positions[i] = p
+    }
+}
+
+/// The positions of every point within a squared chord.
+struct ChordRange: KDCollector {
+    let limit: Double
+    let bound: Double
+    var positions: [Int] = []
+
+    init(limit: Double) {
+        self.limit = limit
+        bound = limit == .infinity ? .infinity : ChordBounds.prune(limit)
+    }
+
+    @inline(__always)
+    mutating func visit(_ d2: Double, _ p: Int) {
+        if d2 <= limit { positions.append(p) }
+    }
+}
+
+extension UnsafeMutablePointer {
+    /// Exchanges elements `i` and `j`.
+    @inline(__always)
+    func swapElements(_ i: Int, _ j: Int) {
+        let t = self[i]
+        self[i] = self[j]
+        self[j] = t
+    }
+}

@@ -1,0 +1,468 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One place: a coordinate, an id, a name and string attributes.
+public struct Place: Sendable, Equatable {
+    public var coordinate: Coordinate
+    /// The caller's identifier (a GeoNames id, a Places API id, ...). Need not be unique.
+    public var id: String
+    public var name: String
+    /// Named string attributes ("admin1", "cc", ...). A place set stores one column per name.
+    public var attributes: [String: String]
+
+    public init(coordinate: Coordinate, id: String, name: String = "", attributes: [String: String] = [:]) {
+        self.coordinate = coordinate
+        self.id = id
+        self.name = name
+        self.attributes = attributes
+    }
+}
+
+/// A query result: the place's index in the set and its distance from the query point, in the
+/// unit asked for.
+public struct PlaceMatch: Sendable, Equatable {
+    /// The place's index in its `PlaceSet` (the order the places were appended in).
+    public var index: Int
+    /// The distance from the query point, in the unit of the query (0 for unsorted region results).
+    public var distance: Double
+
+    public init(index: Int, distance: Double) {
+        self.index = index
+        self.distance = distance
+    }
+}
+
+/// Collects places, then builds an immutable, indexed `PlaceSet`.
+///
+/// Storage is columnar: one UTF-8 byte arena for every id, name and attribute value, with one
+/// 32-bit end offset per string; coordinates as packed doubles; absent attributes as a bitset.
+/// Appending copies bytes into the arena and allocates nothing per place (the buffers grow
+/// geometrically; `reserveCapacity` avoids even that). A builder is a value: a copy appends on
+/// its own columns (copied on its first append).
+///
+/// Limits: at most `maxCount` places and 4 GiB of text (`.countTooLarge` beyond).
+public struct PlaceSetBuilder {
+    /// The attribute columns, in the order `append` takes their values.
+    public let attributeNames: [String]
+    /// The number of places appended so far.
+    public var count: Int { columns.count }
+
+    var columns: PlaceColumns
+
+    /// Starts an empty builder with these attribute columns.
+    ///
+    /// Duplicate names are kept here and rejected by `build()` with `.invalidArgument`.
+    public init(attributeNames: [String] = []) {
+        self.attributeNames = attributeNames
+        columns = PlaceColumns(attributes: attributeNames.count)
+    }
+
+    /// Makes room for `n` places in all without regrowing (text is estimated at 12 bytes per
+    /// string).
+    public mutating func reserveCapacity(_ n: Int) {
+        guard n > 0, n <= maxCount else { return }
+        let (strings, overflow) = n.multipliedReportingOverflow(by: 2 + attributeNames.count)
+        guard !overflow, strings <= Int(UInt32.max) else { return }
+        unique()
+        columns.data.pointee.latLon.reserve(2 * n)
+        columns.reserve(bytes: Swift.min(strings * 12, Int(UInt32.max)), strings: strings)
+    }
+
+    /// Appends one place.
+    /// - Parameters:
+    ///   - attributes: one value per `attributeNames` entry, in that order; `nil` = absent.
+    /// - Throws: `.invalidArgument` if `attributes.count != attributeNames.count`;
+    ///   `.countTooLarge` beyond `maxCount` places or 4 GiB of text. Nothing is appended then.
+    public mutating func append(
+        _ coordinate: Coordinate, id: String, name: String, attributes: [String?]
+    ) throws(GeoLocError) {
+        try checkAttributeCount(attributes.count)
+        var bytes = id.utf8.count + name.utf8.count
+        for value in attributes { bytes += value?.utf8.count ?? 0 }
+        unique()
+        let c = columns
+        try c.checkRoom(bytes)
+        c.append(id)
+        c.append(name)
+        for (k, value) in attributes.enumerated() {
+            if let value { c.append(value) } else { c.appendAbsent(column: k) }
+        }
+        c.appendPoint(coordinate)
+    }
+
+    /// Appends one place from raw UTF-8 bytes (the loaders' fast path: no `String`s are made).
+    ///
+    /// The bytes are copied. They are not checked: the caller has validated them (invalid UTF-8
+    /// is read back with U+FFFD replacements, it never traps).
+    /// - Parameters:
+    ///   - attributes: one buffer per attribute column; a `nil` entry is an absent value, an empty
+    ///     buffer an empty one.
+    /// - Throws: as `append(_:id:name:attributes:)`.
+    public mutating func append(
+        _ coordinate: Coordinate, id: UnsafeRawBufferPointer, name: UnsafeRawBufferPointer,
+        attributes: UnsafeBufferPointer<UnsafeRawBufferPointer?>
+    ) throws(GeoLocError) {
+        try checkAttributeCount(attributes.count)
+        var bytes = id.count + name.count
+        for value in attributes { bytes += value?.count ?? 0 }
+        unique()
+        let c = columns
+        try c.checkRoom(bytes)
+        c.reserve(bytes: bytes, strings: 2 + attributes.count)
+        c.appendReserved(id)
+        c.appendReserved(name)
+        for k in 0..<attributes.count {
+            if let value = attributes[k] { c.appendReserved(value) } else { c.appendAbsent(column: k) }
+        }
+        c.appendPoint(coordinate)
+    }
+
+    /// Builds the indexed set: the GEOS STRtree and the nearest-neighbour tree.
+    /// - Throws: `.invalidArgument` for duplicate attribute names; `.noMemory` or
+    ///   `.internalError` if GEOS fails.
+    public consuming func build() throws(GeoLocError) -> PlaceSet {
+        unique()
+        return try PlaceSet(attributeNames: attributeNames, columns: columns)
+    }
+
+    // MARK: internals
+
+    /// Copies the columns if another builder shares them (value semantics).
+    @inline(__always)
+    mutating func unique() {
+        if !isKnownUniquelyReferenced(&columns) { columns = columns.copy() }
+    }
+
+    func checkAttributeCount(_ n: Int) throws(GeoLocError) {
+        guard n == attributeNames.count else {
+            throw GeoLocError(
+                .invalidArgument,
+                "\(n) attribute values given for \(attributeNames.count) attribute names")
+        }
+    }
+}
+
+/// A growable buffer of trivial values, owned by a `PlaceColumns`.
+struct GrowableBuffer<Element> {
+    var base: UnsafeMutablePointer<Element>
+    var count = 0
+    var capacity: Int
+
+    init(capacity: Int = 16) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    func copy() -> GrowableBuffer {
+        var c = GrowableBuffer(capacity: Swift.max(count, 16))
+        c.base.initialize(from: base, count: count)
+        c.count = count
+        return c
+    }
+
+    func deallocate() { base.deallocate() }
+
+    /// Makes room for `extra` more elements.
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(to: count + extra) }
+    }
+
+    mutating func grow(to n: Int) {
+        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: Swift.max(n, 2 * capacity))
+        bigger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity = Swift.max(n, 2 * capacity)
+    }
+
+    @inline(__always)
+    mutating func append(_ x: Element) {
+        if count == capacity { grow(to: count + 1) }
+        base[count] = x
+        count += 1
+    }
+}
+
+/// The columns of places being collected, then of a place set (which takes them over).
+///
+/// The buffers live in a struct behind a pointer, not in the class's stored properties: the
+/// class's `var`s would cost a dynamic exclusivity check on every access.
+final class PlaceColumns {
+    struct Data {
+        var count = 0
+        /// Every string's UTF-8 bytes, one after another.
+        var bytes = GrowableBuffer<UInt8>(capacity: 256)
+        /// `ends[j]` is where string `j` ends in `bytes`; it starts at `ends[j - 1]` (0 for the
+        /// first). Place `i`'s strings are `j = i * fields + f`: f = 0 id, 1 name, 2 + c
+        /// attribute c.
+        var ends = GrowableBuffer<UInt32>(capacity: 64)
+        /// Bit `i * attributes + c` is set when place `i` has no value for attribute `c`.
+        var absent: [UInt64] = []
+        /// `[lat0, lon0, lat1, lon1, ...]`, longitudes already in [-180, 180).
+        var latLon = GrowableBuffer<Double>(capacity: 32)
+    }
+
+    let attributes: Int
+    let data: UnsafeMutablePointer<Data>
+
+    init(attributes: Int) {
+        self.attributes = attributes
+        data = .allocate(capacity: 1)
+        data.initialize(to: Data())
+    }
+
+    deinit {
+        data.pointee.bytes.deallocate()
+        data.pointee.ends.deallocate()
+        data.pointee.latLon.deallocate()
+        data.deinitialize(count: 1)
+        data.deallocate()
+    }
+
+    var count: Int { data.pointee.count }
+
+    func copy() -> PlaceColumns {
+        let c = PlaceColumns(attributes: attributes)
+        let d = data.pointee
+        c.data.pointee.bytes.deallocate()
+        c.data.pointee.ends.deallocate()
+        c.data.pointee.latLon.deallocate()
+        c.data.pointee = Data(count: d.count, bytes: d.bytes.copy(), ends: d.ends.copy(), absent: d.absent, latLon: d.latLon.copy())
+        return c
+    }
+
+    /// Frees the coordinates (the kd-tree keeps its own copy).
+    func dropCoordinates() {
+        data.pointee.latLon.deallocate()
+        data.pointee.latLon = GrowableBuffer(capacity: 1)
+    }
+
+    func checkRoom(_ n: Int) throws(GeoLocError) {
+        if data.pointee.count >= maxCount {
+            throw GeoLocError(.countTooLarge, "a place set holds at most \(maxCount) places")
+        }
+        if data.pointee.bytes.count + n > Int(UInt32.max) {
+            throw GeoLocError(.countTooLarge, "a place set holds at most 4 GiB of text")
+        }
+    }
+
+    func append(_ s: String) {
+        let n = s.utf8.count
+        data.pointee.bytes.reserve(n)
+        let to = data.pointee.bytes.base + data.pointee.bytes.count
+        let done: Bool? = s.utf8.withContiguousStorageIfAvailable { u in
+            if let from = u.baseAddress { to.initialize(from: from, count: n) }
+            return true
+        }
+        if done == nil {
+            var k = 0
+            for byte in s.utf8 {
+                to[k] = byte
+                k += 1
+            }
+        }
+        data.pointee.bytes.count += n
+        data.pointee.ends.append(UInt32(truncatingIfNeeded: data.pointee.bytes.count))
+    }
+
+    /// Reserves room for `bytes` more bytes and `strings` more strings.
+    @inline(__always)
+    func reserve(bytes: Int, strings: Int) {
+        data.pointee.bytes.reserve(bytes)
+        data.pointee.ends.reserve(strings)
+    }
+
+    /// Appends bytes for which `reserve` made room.
+    @inline(__always)
+    func appendReserved(_ b: UnsafeRawBufferPointer) {
+        let d = data
+        var n = d.pointee.bytes.count
+        if let from = b.baseAddress, b.count > 0 {
+            UnsafeMutableRawPointer(d.pointee.bytes.base + n).copyMemory(from: from, byteCount: b.count)
+            n += b.count
+            d.pointee.bytes.count = n
+        }
+        d.pointee.ends.base[d.pointee.ends.count] = UInt32(truncatingIfNeeded: n)
+        d.pointee.ends.count += 1
+    }
+
+    func appendAbsent(column c: Int) {
+        let bit = data.pointee.count * attributes + c
+        while data.pointee.absent.count <= bit >> 6 { data.pointee.absent.append(0) }
+        data.pointee.absent[bit >> 6] |= 1 << UInt64(bit & 63)
+        data.pointee.ends.append(UInt32(truncatingIfNeeded: data.pointee.bytes.count))
+    }
+
+    @inline(__always)
+    func appendPoint(_ c: Coordinate) {
+        let d = data
+        d.pointee.latLon.reserve(2)
+        let k = d.pointee.latLon.count
+        d.pointee.latLon.base[k] = c.latitude
+        d.pointee.latLon.base[k + 1] = c.longitude
+        d.pointee.latLon.count = k + 2
+        d.pointee.count += 1
+    }
+
+    /// String `j` as bytes (valid while the columns live).
+    @inline(__always)
+    func utf8(_ j: Int) -> UnsafeRawBufferPointer {
+        let ends = data.pointee.ends.base
+        let start = j == 0 ? 0 : Int(ends[j - 1])
+        return UnsafeRawBufferPointer(start: data.pointee.bytes.base + start, count: Int(ends[j]) - start)
+    }
+
+    /// String `j` as text.
+    func string(_ j: Int) -> String {
+        let u = utf8(j)
+        return String(decoding: u.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+    }
+
+    func isAbsent(column c: Int, at index: Int) -> Bool {
+        let bit = index * attributes + c
+        let word = bit >> 6
+        let absent = data.pointee.absent
+        return word < absent.count && absent[word] & (1 << UInt64(bit & 63)) != 0
+    }
+}
+
+/// An immutable, indexed set of places; safe to query from many threads at once.
+///
+/// Indexes are `Int`s from 0 in append order. Two indexes are built with the set:
+/// - GEOS's STRtree (`PlaceRTree`), one item per place, which serves radius searches (`within`)
+///   and regions (`inside`);
+/// - a static kd-tree over unit vectors (`UnitVectorTree`), which serves exact k-nearest
+///   searches (`nearest`) and keeps the coordinates in a spatially coherent order (with each
+///   place's unit vector and cos(latitude)), so the radius search reads its candidates from a
+///   few cache lines. The STRtree's items are positions in that order.
+///
+/// Memory, on the 144,563 GeoNames places: 57 bytes a place for the coordinates and the kd-tree
+/// (unit vector and cosine 32, latitude/longitude 16, index maps 8, nodes 1), 87 for GEOS's tree,
+/// plus the text (4 bytes of offset per string and the UTF-8 bytes themselves).
+///
+/// Concurrency: the STRtree is built (by a first query) and the regions' prepared geometries are
+/// warmed up before they can be shared, so queries only read shared state. GEOS 3.11 does change
+/// one shared value whenever a geometry is made or destroyed (the reference count of its default
+/// geometry factory, whatever the context), and one when a context is made: every such call in
+/// libgeoloc (the query envelopes of `within`, the points of `inside` and `Region.contains`,
+/// regions, trees and contexts) runs under one process-wide mutex (`GEOSFactoryLock`), held
+/// only for those calls; the tree traversal and the prepared tests run unlocked.
+public final class PlaceSet: @unchecked Sendable {
+    /// The seed app's search radius presets, in miles.
+    public static let radiusPresetsMiles: [Double] = [1, 2, 5, 10, 20, 50]
+
+    /// The number of places.
+    public let count: Int
+    /// The attribute columns, in column order.
+    public let attributeNames: [String]
+    let columnOf: [String: Int]
+    let fields: Int
+    /// Ids, names and attribute values (the builder's, taken over).
+    let columns: PlaceColumns
+    /// The nearest-neighbour tree, which also holds the coordinates (in its own order).
+    let kdtree: UnitVectorTree
+    /// GEOS's STRtree; its items are positions in `kdtree`.
+    let rtree: PlaceRTree
+
+    init(attributeNames: [String], columns: PlaceColumns) throws(GeoLocError) {
+        var byName: [String: Int] = [:]
+        for (c, name) in attributeNames.enumerated() {
+            if byName.updateValue(c, forKey: name) != nil {
+                throw GeoLocError(.invalidArgument, "attribute name \(quote(name)) appears twice")
+            }
+        }
+        count = columns.count
+        self.attributeNames = attributeNames
+        columnOf = byName
+        fields = 2 + attributeNames.count
+        self.columns = columns
+        kdtree = UnitVectorTree(latLon: UnsafeBufferPointer(start: columns.data.pointee.latLon.base, count: 2 * columns.count))
+        columns.dropCoordinates()
+        rtree = try PlaceRTree(latLon: kdtree.latLon, count: columns.count)
+    }
+
+    /// A set of these places, indexed in array order. The attribute columns are the union of
+    /// the places' attribute keys, sorted by UTF-8 byte order.
+    public convenience init(_ places: [Place]) throws(GeoLocError) {
+        var keys = Set<String>()
+        for p in places { keys.formUnion(p.attributes.keys) }
+        let names = keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var b = PlaceSetBuilder(attributeNames: names)
+        b.reserveCapacity(places.count)
+        for p in places {
+            try b.append(p.coordinate, id: p.id, name: p.name, attributes: names.map { p.attributes[$0] })
+        }
+        try self.init(attributeNames: names, columns: b.columns)
+    }
+
+    // MARK: reading places
+
+    /// Place `index` with all its fields. Precondition: `0 <= index < count`.
+    public subscript(index: Int) -> Place {
+        precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
+        var attributes: [String: String] = [:]
+        for (c, name) in attributeNames.enumerated() {
+            if let v = attribute(column: c, at: index) { attributes[name] = v }
+        }
+        return Place(coordinate: coordinate(at: index), id: id(at: index), name: name(at: index), attributes: attributes)
+    }
+
+    /// The coordinate of place `index`. Precondition: `0 <= index < count`.
+    public func coordinate(at index: Int) -> Coordinate {
+        precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
+        let p = Int(kdtree.positions[index])
+        return Coordinate(checkedLatitude: kdtree.latLon[2 * p], longitude: kdtree.latLon[2 * p + 1])
+    }
+
+    /// The id of place `index`. Precondition: `0 <= index < count`.
+    public func id(at index: Int) -> String {
+        precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
+        return columns.string(index * fields)
+    }
+
+    /// The name of place `index`. Precondition: `0 <= index < count`.
+    public func name(at index: Int) -> String {
+        precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
+        return columns.string(index * fields + 1)
+    }
+
+    /// The value of attribute `name` of place `index`, `nil` when the place has none or the set
+    /// has no such column. Precondition: `0 <= index < count`.
+    public func attribute(_ name: String, at index: Int) -> String? {
+        guard let c = columnOf[name] else {
+            precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
+            return nil
+        }
+        return attribute(column: c, at: index)
+    }
+
+    /// The value of attribute column `column` of place `index`, `nil` when absent.
+    /// Preconditions: `0 <= index < count`, `0 <= column < attributeNames.count`.
+    public func attribute(column: Int, at index: Int) -> String? {
+        precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
+        precondition(column >= 0 && column < attributeNames.count, "attribute column \(column) is out of range")
+        if columns.isAbsent(column: column, at: index) { return nil }
+        return columns.string(index * fields + 2 + column)
+    }
+
+    /// The column of attribute `name`, `nil` if the set has none of that name.
+    public func index(ofAttribute name: String) -> Int? {
+        columnOf[name]
+    }
+
+    /// The UTF-8 bytes of field `f` of place `index` (0 id, 1 name, 2 + c attribute c), for the
+    /// C door: `body` gets an empty buffer for an empty or absent value. Preconditions as the
+    /// accessors'.
+    @_spi(CABI)
+    public func withUTF8<R>(field f: Int, at index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
+        precondition(f >= 0 && f < fields, "field \(f) is out of range")
+        return try withExtendedLifetime(columns) { try body(columns.utf8(index * fields + f)) }
+    }
+}

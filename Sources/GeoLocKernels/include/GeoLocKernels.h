@@ -1,0 +1,50 @@
+/*
+ * GeoLocKernels.h -- the batch haversine of libgeoloc's Swift core (module GeoLoc) for the
+ * instruction sets above the target's baseline, in C so that each function can be compiled for
+ * its own instruction set and chosen at run time (haversine.c). The baseline is Swift SIMD code
+ * (Sources/GeoLoc/HaversineKernel.swift), which also has the derivation of the algorithm.
+ *
+ * Internal: every symbol here is hidden (libgeoloc.so exports only geoloc_*).
+ */
+#ifndef GEOLOC_KERNELS_H
+#define GEOLOC_KERNELS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define GLK_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define GLK_HIDDEN
+#endif
+
+/* Instruction-set levels: 0 is the target's baseline (the Swift kernel); 1 AVX2 with FMA and
+ * 2 AVX-512F are x86-64 only. */
+enum { GLK_LEVEL_BASELINE = 0, GLK_LEVEL_AVX2_FMA = 1, GLK_LEVEL_AVX512 = 2 };
+
+/* The highest level this CPU and OS run (0 on targets other than x86-64). */
+GLK_HIDDEN int glk_level_supported(void);
+
+/* out[i] = haversineDistance(a[i], b[i]) on the sphere of `radius` for i < n, at instruction-set
+ * `level` lowered to glk_level_supported(). Points are interleaved degrees [lat0, lon0, lat1,
+ * lon1, ...] with finite latitudes in [-90, 90] and finite longitudes, reduced to [-180, 180)
+ * here as normalizedLongitude does. Any alignment; out must not overlap a or b. Returns 1, or 0
+ * without touching out when that level is 0 (the caller runs the baseline). */
+GLK_HIDDEN int glk_haversine_pairs(const double *a, const double *b, size_t n, double radius,
+                                   double *out, int level);
+
+/* out[i] = haversineDistance(origin, points[i]) for i < n, as glk_haversine_pairs; the origin
+ * (lat0, lon0) has lon0 in [-180, 180) and cos_lat0 = cos(lat0 * (pi / 180)) from libm, as the
+ * scalar function computes it. */
+GLK_HIDDEN int glk_haversine_one_to_many(double lat0, double lon0, double cos_lat0,
+                                         const double *points, size_t n, double radius,
+                                         double *out, int level);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,314 @@
+@testable import GeoLoc
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Offline reverse geocoding with the shipped GeoNames gazetteer.
+final class GazetteerTests: XCTestCase {
+    static let fixtures = String(#filePath.dropLast("Tests/GeoLocTests/GazetteerTests.swift".count)) + "tests/places/"
+
+    func assertThrows<T>(
+        _ code: GeoLocError.Code, _ body: () throws(GeoLocError) -> T, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        do {
+            let v = try body()
+            XCTFail("expected \(code), got \(v)", file: file, line: line)
+        } catch {
+            XCTAssertEqual(error.code, code, error.message, file: file, line: line)
+            XCTAssertFalse(error.message.isEmpty, file: file, line: line)
+        }
+    }
+
+    func reverse(_ lat: Double, _ lon: Double) throws -> ReverseGeocode {
+        try Gazetteer.shipped().reverse(Coordinate(latitude: lat, longitude: lon))
+    }
+
+    func testShippedLoads() throws {
+        let g = try Gazetteer.shipped()
+        XCTAssertEqual(g.places.count, 144_563)
+        XCTAssertEqual(g.places.attributeNames, ["country_code", "admin1_code", "admin1_name", "admin2_name", "population"])
+        XCTAssertTrue(try Gazetteer.shipped() === g, "loaded once, shared")
+        XCTAssertEqual(g.places.id(at: 0), "3039154")
+        XCTAssertEqual(g.places.name(at: 0), "El Tarter")
+    }
+
+    func testSpringfieldIllinois() throws {
+        let r = try reverse(39.80, -89.64)
+        XCTAssertEqual(r.formatted(), "Springfield, IL")
+        XCTAssertEqual(r.formatted(.cityState), "Springfield, IL")
+        XCTAssertEqual(r.formatted(.cityStateCountry), "Springfield, Illinois, United States")
+        XCTAssertEqual(r.formatted(.oneLine), "Springfield IL")
+        XCTAssertEqual(r.name, "Springfield")
+        XCTAssertEqual(r.admin1Code, "IL")
+        XCTAssertEqual(r.admin1Name, "Illinois")
+        XCTAssertEqual(r.admin2Name, "Sangamon County")
+        XCTAssertEqual(r.countryCode, "US")
+        XCTAssertEqual(r.distance, 370.17, accuracy: 0.01)
+        let g = try Gazetteer.shipped()
+        XCTAssertEqual(g.places.id(at: r.index), "4250542")
+        XCTAssertEqual(g.places.attribute("population", at: r.index).map { Int($0)! > 100_000 }, true)
+        let c = r.components
+        XCTAssertEqual(c[.city], "Springfield")
+        XCTAssertEqual(c[.state], "Illinois")
+        XCTAssertEqual(c[.stateCode], "IL")
+        XCTAssertEqual(c[.county], "Sangamon County")
+        XCTAssertEqual(c[.countryCode], "US")
+        XCTAssertNil(c[.road])
+        // The other Springfield.
+        XCTAssertEqual(try reverse(37.2, -93.3).formatted(.cityStateCountry), "Springfield, Missouri, United States")
+    }
+
+    func testKnownCities() throws {
+        let cases: [(Double, Double, String, String)] = [
+            (43.6532, -79.3832, "Toronto, Ontario", "Toronto, Ontario, Canada"),
+            (48.8566, 2.3522, "Paris, Ile-de-France", "Paris, Ile-de-France, France"),
+            (35.6762, 139.6503, "Tokyo, Tokyo", "Tokyo, Tokyo, Japan"),
+            (51.5074, -0.1278, "London, England", "London, England, United Kingdom"),
+            (55.9533, -3.1883, "Edinburgh, Scotland", "Edinburgh, Scotland, United Kingdom"),
+            (48.1351, 11.582, "Munich, Bavaria", "Munich, Bavaria, Germany"),
+            (-33.8688, 151.2093, "Sydney, New South Wales", "Sydney, New South Wales, Australia"),
+            (45.5017, -73.5673, "Montreal, Quebec", "Montreal, Quebec, Canada"),
+            (19.076, 72.8777, "Mumbai, Maharashtra", "Mumbai, Maharashtra, India"),
+            (41.8781, -87.6298, "Chicago, IL", "Chicago, Illinois, United States"),
+            (37.7749, -122.4194, "San Francisco, CA", "San Francisco, California, United States"),
+            (40.7128, -74.006, "New York City, NY", "New York City, New York, United States"),
+            (61.2181, -149.9003, "Anchorage, AK", "Anchorage, Alaska, United States"),
+            (21.3069, -157.8583, "Honolulu, HI", "Honolulu, Hawaii, United States"),
+        ]
+        for (lat, lon, short, long) in cases {
+            let r = try reverse(lat, lon)
+            XCTAssertEqual(r.formatted(), short)
+            XCTAssertEqual(r.formatted(.cityStateCountry), long)
+            XCTAssertLessThan(r.distance, 6_000, short)
+        }
+        // Other countries' admin1 codes are GeoNames codes: kept, but not written.
+        let toronto = try reverse(43.6532, -79.3832)
+        XCTAssertEqual(toronto.admin1Code, "08")
+        XCTAssertNil(toronto.components[.stateCode])
+    }
+
+    func testOceansPolesAndTheAntimeridian() throws {
+        // The nearest town, however far.
+        var r = try reverse(30, -40)
+        XCTAssertEqual(r.formatted(.cityStateCountry), "Ribeira Grande, Azores, Portugal")
+        XCTAssertEqual(r.distance, 1_403_377, accuracy: 1)
+        r = try reverse(90, 0)
+        XCTAssertEqual(r.formatted(), "Longyearbyen, Svalbard")
+        XCTAssertEqual(r.formatted(.cityStateCountry), "Longyearbyen, Svalbard, Svalbard and Jan Mayen")
+        XCTAssertEqual(try reverse(90, 123).index, r.index, "every longitude is the pole")
+        r = try reverse(-90, 0)
+        XCTAssertEqual(r.formatted(), "McMurdo Station")
+        XCTAssertEqual(r.formatted(.cityStateCountry), "McMurdo Station, Antarctica")
+        XCTAssertEqual(r.admin1Name, "")
+        XCTAssertEqual(try reverse(-90, -77).index, r.index)
+        // Across the antimeridian: the nearest place may be on the other side.
+        let east = try reverse(-16.5, -179.99)
+        let west = try reverse(-16.5, 179.99)
+        XCTAssertEqual(east.countryCode, "FJ")
+        XCTAssertEqual(west.countryCode, "FJ")
+        XCTAssertEqual(try reverse(-16.5, 180).index, try reverse(-16.5, -180).index)
+    }
+
+    func testWGS84IsPassedThrough() throws {
+        let g = try Gazetteer.shipped()
+        let c = try Coordinate(latitude: 39.80, longitude: -89.64)
+        do {
+            let r = try g.reverse(c, model: .wgs84)
+            XCTAssertEqual(r.name, "Springfield")
+        } catch {
+            XCTAssertEqual(error.code, .unsupported)
+        }
+    }
+
+    /// 2,000 seeded points near real places (and 200 anywhere) agree with an exhaustive search:
+    /// every place measured with `haversineDistance`, ties to the smaller index. The search
+    /// sweeps outwards from the point in latitude order and stops where the latitude difference
+    /// alone rules out anything nearer; 21 points are also checked against every place.
+    func testAgreesWithExhaustiveSearch() throws {
+        let g = try Gazetteer.shipped()
+        let s = g.places
+        let n = s.count
+        var lat = [Double](repeating: 0, count: n)
+        var lon = [Double](repeating: 0, count: n)
+        for i in 0..<n {
+            let c = s.coordinate(at: i)
+            lat[i] = c.latitude
+            lon[i] = c.longitude
+        }
+        let order = (0..<n).sorted { lat[$0] < lat[$1] || (lat[$0] == lat[$1] && $0 < $1) }
+        let sortedLat = order.map { lat[$0] }
+        let metersPerDegree = Earth.meanRadius * .pi / 180
+
+        func sweep(_ c: Coordinate) -> (Int, Double) {
+            var lo = 0
+            var hi = n
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if sortedLat[mid] < c.latitude { lo = mid + 1 } else { hi = mid }
+            }
+            var best = (index: Int.max, distance: Double.infinity)
+            func consider(_ k: Int) {
+                let i = order[k]
+                let d = haversineDistance(lat1: c.latitude, lon1: c.longitude, lat2: lat[i], lon2: lon[i])
+                if d < best.distance || (d == best.distance && i < best.index) { best = (i, d) }
+            }
+            var up = lo
+            var down = lo - 1
+            while up < n || down >= 0 {
+                if up < n {
+                    if abs(sortedLat[up] - c.latitude) * metersPerDegree * (1 - 1e-9) > best.distance {
+                        up = n
+                    } else {
+                        consider(up)
+                        up += 1
+                    }
+                }
+                if down >= 0 {
+                    if abs(sortedLat[down] - c.latitude) * metersPerDegree * (1 - 1e-9) > best.distance {
+                        down = -1
+                    } else {
+                        consider(down)
+                        down -= 1
+                    }
+                }
+            }
+            return best
+        }
+
+        func everyPlace(_ c: Coordinate) -> (Int, Double) {
+            var best = (index: -1, distance: Double.infinity)
+            for i in 0..<n {
+                let d = haversineDistance(lat1: c.latitude, lon1: c.longitude, lat2: lat[i], lon2: lon[i])
+                if d < best.distance { best = (i, d) }
+            }
+            return best
+        }
+
+        var rng = LoadTestRandom(seed: 0x6EA2_0001)
+        var points: [Coordinate] = []
+        for _ in 0..<2_000 {
+            let i = rng.int(n)
+            let dlat = (rng.unit() - 0.5) * 0.6
+            let dlon = (rng.unit() - 0.5) * 0.6
+            points.append(try Coordinate(latitude: min(90, max(-90, lat[i] + dlat)), longitude: lon[i] + dlon))
+        }
+        for _ in 0..<200 {
+            points.append(try Coordinate(latitude: asin(rng.unit() * 2 - 1) * 180 / .pi, longitude: rng.unit() * 360 - 180))
+        }
+        // Exact ties: the places that share their position with another (the smaller index wins).
+        var seen: [Coordinate: Int] = [:]
+        var shared = 0
+        for i in 0..<n where shared < 100 {
+            let c = s.coordinate(at: i)
+            if seen[c] != nil {
+                points.append(c)
+                shared += 1
+            } else {
+                seen[c] = i
+            }
+        }
+        XCTAssertEqual(shared, 100)
+        var mismatches = 0
+        for (k, c) in points.enumerated() {
+            let r = try g.reverse(c)
+            let (index, d) = sweep(c)
+            if k % 110 == 0 {
+                let full = everyPlace(c)
+                XCTAssertEqual(full.0, index, "sweep vs every place at \(c)")
+                XCTAssertEqual(full.1, d)
+            }
+            if r.index != index {
+                mismatches += 1
+                XCTFail("\(c): reverse gave #\(r.index) at \(r.distance) m, exhaustive #\(index) at \(d) m")
+            }
+            XCTAssertEqual(r.distance, d, accuracy: d * 1e-12 + 1e-9, "\(c)")
+            XCTAssertEqual(r.name, s.name(at: index))
+        }
+        XCTAssertEqual(mismatches, 0)
+    }
+
+    // MARK: - Other gazetteers, errors
+
+    func testReverseGeocoderFormatFile() throws {
+        // rg_cities1000.csv's own columns: lat, lon, name, admin1, admin2, cc.
+        let g = try Gazetteer(path: Self.fixtures + "rg_sample.csv")
+        XCTAssertEqual(g.places.count, 4)
+        let r = try g.reverse(Coordinate(latitude: 39.7, longitude: -89.5))
+        XCTAssertEqual(r.admin1Code, "")
+        XCTAssertEqual(r.formatted(), "Springfield, IL")  // the formatter derives the code
+        XCTAssertEqual(r.formatted(.cityStateCountry), "Springfield, Illinois, United States")
+        XCTAssertEqual(try g.reverse(Coordinate(latitude: 37, longitude: -93)).formatted(), "Springfield, MO")
+        XCTAssertEqual(try g.reverse(Coordinate(latitude: 50, longitude: 3)).formatted(.cityStateCountry), "Paris, Ile-de-France, France")
+        XCTAssertEqual(try g.reverse(Coordinate(latitude: 44, longitude: -80)).formatted(), "Toronto, Ontario")
+    }
+
+    func testInitChecksThePlaces() throws {
+        let c = try Coordinate(latitude: 1, longitude: 2)
+        assertThrows(.invalidArgument) { () throws(GeoLocError) in
+            try Gazetteer(places: PlaceSet([Place(coordinate: c, id: "a", name: "A")]))
+        }
+        assertThrows(.invalidArgument) { () throws(GeoLocError) in
+            try Gazetteer(places: PlaceSet.load(csv: "lat,lon,name,country_code\n").places)
+        }
+        assertThrows(.invalidArgument) { () throws(GeoLocError) in
+            try Gazetteer(places: PlaceSet.load(csv: "lat,lon,country_code\n1,2,US\n").places)
+        }
+        let g = try Gazetteer(places: PlaceSet([Place(coordinate: c, id: "a", name: "A", attributes: ["cc": "FR"])]))
+        let r = try g.reverse(Coordinate(latitude: 0, longitude: 0))
+        XCTAssertEqual(r, ReverseGeocode(index: 0, distance: r.distance, name: "A", admin1Code: "", admin1Name: "", admin2Name: "", countryCode: "FR"))
+        XCTAssertEqual(r.formatted(), "A")
+        XCTAssertEqual(r.formatted(.cityStateCountry), "A, France")
+        assertThrows(.notFound) { () throws(GeoLocError) in try Gazetteer(path: Self.fixtures + "missing.tsv") }
+        assertThrows(.invalidArgument) { () throws(GeoLocError) in try Gazetteer(path: Self.fixtures + "places.csv") }
+    }
+
+    func testShippedSearchPaths() throws {
+        let source = String(#filePath.dropLast("Tests/GeoLocTests/GazetteerTests.swift".count)) + "data/gazetteer/cities1000.tsv"
+        unsetenv("GEOLOC_GAZETTEER")
+        var paths = Gazetteer.shippedSearchPaths
+        XCTAssertEqual(paths.last, source)
+        XCTAssertGreaterThanOrEqual(paths.count, 3)
+        for p in paths.dropLast() {
+            XCTAssertTrue(p.hasPrefix("/") && p.hasSuffix("/share/geoloc/cities1000.tsv") && !p.contains(".."), p)
+        }
+        // The directory of this test binary, by dladdr.
+        XCTAssertTrue(paths.contains { $0.hasSuffix("/share/geoloc/cities1000.tsv") })
+        setenv("GEOLOC_GAZETTEER", "/somewhere/else.tsv", 1)
+        defer { unsetenv("GEOLOC_GAZETTEER") }
+        paths = Gazetteer.shippedSearchPaths
+        XCTAssertEqual(paths.first, "/somewhere/else.tsv")
+        XCTAssertEqual(paths.last, source)
+        // Once loaded, the shipped gazetteer stays.
+        XCTAssertEqual(try Gazetteer.shipped().places.count, 144_563)
+    }
+
+    func testShippedFromManyThreads() throws {
+        final class Job: @unchecked Sendable {
+            var gazetteer: Gazetteer?
+            var name = ""
+        }
+        let jobs = (0..<4).map { _ in Job() }
+        var threads: [pthread_t] = []
+        for job in jobs {
+            var t = pthread_t()
+            let arg = Unmanaged.passRetained(job).toOpaque()
+            let rc = pthread_create(&t, nil, { arg in
+                let job = Unmanaged<Job>.fromOpaque(arg!).takeRetainedValue()
+                job.gazetteer = try? Gazetteer.shipped()
+                job.name = (try? job.gazetteer?.reverse(Coordinate(latitude: 39.80, longitude: -89.64)).formatted()) ?? ""
+                return nil
+            }, arg)
+            XCTAssertEqual(rc, 0)
+            threads.append(t)
+        }
+        for t in threads { pthread_join(t, nil) }
+        let g = try Gazetteer.shipped()
+        for job in jobs {
+            XCTAssertTrue(job.gazetteer === g)
+            XCTAssertEqual(job.name, "Springfield, IL")
+        }
+    }
+}
