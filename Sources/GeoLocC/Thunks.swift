@@ -8,12 +8,12 @@ import CGeoLoc
 
 @c @implementation
 public func geoloc_version() -> UnsafePointer<CChar>? {
-    cString("0.1.0")
+    cString("0.2.0")
 }
 
 @c @implementation
 public func geoloc_version_number() -> Int32 {
-    100
+    200
 }
 
 @c @implementation

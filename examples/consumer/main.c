@@ -1,4 +1,5 @@
-/* A consumer of the installed libgeoloc: the distance from Mount Vernon, IL to Carbondale. */
+/* A consumer of the installed libgeoloc: the distance from Mount Vernon, IL to Carbondale, and
+ * the nearest town to a point from the gazetteer installed with the library. */
 #include <geoloc.h>
 #include <stdio.h>
 
@@ -20,5 +21,20 @@ int main(void)
         return 1;
     }
     printf("libgeoloc %s: Mount Vernon to Carbondale is %s\n", geoloc_version(), text);
+
+    {
+        geoloc_gazetteer *towns = NULL;
+        char where[128];
+        geoloc_coord point = {39.80, -89.64};
+        if ((s = geoloc_gazetteer_open(NULL, &towns)) != GEOLOC_OK ||
+            (s = geoloc_reverse_geocode(towns, point, GEOLOC_ADDRESS_CITY_STATE, where, sizeof where,
+                                        &needed, NULL)) != GEOLOC_OK) {
+            fprintf(stderr, "%s: %s\n", geoloc_status_string(s), geoloc_last_error());
+            geoloc_gazetteer_destroy(towns);
+            return 1;
+        }
+        printf("the nearest town to 39.80,-89.64 is %s\n", where);
+        geoloc_gazetteer_destroy(towns);
+    }
     return 0;
 }

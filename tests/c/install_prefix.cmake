@@ -21,7 +21,8 @@ foreach(f
         "${LIBDIR}/pkgconfig/geoloc.pc"
         "${LIBDIR}/cmake/geoloc/geolocConfig.cmake"
         "${LIBDIR}/cmake/geoloc/geolocConfigVersion.cmake"
-        "${LIBDIR}/cmake/geoloc/geolocTargets.cmake")
+        "${LIBDIR}/cmake/geoloc/geolocTargets.cmake"
+        "share/geoloc/cities1000.tsv")
     if(NOT EXISTS "${PREFIX}/${f}")
         string(APPEND problems "missing: ${f}\n")
     endif()

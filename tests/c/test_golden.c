@@ -226,6 +226,50 @@ static void row_distance(char **f)
     }
 }
 
+/* WGS84 geodesics against GeographicLib (tools/gen_geodesic.py): distances within 15 nm; the
+ * batch and the model-aware distance agree with the scalar inverse to the last bit. */
+#define GEODESIC_TOL_M 15e-9
+
+static void row_geodesic_inverse(char **f)
+{
+    geoloc_coord a, b;
+    double s = -1, azi1 = 0, azi2 = 0, d = -1, batch = -1;
+    double want = number(f[5]);
+    a.lat = number(f[1]);
+    a.lon = number(f[2]);
+    b.lat = number(f[3]);
+    b.lon = number(f[4]);
+    if (CHECK_OK(geoloc_geodesic_inverse(a, b, &s, &azi1, &azi2))) {
+        if (!ROW_CHECK(fabs(s - want) <= GEODESIC_TOL_M)) {
+            fprintf(stderr, "    got %.17g want %.17g (%.3g m off)\n", s, want, fabs(s - want));
+        }
+        ROW_CHECK(isfinite(azi1) && isfinite(azi2) && fabs(azi1) <= 180 && fabs(azi2) <= 180);
+    }
+    if (CHECK_OK(geoloc_distance(a, b, GEOLOC_MODEL_WGS84, GEOLOC_UNIT_METERS, &d))) ROW_CHECK(d == s);
+    if (CHECK_OK(geoloc_distance_pairs(&a, &b, 1, GEOLOC_MODEL_WGS84, GEOLOC_UNIT_METERS, &batch))) {
+        ROW_CHECK(batch == s);
+    }
+}
+
+static void row_geodesic_direct(char **f)
+{
+    const double m_per_deg = 6378137.0 * 3.14159265358979323846 / 180;
+    geoloc_coord start, end = {0, 0};
+    double azi2 = 0, lat2 = number(f[5]), lon2 = number(f[6]), dlat, dlon, off;
+    start.lat = number(f[1]);
+    start.lon = number(f[2]);
+    if (CHECK_OK(geoloc_geodesic_direct(start, number(f[3]), number(f[4]), &end, &azi2))) {
+        /* The position error in meters (longitudes compared modulo 360). */
+        dlat = (end.lat - lat2) * m_per_deg;
+        dlon = remainder(end.lon - lon2, 360.0) * m_per_deg * cos(lat2 * 3.14159265358979323846 / 180);
+        off = sqrt(dlat * dlat + dlon * dlon);
+        if (!ROW_CHECK(off <= GEODESIC_TOL_M)) {
+            fprintf(stderr, "    got %.17g, %.17g want %.17g, %.17g (%.3g m off)\n", end.lat, end.lon, lat2, lon2, off);
+        }
+        ROW_CHECK(end.lon >= -180 && end.lon < 180 && isfinite(azi2));
+    }
+}
+
 static void row_distance_text(char **f)
 {
     char buf[128];
@@ -469,6 +513,8 @@ int main(int argc, char **argv)
          NULL},
         {"address.tsv", "name\tstyle\tparts\texpected", NULL, row_address},
         {"us_states.tsv", "name\tcode", row_us_states, NULL},
+        {"geodesic_inverse.tsv", "case\tlat1\tlon1\tlat2\tlon2\ts12_m\tazi1_deg\tazi2_deg", row_geodesic_inverse, NULL},
+        {"geodesic_direct.tsv", "case\tlat1\tlon1\tazi1\ts12_m\tlat2\tlon2\tazi2", row_geodesic_direct, NULL},
     };
     size_t i;
     int failed_files = 0;

@@ -54,6 +54,53 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
     }
 
+    // The same bytes as CSV and GeoJSON place data, and as WKT and GeoJSON regions: a load
+    // either fails with a message or gives a set whose every place reads back and whose queries
+    // answer.
+    bytes.withUnsafeBufferPointer { raw in
+        raw.withMemoryRebound(to: CChar.self) { chars in
+            for geojson in [false, true] {
+                var places: OpaquePointer?
+                let st = geojson
+                    ? geoloc_places_parse_geojson(chars.baseAddress, chars.count, nil, &places)
+                    : geoloc_places_parse_csv(chars.baseAddress, chars.count, nil, &places)
+                guard st == GEOLOC_OK, let places else {
+                    precondition(places == nil && strlen(geoloc_last_error()) > 0)
+                    continue
+                }
+                var count = 0, issues = 0, needed = 0
+                precondition(geoloc_places_count(places, &count) == GEOLOC_OK)
+                precondition(geoloc_places_issue_count(places, &issues) == GEOLOC_OK)
+                var buf = [CChar](repeating: 0, count: 32)
+                for i in 0..<min(count, 8) {
+                    var c = geoloc_coord()
+                    precondition(geoloc_places_coord(places, i, &c) == GEOLOC_OK && abs(c.lat) <= 90)
+                    _ = geoloc_places_name(places, i, &buf, buf.count, &needed)
+                    _ = geoloc_places_attribute(places, i, text, &buf, buf.count, &needed)
+                }
+                for i in 0..<min(issues, 8) { _ = geoloc_places_issue(places, i, nil, &buf, buf.count, &needed) }
+                var matches = [geoloc_match](repeating: geoloc_match(), count: 4)
+                var n = 0
+                _ = geoloc_places_within(places, geoloc_coord(lat: 10, lon: 179), 5000, GEOLOC_MODEL_SPHERE,
+                                         GEOLOC_UNIT_KILOMETERS, 0, &matches, matches.count, &n)
+                _ = geoloc_places_nearest(places, geoloc_coord(lat: -89, lon: 0), 3, GEOLOC_MODEL_WGS84,
+                                          GEOLOC_UNIT_METERS, .infinity, &matches, matches.count, &n)
+                geoloc_places_destroy(places)
+            }
+        }
+    }
+    for geojson in [false, true] {
+        var region: OpaquePointer?
+        let st = geojson ? geoloc_region_from_geojson(text, &region) : geoloc_region_from_wkt(text, &region)
+        if st == GEOLOC_OK, let region {
+            var inside = false
+            precondition(geoloc_region_contains(region, geoloc_coord(lat: 0, lon: 0), &inside) == GEOLOC_OK)
+            geoloc_region_destroy(region)
+        } else {
+            precondition(strlen(geoloc_last_error()) > 0)
+        }
+    }
+
     // Numbers from the raw bytes: every double bit pattern, including NaNs and infinities.
     if size >= 40 {
         let d = bytes.withUnsafeBytes { raw in (0..<5).map { raw.loadUnaligned(fromByteOffset: 8 * $0, as: Double.self) } }
@@ -68,6 +115,16 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         _ = geoloc_weather_condition(code, d[4], GEOLOC_TEMP_CELSIUS, GEOLOC_TEMP_FAHRENHEIT, GEOLOC_DAYLIGHT_DAY, &buf, buf.count, &needed)
         _ = geoloc_distance_text(d[3], GEOLOC_UNIT_FEET, &buf, buf.count, &needed)
         _ = geoloc_convert_length(d[0], GEOLOC_UNIT_FEET, GEOLOC_UNIT_NAUTICAL_MILES, &out)
+        var azi1 = 0.0, azi2 = 0.0
+        let a = geoloc_coord(lat: d[0], lon: d[1]), b = geoloc_coord(lat: d[2], lon: d[3])
+        if geoloc_geodesic_inverse(a, b, &out, &azi1, &azi2) == GEOLOC_OK {
+            precondition(out.isFinite && out >= 0 && azi1.isFinite && azi2.isFinite)
+        }
+        var end = geoloc_coord()
+        if geoloc_geodesic_direct(a, d[2], d[4], &end, &azi2) == GEOLOC_OK {
+            precondition(end.lat.isFinite && abs(end.lat) <= 90 && end.lon >= -180 && end.lon < 180 && azi2.isFinite)
+        }
+        _ = geoloc_distance(a, b, GEOLOC_MODEL_WGS84, GEOLOC_UNIT_MILES, &out)
     }
     return 0
 }

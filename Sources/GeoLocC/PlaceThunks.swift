@@ -1,0 +1,511 @@
+// The C ABI of place sets, regions and the gazetteer. A handle is a retained Swift object
+// (Unmanaged) passed as an opaque pointer; destroy releases it. Every function checks its
+// arguments, calls the Swift core, and maps every error to a status.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CGeoLoc
+@_spi(CABI) import GeoLoc
+
+// MARK: - Handles
+
+/// What a geoloc_places handle holds: the set and the records its loader skipped.
+final class PlacesHandle {
+    let set: PlaceSet
+    let issues: [LoadIssue]
+    init(_ set: PlaceSet, issues: [LoadIssue] = []) {
+        self.set = set
+        self.issues = issues
+    }
+}
+
+/// What a geoloc_gazetteer handle holds: the gazetteer and the places view handed out by
+/// geoloc_gazetteer_places (owned here, so it lives as long as the gazetteer handle).
+final class GazetteerHandle {
+    let gazetteer: Gazetteer
+    let places: PlacesHandle
+    init(_ gazetteer: Gazetteer) {
+        self.gazetteer = gazetteer
+        self.places = PlacesHandle(gazetteer.places)
+    }
+}
+
+@inline(__always)
+private func retained(_ object: AnyObject) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passRetained(object).toOpaque())
+}
+
+@inline(__always)
+private func borrow<T: AnyObject>(_ p: OpaquePointer?, as: T.Type, _ what: String) throws(GeoLocError) -> T {
+    guard let p else { throw GeoLocError(.nullArgument, "\(what) is NULL") }
+    return Unmanaged<T>.fromOpaque(UnsafeRawPointer(p)).takeUnretainedValue()
+}
+
+@inline(__always)
+private func release(_ p: OpaquePointer?) {
+    guard let p else { return }
+    Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(p)).release()
+}
+
+// MARK: - Shared checks
+
+@inline(__always)
+private func coordinate(_ c: geoloc_coord) throws(GeoLocError) -> Coordinate {
+    try Coordinate(latitude: c.lat, longitude: c.lon)
+}
+
+/// An optional C string: nil stays nil, anything else must be valid UTF-8.
+private func optionalText(_ p: UnsafePointer<CChar>?, _ what: @autoclosure () -> String) throws(GeoLocError) -> String? {
+    guard let p else { return nil }
+    guard let s = String(validatingCString: p) else {
+        throw GeoLocError(.invalidUTF8, "\(what()) is not valid UTF-8")
+    }
+    return s
+}
+
+/// The checks every query shares, in the header's order of precedence: the pointers, then the
+/// counts (cap and limit), then the enum arguments.
+private func queryArguments(
+    _ places: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int,
+    _ count: UnsafeMutablePointer<Int>?, limit: Int, model: geoloc_model, unit: geoloc_unit
+) throws(GeoLocError) -> (PlaceSet, EarthModel, DistanceUnit, Int?) {
+    let handle = try borrow(places, as: PlacesHandle.self, "places")
+    guard count != nil else { throw GeoLocError(.nullArgument, "count is NULL") }
+    if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
+    _ = try checkCount(cap, "cap")
+    let lim = try checkCount(limit, "limit")
+    let (m, u) = try measure(model, unit)
+    return (handle.set, m, u, lim == 0 ? nil : lim)
+}
+
+/// Writes matches to the caller's array under the header's contract: *count is the full number,
+/// the first min(cap, count) are written, BUFFER_TOO_SMALL when they did not all fit.
+private func writeMatches(
+    _ matches: [PlaceMatch], _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    count?.pointee = matches.count
+    let n = min(cap, matches.count)
+    if n > 0, let out {
+        for i in 0..<n { out[i] = geoloc_match(index: matches[i].index, distance: matches[i].distance) }
+    }
+    if matches.count > cap {
+        return fail(.bufferTooSmall, "the query has \(matches.count) results but the array holds \(cap)")
+    }
+    return GEOLOC_OK
+}
+
+// MARK: - Creating and loading
+
+@c @implementation
+public func geoloc_places_create(
+    _ coords: UnsafePointer<geoloc_coord>?, _ ids: UnsafePointer<UnsafePointer<CChar>?>?,
+    _ names: UnsafePointer<UnsafePointer<CChar>?>?, _ n: Int,
+    _ attrNames: UnsafePointer<UnsafePointer<CChar>?>?, _ nAttrs: Int,
+    _ attrValues: UnsafePointer<UnsafePointer<CChar>?>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let n = try checkCount(n, "n")
+        if n != 0 && coords == nil { throw GeoLocError(.nullArgument, "coords is NULL with n = \(n)") }
+        let k = try checkCount(nAttrs, "n_attrs")
+        if k != 0 && attrNames == nil { throw GeoLocError(.nullArgument, "attr_names is NULL with n_attrs = \(k)") }
+        let (total, overflow) = n.multipliedReportingOverflow(by: k)
+        if overflow || total > maxCount {
+            throw GeoLocError(.countTooLarge, "n * n_attrs (\(n) * \(k)) is larger than \(maxCount)")
+        }
+        var attributeNames: [String] = []
+        attributeNames.reserveCapacity(k)
+        for j in 0..<k {
+            guard let s = try optionalText(attrNames![j], "attr_names[\(j)]") else {
+                throw GeoLocError(.nullArgument, "attr_names[\(j)] is NULL")
+            }
+            attributeNames.append(s)
+        }
+        let points = try BatchDistance.coordinates(
+            UnsafeBufferPointer(start: coords.map { UnsafeRawPointer($0).assumingMemoryBound(to: Double.self) }, count: 2 * n),
+            count: n, name: "coords")
+        var builder = PlaceSetBuilder(attributeNames: attributeNames)
+        builder.reserveCapacity(n)
+        var values = [String?](repeating: nil, count: k)
+        for i in 0..<n {
+            let id = try optionalText(ids?[i], "ids[\(i)]") ?? String(i + 1)
+            let name = try optionalText(names?[i], "names[\(i)]") ?? ""
+            if let attrValues {
+                for j in 0..<k {
+                    values[j] = try optionalText(attrValues[i * k + j], "attr_values[\(i * k + j)]")
+                }
+            }
+            try builder.append(points[i], id: id, name: name, attributes: values)
+        }
+        out.pointee = retained(PlacesHandle(try builder.build()))
+        return GEOLOC_OK
+    }
+}
+
+/// The loader options, checked: NULL means the defaults.
+private func loadOptions(_ p: UnsafePointer<geoloc_load_options>?) throws(GeoLocError) -> LoadOptions {
+    var o = LoadOptions()
+    guard let p else { return o }
+    let c = p.pointee
+    o.strict = c.strict
+    o.latitudeColumn = try optionalText(c.latitude_column, "options->latitude_column")
+    o.longitudeColumn = try optionalText(c.longitude_column, "options->longitude_column")
+    o.idColumn = try optionalText(c.id_column, "options->id_column")
+    o.nameColumn = try optionalText(c.name_column, "options->name_column")
+    o.delimiter = c.delimiter == 0 ? nil : UInt8(bitPattern: c.delimiter)
+    return o
+}
+
+private enum Format { case csv, geoJSON }
+
+private func load(
+    file path: UnsafePointer<CChar>?, _ format: Format, _ options: UnsafePointer<geoloc_load_options>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let file = try readText(path, "path")
+        let o = try loadOptions(options)
+        let r = switch format {
+        case .csv: try PlaceSet.load(csvFile: file, options: o)
+        case .geoJSON: try PlaceSet.load(geoJSONFile: file, options: o)
+        }
+        out.pointee = retained(PlacesHandle(r.places, issues: r.issues))
+        return GEOLOC_OK
+    }
+}
+
+private func load(
+    text: UnsafePointer<CChar>?, _ len: Int, _ format: Format, _ options: UnsafePointer<geoloc_load_options>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        if text == nil && len != 0 { throw GeoLocError(.nullArgument, "text is NULL with len = \(UInt(bitPattern: len))") }
+        guard len >= 0 else { throw GeoLocError(.countTooLarge, "len \(UInt(bitPattern: len)) is larger than memory") }
+        let o = try loadOptions(options)
+        let bytes = UnsafeRawBufferPointer(start: text.map { UnsafeRawPointer($0) }, count: len)
+        let r = switch format {
+        case .csv: try PlaceSet.load(csv: bytes, options: o)
+        case .geoJSON: try PlaceSet.load(geoJSON: bytes, options: o)
+        }
+        out.pointee = retained(PlacesHandle(r.places, issues: r.issues))
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_places_load_csv(
+    _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    load(file: path, .csv, options, out)
+}
+
+@c @implementation
+public func geoloc_places_parse_csv(
+    _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    load(text: text, len, .csv, options, out)
+}
+
+@c @implementation
+public func geoloc_places_load_geojson(
+    _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    load(file: path, .geoJSON, options, out)
+}
+
+@c @implementation
+public func geoloc_places_parse_geojson(
+    _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    load(text: text, len, .geoJSON, options, out)
+}
+
+@c @implementation
+public func geoloc_places_destroy(_ places: OpaquePointer?) {
+    release(places)
+}
+
+// MARK: - Reading a set
+
+@c @implementation
+public func geoloc_places_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(places, as: PlacesHandle.self, "places")
+        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
+        count.pointee = h.set.count
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_places_issue_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(places, as: PlacesHandle.self, "places")
+        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
+        count.pointee = h.issues.count
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_places_issue(
+    _ places: OpaquePointer?, _ i: Int, _ record: UnsafeMutablePointer<Int>?, _ buf: UnsafeMutablePointer<CChar>?,
+    _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(places, as: PlacesHandle.self, "places")
+        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        let i = try index(i, h.issues.count, "issue")
+        record?.pointee = h.issues[i].record
+        return writeText(h.issues[i].reason, buf, cap, needed)
+    }
+}
+
+/// A size_t index checked against a count (size_t arrives as Int: above Int.max is negative).
+private func index(_ i: Int, _ count: Int, _ what: String) throws(GeoLocError) -> Int {
+    guard i >= 0 && i < count else {
+        throw GeoLocError(.outOfRange, "\(what) index \(UInt(bitPattern: i)) is not below the count \(count)")
+    }
+    return i
+}
+
+@c @implementation
+public func geoloc_places_coord(
+    _ places: OpaquePointer?, _ i: Int, _ out: UnsafeMutablePointer<geoloc_coord>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(places, as: PlacesHandle.self, "places")
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let c = h.set.coordinate(at: try index(i, h.set.count, "place"))
+        out.pointee = geoloc_coord(lat: c.latitude, lon: c.longitude)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_places_coords(
+    _ places: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_coord>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(places, as: PlacesHandle.self, "places")
+        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
+        if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
+        let cap = try checkCount(cap, "cap")
+        let n = h.set.count
+        count.pointee = n
+        if let out {
+            for i in 0..<min(cap, n) {
+                let c = h.set.coordinate(at: i)
+                out[i] = geoloc_coord(lat: c.latitude, lon: c.longitude)
+            }
+        }
+        if n > cap { throw GeoLocError(.bufferTooSmall, "the set has \(n) places but the array holds \(cap)") }
+        return GEOLOC_OK
+    }
+}
+
+/// The common shape of the text accessors of a place.
+private func placeText(
+    _ places: OpaquePointer?, _ i: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?, _ text: (PlaceSet, Int) -> String
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(places, as: PlacesHandle.self, "places")
+        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        let i = try index(i, h.set.count, "place")
+        return writeText(text(h.set, i), buf, cap, needed)
+    }
+}
+
+@c @implementation
+public func geoloc_places_id(
+    _ places: OpaquePointer?, _ i: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    placeText(places, i, buf, cap, needed) { $0.id(at: $1) }
+}
+
+@c @implementation
+public func geoloc_places_name(
+    _ places: OpaquePointer?, _ i: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    placeText(places, i, buf, cap, needed) { $0.name(at: $1) }
+}
+
+@c @implementation
+public func geoloc_places_attribute_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(places, as: PlacesHandle.self, "places")
+        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
+        count.pointee = h.set.attributeNames.count
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_places_attribute_name(
+    _ places: OpaquePointer?, _ j: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(places, as: PlacesHandle.self, "places")
+        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        let names = h.set.attributeNames
+        return writeText(names[try index(j, names.count, "attribute")], buf, cap, needed)
+    }
+}
+
+@c @implementation
+public func geoloc_places_attribute(
+    _ places: OpaquePointer?, _ i: Int, _ name: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(places, as: PlacesHandle.self, "places")
+        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        let key = try readText(name, "name")
+        let i = try index(i, h.set.count, "place")
+        guard let column = h.set.index(ofAttribute: key) else {
+            throw GeoLocError(.notFound, "the set has no attribute \(quote(key))")
+        }
+        guard let value = h.set.attribute(column: column, at: i) else {
+            throw GeoLocError(.notFound, "place \(i) has no value for \(quote(key))")
+        }
+        return writeText(value, buf, cap, needed)
+    }
+}
+
+// MARK: - Queries
+
+@c @implementation
+public func geoloc_places_within(
+    _ places: OpaquePointer?, _ center: geoloc_coord, _ radius: Double, _ model: geoloc_model, _ unit: geoloc_unit,
+    _ limit: Int, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let (set, m, u, lim) = try queryArguments(places, out, cap, count, limit: limit, model: model, unit: unit)
+        let matches = try set.within(radius, u, of: coordinate(center), model: m, limit: lim)
+        return writeMatches(matches, out, cap, count)
+    }
+}
+
+@c @implementation
+public func geoloc_places_nearest(
+    _ places: OpaquePointer?, _ point: geoloc_coord, _ k: Int, _ model: geoloc_model, _ unit: geoloc_unit,
+    _ maxDistance: Double, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let (set, m, u, _) = try queryArguments(places, out, cap, count, limit: 0, model: model, unit: unit)
+        let k = try checkCount(k, "k")
+        let p = try coordinate(point)
+        if maxDistance.isNaN { throw GeoLocError(.notFinite, "max_distance is NaN") }
+        if maxDistance < 0 { throw GeoLocError(.outOfRange, "max_distance \(show(maxDistance)) is negative") }
+        let bound: Double? = maxDistance == .infinity ? nil : maxDistance
+        let matches = try set.nearest(to: p, count: k, model: m, unit: u, maxDistance: bound)
+        return writeMatches(matches, out, cap, count)
+    }
+}
+
+// MARK: - Regions
+
+private func region(
+    _ text: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?, _ make: (String) throws(GeoLocError) -> Region
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let r = try make(try readText(text, "text"))
+        out.pointee = retained(r)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_region_from_wkt(_ wkt: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
+    region(wkt, out) { (s) throws(GeoLocError) in try Region(wkt: s) }
+}
+
+@c @implementation
+public func geoloc_region_from_geojson(_ geojson: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
+    region(geojson, out) { (s) throws(GeoLocError) in try Region(geoJSON: s) }
+}
+
+@c @implementation
+public func geoloc_region_destroy(_ region: OpaquePointer?) {
+    release(region)
+}
+
+@c @implementation
+public func geoloc_region_contains(
+    _ region: OpaquePointer?, _ c: geoloc_coord, _ inside: UnsafeMutablePointer<Bool>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let r = try borrow(region, as: Region.self, "region")
+        guard let inside else { throw GeoLocError(.nullArgument, "inside is NULL") }
+        inside.pointee = r.contains(try coordinate(c))
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_places_in_region(
+    _ places: OpaquePointer?, _ region: OpaquePointer?, _ origin: UnsafePointer<geoloc_coord>?, _ model: geoloc_model,
+    _ unit: geoloc_unit, _ limit: Int, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int,
+    _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let r = try borrow(region, as: Region.self, "region")
+        let (set, m, u, lim) = try queryArguments(places, out, cap, count, limit: limit, model: model, unit: unit)
+        let from: Coordinate? = if let origin { try coordinate(origin.pointee) } else { nil }
+        let matches = try set.inside(r, sortedFrom: from, model: m, unit: u, limit: lim)
+        return writeMatches(matches, out, cap, count)
+    }
+}
+
+// MARK: - Gazetteer
+
+@c @implementation
+public func geoloc_gazetteer_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let g = if let path { try Gazetteer(path: try readText(path, "path")) } else { try Gazetteer.shipped() }
+        out.pointee = retained(GazetteerHandle(g))
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_gazetteer_destroy(_ gazetteer: OpaquePointer?) {
+    release(gazetteer)
+}
+
+@c @implementation
+public func geoloc_gazetteer_places(
+    _ gazetteer: OpaquePointer?, _ places: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let g = try borrow(gazetteer, as: GazetteerHandle.self, "gazetteer")
+        guard let places else { throw GeoLocError(.nullArgument, "places is NULL") }
+        places.pointee = OpaquePointer(Unmanaged.passUnretained(g.places).toOpaque())
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_reverse_geocode(
+    _ gazetteer: OpaquePointer?, _ c: geoloc_coord, _ style: geoloc_address_style, _ buf: UnsafeMutablePointer<CChar>?,
+    _ cap: Int, _ needed: UnsafeMutablePointer<Int>?, _ place: UnsafeMutablePointer<geoloc_match>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let g = try borrow(gazetteer, as: GazetteerHandle.self, "gazetteer")
+        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        if buf == nil && cap != 0 { throw GeoLocError(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
+        let s = try decode(style.rawValue, as: AddressStyle.self, "style")
+        let r = try g.gazetteer.reverse(try coordinate(c))
+        place?.pointee = geoloc_match(index: r.index, distance: r.distance)
+        return writeText(r.formatted(s), buf, cap, needed)
+    }
+}

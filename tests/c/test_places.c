@@ -1,0 +1,776 @@
+/*
+ * test_places.c -- the C door's tests of place sets, regions, the gazetteer and the WGS84
+ * geodesics: exact result sets on hand-made sets (antimeridian, poles, R = 0, R beyond half the
+ * Earth, ties, limits, buffers), radius and k-nearest queries against brute force over
+ * geoloc_distance on random sets, regions against a direct point-in-polygon test, the loaders'
+ * reports, reverse geocoding on the shipped gazetteer, queries from several threads against
+ * single-threaded answers, and every class of bad argument.
+ *
+ *   usage: test_places [THREADS_ONLY]   (any argument: only the multi-threaded part, for helgrind)
+ *
+ * Plain C, no framework: see check.h. Exit status 0 when every check passed.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "geoloc.h"
+#include "check.h"
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+#define INVALID_UNIT ((geoloc_unit)99)
+#define INVALID_MODEL ((geoloc_model)99)
+
+/* ---------------------------------------------------------------------------------------------
+ * Helpers
+ * ------------------------------------------------------------------------------------------- */
+
+static uint64_t rng_state = UINT64_C(0x5eed5eed);
+
+static uint64_t next_u64(void)
+{
+    uint64_t z = (rng_state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static double uniform(double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(next_u64() >> 11) * 0x1.0p-53);
+}
+
+/* A random point: uniform on the sphere, or (one time in four each) crowded within a degree of
+ * the antimeridian or of a pole. */
+static geoloc_coord random_point(void)
+{
+    geoloc_coord c;
+    switch (next_u64() % 4) {
+    case 0:
+        c.lat = uniform(-89.0, 89.0);
+        c.lon = uniform(-1.0, 1.0) + (next_u64() % 2 ? 179.5 : -179.5);
+        break;
+    case 1:
+        c.lat = (next_u64() % 2 ? 1 : -1) * uniform(89.0, 90.0);
+        c.lon = uniform(-180.0, 180.0);
+        break;
+    default:
+        c.lat = asin(uniform(-1.0, 1.0)) * (180.0 / 3.14159265358979323846);
+        c.lon = uniform(-180.0, 180.0);
+        break;
+    }
+    return c;
+}
+
+struct bf {
+    size_t index;
+    double distance;
+};
+
+static int bf_order(const void *pa, const void *pb)
+{
+    const struct bf *a = pa, *b = pb;
+    if (a->distance < b->distance) return -1;
+    if (a->distance > b->distance) return 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Every point's distance from q by geoloc_distance, sorted nearest first, ties by index. */
+static void brute_force(const geoloc_coord *pts, size_t n, geoloc_coord q, geoloc_model model,
+                        geoloc_unit unit, struct bf *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        out[i].index = i;
+        if (geoloc_distance(q, pts[i], model, unit, &out[i].distance) != GEOLOC_OK) {
+            out[i].distance = NAN;
+        }
+    }
+    qsort(out, n, sizeof *out, bf_order);
+}
+
+/* The query's matches equal the brute-force list's first `count` entries, exactly. */
+static int same_matches(const geoloc_match *got, size_t got_count, const struct bf *want,
+                        size_t want_count)
+{
+    if (got_count != want_count) return 0;
+    for (size_t i = 0; i < want_count; i++) {
+        if (got[i].index != want[i].index || got[i].distance != want[i].distance) return 0;
+    }
+    return 1;
+}
+
+static geoloc_places *make_set(const geoloc_coord *pts, size_t n)
+{
+    geoloc_places *p = NULL;
+    CHECK_OK(geoloc_places_create(pts, NULL, NULL, n, NULL, 0, NULL, &p));
+    return p;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Creating and reading a set
+ * ------------------------------------------------------------------------------------------- */
+
+static void test_create_and_read(void)
+{
+    const geoloc_coord pts[] = {{41.0, -87.6}, {40.7, 286.0}, {-33.9, 151.2}};
+    const char *ids[] = {"chi", NULL, "syd"};
+    const char *names[] = {"Chicago", "New York", NULL};
+    const char *attr_names[] = {"kind", "denomination"};
+    const char *values[] = {"mosque", "sunni", NULL, "shia", "church", NULL};
+    geoloc_places *p = NULL;
+    size_t count = 99, needed = 0;
+    char buf[64];
+    geoloc_coord c;
+
+    CHECK_OK(geoloc_places_create(pts, ids, names, 3, attr_names, 2, values, &p));
+    CHECK_OK(geoloc_places_count(p, &count));
+    CHECK(count == 3);
+    CHECK_OK(geoloc_places_issue_count(p, &count));
+    CHECK(count == 0);
+    CHECK_OK(geoloc_places_coord(p, 1, &c));
+    CHECK(c.lat == 40.7 && fabs(c.lon - (-74.0)) < 1e-12);
+    CHECK_OK(geoloc_places_id(p, 0, buf, sizeof buf, &needed));
+    CHECK_STR(buf, "chi");
+    CHECK_OK(geoloc_places_id(p, 1, buf, sizeof buf, &needed));
+    CHECK_STR(buf, "2"); /* the 1-based index stands in for a NULL id */
+    CHECK_OK(geoloc_places_name(p, 1, buf, sizeof buf, &needed));
+    CHECK_STR(buf, "New York");
+    CHECK_OK(geoloc_places_name(p, 2, buf, sizeof buf, &needed));
+    CHECK_STR(buf, "");
+    CHECK_OK(geoloc_places_attribute_count(p, &count));
+    CHECK(count == 2);
+    CHECK_OK(geoloc_places_attribute_name(p, 1, buf, sizeof buf, &needed));
+    CHECK_STR(buf, "denomination");
+    CHECK_OK(geoloc_places_attribute(p, 0, "kind", buf, sizeof buf, &needed));
+    CHECK_STR(buf, "mosque");
+    CHECK_OK(geoloc_places_attribute(p, 1, "denomination", buf, sizeof buf, &needed));
+    CHECK_STR(buf, "shia");
+    CHECK_ERR(GEOLOC_E_NOT_FOUND, geoloc_places_attribute(p, 1, "kind", buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_NOT_FOUND, geoloc_places_attribute(p, 0, "colour", buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_places_attribute(p, 0, "\xff", buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_attribute(p, 3, "kind", buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_coord(p, 3, &c));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_coord(p, (size_t)-1, &c));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_id(p, 3, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_attribute_name(p, 2, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_issue(p, 0, NULL, buf, sizeof buf, &needed));
+    /* The buffer contract. */
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_places_name(p, 1, NULL, 0, &needed));
+    CHECK(needed == strlen("New York") + 1);
+    memset(buf, 'X', sizeof buf);
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_places_name(p, 1, buf, 8, &needed));
+    CHECK(buf[0] == '\0');
+    CHECK_OK(geoloc_places_name(p, 1, buf, 9, &needed));
+    CHECK_STR(buf, "New York");
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_name(p, 1, NULL, 9, &needed));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_name(p, 1, buf, sizeof buf, NULL));
+    /* NULL handles and outputs. */
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_count(NULL, &count));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_count(p, NULL));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_coord(p, 0, NULL));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_attribute(p, 0, NULL, buf, sizeof buf, &needed));
+    geoloc_places_destroy(p);
+    geoloc_places_destroy(NULL);
+}
+
+static void test_create_errors(void)
+{
+    const geoloc_coord good[] = {{1, 2}, {3, 4}};
+    const geoloc_coord bad_lat[] = {{1, 2}, {90.0000001, 4}};
+    const geoloc_coord bad_nan[] = {{NAN, 2}, {3, 4}};
+    const char *bad_ids[] = {"a", "\xc3\x28"};
+    const char *dup_names[] = {"x", "x"};
+    const char *null_name[] = {"x", NULL};
+    geoloc_places *p = (geoloc_places *)&p; /* must stay untouched on failure */
+    geoloc_places *const sentinel = p;
+
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_create(good, NULL, NULL, 2, NULL, 0, NULL, NULL));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_create(NULL, NULL, NULL, 2, NULL, 0, NULL, &p));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_create(good, NULL, NULL, 2, NULL, 1, NULL, &p));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_places_create(good, NULL, NULL, (size_t)-1, NULL, 0, NULL, &p));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE,
+              geoloc_places_create(good, NULL, NULL, GEOLOC_MAX_COUNT + 1, NULL, 0, NULL, &p));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE,
+              geoloc_places_create(good, NULL, NULL, 2, dup_names, (size_t)-1, NULL, &p));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE,
+              geoloc_places_create(good, NULL, NULL, (size_t)1 << 20, dup_names, (size_t)1 << 20, NULL, &p));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_create(bad_lat, NULL, NULL, 2, NULL, 0, NULL, &p));
+    CHECK(strstr(geoloc_last_error(), "coords[1]") != NULL);
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_places_create(bad_nan, NULL, NULL, 2, NULL, 0, NULL, &p));
+    CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_places_create(good, bad_ids, NULL, 2, NULL, 0, NULL, &p));
+    CHECK(strstr(geoloc_last_error(), "ids[1]") != NULL);
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_create(good, NULL, NULL, 2, dup_names, 2, NULL, &p));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_create(good, NULL, NULL, 2, null_name, 2, NULL, &p));
+    CHECK(p == sentinel);
+
+    /* An empty set is a set: every query finds nothing. */
+    {
+        geoloc_places *e = NULL;
+        geoloc_match m[4];
+        size_t count = 99;
+        CHECK_OK(geoloc_places_create(NULL, NULL, NULL, 0, NULL, 0, NULL, &e));
+        CHECK_OK(geoloc_places_within(e, good[0], 1e9, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, m, 4, &count));
+        CHECK(count == 0);
+        CHECK_OK(geoloc_places_nearest(e, good[0], 3, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, m, 4, &count));
+        CHECK(count == 0);
+        geoloc_places_destroy(e);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Radius search and k nearest: hand-made cases
+ * ------------------------------------------------------------------------------------------- */
+
+static void test_within_cases(void)
+{
+    /* 0, 1: either side of the antimeridian; 2, 3: the same spot (a tie); 4: the north pole;
+     * 5: near it across the date line; 6: the south pole; 7: Greenwich. */
+    const geoloc_coord pts[] = {{10.0, 179.99}, {10.0, -179.99}, {-45.0, 170.0}, {-45.0, 170.0},
+                                {90.0, 0.0},    {89.99, 180.0},  {-90.0, 33.0},  {51.4779, 0.0}};
+    geoloc_places *p = make_set(pts, COUNT_OF(pts));
+    geoloc_match m[16];
+    size_t count = 0;
+    double d01 = 0;
+
+    /* Across the antimeridian: both sides, nearest first. */
+    CHECK_OK(geoloc_places_within(p, (geoloc_coord){10.0, 180.0}, 5, GEOLOC_MODEL_SPHERE,
+                                  GEOLOC_UNIT_KILOMETERS, 0, m, 16, &count));
+    CHECK(count == 2);
+    CHECK(count == 2 && ((m[0].index == 0 && m[1].index == 1) || (m[0].index == 1 && m[1].index == 0)));
+    CHECK_OK(geoloc_distance(pts[0], pts[1], GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, &d01));
+    CHECK(d01 < 2.5);
+    /* Ties are in index order; radius 0 finds a place exactly at the centre. */
+    CHECK_OK(geoloc_places_within(p, pts[2], 0, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, m, 16, &count));
+    CHECK(count == 2 && m[0].index == 2 && m[1].index == 3 && m[0].distance == 0 && m[1].distance == 0);
+    /* The pole: every longitude is near it. */
+    CHECK_OK(geoloc_places_within(p, (geoloc_coord){90.0, -123.0}, 2, GEOLOC_MODEL_SPHERE,
+                                  GEOLOC_UNIT_KILOMETERS, 0, m, 16, &count));
+    CHECK(count == 2 && m[0].index == 4 && m[1].index == 5);
+    CHECK_OK(geoloc_places_within(p, (geoloc_coord){-89.999, 150.0}, 1, GEOLOC_MODEL_SPHERE,
+                                  GEOLOC_UNIT_MILES, 0, m, 16, &count));
+    CHECK(count == 1 && m[0].index == 6);
+    /* Half the Earth or more: everything, sorted. */
+    CHECK_OK(geoloc_places_within(p, pts[7], 20100, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, m, 16, &count));
+    CHECK(count == COUNT_OF(pts) && m[0].index == 7);
+    for (size_t i = 1; i < count; i++) CHECK(m[i - 1].distance <= m[i].distance);
+    /* A limit keeps the nearest. */
+    CHECK_OK(geoloc_places_within(p, pts[7], 20100, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 3, m, 16, &count));
+    CHECK(count == 3 && m[0].index == 7);
+    /* Units: distances come in the unit asked for. */
+    CHECK_OK(geoloc_places_within(p, (geoloc_coord){51.4779, 0.01}, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, 0, m, 16, &count));
+    if (CHECK(count == 1)) {
+        double d = 0;
+        CHECK_OK(geoloc_distance((geoloc_coord){51.4779, 0.01}, pts[7], GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, &d));
+        CHECK(m[0].distance == d);
+    }
+    /* The buffer: the count only, then a partial write of the nearest. */
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_places_within(p, pts[7], 20100, GEOLOC_MODEL_SPHERE,
+                                                              GEOLOC_UNIT_KILOMETERS, 0, NULL, 0, &count));
+    CHECK(count == COUNT_OF(pts));
+    m[1].index = 999;
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_places_within(p, pts[7], 20100, GEOLOC_MODEL_SPHERE,
+                                                              GEOLOC_UNIT_KILOMETERS, 0, m, 1, &count));
+    CHECK(count == COUNT_OF(pts) && m[0].index == 7 && m[1].index == 999);
+
+    /* Bad arguments, in the order of precedence. */
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_within(NULL, pts[0], 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, m, 16, &count));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_within(p, pts[0], 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, m, 16, NULL));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_within(p, pts[0], 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, NULL, 16, &count));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_places_within(p, pts[0], 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, (size_t)-1, m, 16, &count));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_places_within(p, pts[0], 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, m, (size_t)-1, &count));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_within(p, pts[0], 1, GEOLOC_MODEL_SPHERE, INVALID_UNIT, 0, m, 16, &count));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_within(p, pts[0], 1, INVALID_MODEL, GEOLOC_UNIT_METERS, 0, m, 16, &count));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_places_within(p, pts[0], NAN, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, m, 16, &count));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_places_within(p, pts[0], INFINITY, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, m, 16, &count));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_within(p, pts[0], -1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, m, 16, &count));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_places_within(p, (geoloc_coord){NAN, 0}, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, m, 16, &count));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_within(p, (geoloc_coord){-91, 0}, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, m, 16, &count));
+
+    /* k nearest. */
+    CHECK_OK(geoloc_places_nearest(p, (geoloc_coord){-45.0, 170.0}, 3, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, m, 16, &count));
+    CHECK(count == 3 && m[0].index == 2 && m[1].index == 3);
+    CHECK_OK(geoloc_places_nearest(p, (geoloc_coord){10.0, -179.999}, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, m, 16, &count));
+    CHECK(count == 1 && m[0].index == 1);
+    CHECK_OK(geoloc_places_nearest(p, (geoloc_coord){10.0, -179.999}, 0, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, m, 16, &count));
+    CHECK(count == 0);
+    CHECK_OK(geoloc_places_nearest(p, (geoloc_coord){10.0, -179.999}, 100, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, m, 16, &count));
+    CHECK(count == COUNT_OF(pts));
+    CHECK_OK(geoloc_places_nearest(p, (geoloc_coord){10.0, -179.999}, 100, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 10, m, 16, &count));
+    CHECK(count == 2);
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_places_nearest(p, pts[0], 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, NAN, m, 16, &count));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_nearest(p, pts[0], 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, -1, m, 16, &count));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_places_nearest(p, pts[0], (size_t)-1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, m, 16, &count));
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_places_nearest(p, pts[0], 5, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, m, 2, &count));
+    CHECK(count == 5);
+    geoloc_places_destroy(p);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Radius search and k nearest against brute force
+ * ------------------------------------------------------------------------------------------- */
+
+static void test_against_brute_force(geoloc_model model, int queries)
+{
+    enum { N = 3000 };
+    static geoloc_coord pts[N];
+    static struct bf want[N];
+    static geoloc_match got[N];
+    const double radii_km[] = {0, 0.5, 5, 50, 300, 2000, 9000, 15000, 20100};
+    int mismatches_within = 0, mismatches_nearest = 0;
+    geoloc_places *p;
+
+    for (size_t i = 0; i < N; i++) pts[i] = random_point();
+    for (size_t i = 0; i < 20; i++) pts[N - 1 - i] = pts[i]; /* exact duplicates: ties */
+    p = make_set(pts, N);
+    for (int q = 0; q < queries; q++) {
+        geoloc_coord c = q % 3 == 0 ? pts[next_u64() % N] : random_point();
+        double r = radii_km[next_u64() % COUNT_OF(radii_km)] * uniform(0.5, 1.0);
+        size_t k = 1 + next_u64() % 50, count = 0, in_radius = 0;
+        brute_force(pts, N, c, model, GEOLOC_UNIT_KILOMETERS, want);
+        while (in_radius < N && want[in_radius].distance <= r) in_radius++;
+        if (geoloc_places_within(p, c, r, model, GEOLOC_UNIT_KILOMETERS, 0, got, N, &count) != GEOLOC_OK ||
+            !same_matches(got, count, want, in_radius)) {
+            if (mismatches_within++ < 5) {
+                fprintf(stderr, "    within(%.17g, %.17g, %.17g km): %zu results, brute force %zu\n", c.lat,
+                        c.lon, r, count, in_radius);
+            }
+        }
+        if (geoloc_places_nearest(p, c, k, model, GEOLOC_UNIT_KILOMETERS, INFINITY, got, N, &count) != GEOLOC_OK ||
+            !same_matches(got, count, want, k)) {
+            if (mismatches_nearest++ < 5) {
+                fprintf(stderr, "    nearest(%.17g, %.17g, k=%zu) differs from brute force\n", c.lat, c.lon, k);
+            }
+        }
+    }
+    CHECK(mismatches_within == 0);
+    CHECK(mismatches_nearest == 0);
+    geoloc_places_destroy(p);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Regions
+ * ------------------------------------------------------------------------------------------- */
+
+/* Inside the square [-90, -88] x [38, 40] minus the hole [-89.5, -88.5] x [38.5, 39.5], boundary
+ * included (the hole's boundary belongs to the polygon). */
+static int in_square_with_hole(geoloc_coord c)
+{
+    int in_outer = c.lon >= -90 && c.lon <= -88 && c.lat >= 38 && c.lat <= 40;
+    int in_hole = c.lon > -89.5 && c.lon < -88.5 && c.lat > 38.5 && c.lat < 39.5;
+    return in_outer && !in_hole;
+}
+
+static void test_regions(void)
+{
+    const char *wkt = "POLYGON((-90 38, -88 38, -88 40, -90 40, -90 38),"
+                      "(-89.5 38.5, -88.5 38.5, -88.5 39.5, -89.5 39.5, -89.5 38.5))";
+    const char *geojson =
+        "{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Polygon\",\"coordinates\":"
+        "[[[-90,38],[-88,38],[-88,40],[-90,40],[-90,38]],"
+        "[[-89.5,38.5],[-88.5,38.5],[-88.5,39.5],[-89.5,39.5],[-89.5,38.5]]]}}";
+    enum { N = 2000 };
+    static geoloc_coord pts[N];
+    static geoloc_match got[N], got2[N];
+    static struct bf want[N];
+    geoloc_region *r = NULL, *r2 = NULL, *bad = (geoloc_region *)&bad;
+    geoloc_region *const sentinel = bad;
+    geoloc_places *p;
+    size_t count = 0, count2 = 0, n_in = 0;
+    bool inside = false;
+    int mismatches = 0;
+
+    CHECK_OK(geoloc_region_from_wkt(wkt, &r));
+    CHECK_OK(geoloc_region_from_geojson(geojson, &r2));
+    for (size_t i = 0; i < N; i++) {
+        pts[i].lat = uniform(37.5, 40.5);
+        pts[i].lon = uniform(-90.5, -87.5);
+    }
+    pts[0] = (geoloc_coord){38, -90};   /* a corner */
+    pts[1] = (geoloc_coord){39, -89.5}; /* on the hole's edge */
+    pts[2] = (geoloc_coord){39, -89};   /* in the hole */
+    p = make_set(pts, N);
+    for (size_t i = 0; i < N; i++) {
+        CHECK_OK(geoloc_region_contains(r, pts[i], &inside));
+        if ((int)inside != in_square_with_hole(pts[i]) && mismatches++ < 5) {
+            fprintf(stderr, "    contains(%.17g, %.17g) = %d\n", pts[i].lat, pts[i].lon, (int)inside);
+        }
+    }
+    CHECK(mismatches == 0);
+
+    /* In index order without an origin, distance 0. */
+    CHECK_OK(geoloc_places_in_region(p, r, NULL, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, 0, got, N, &count));
+    for (size_t i = 0; i < N; i++) n_in += (size_t)in_square_with_hole(pts[i]);
+    CHECK(count == n_in);
+    {
+        size_t j = 0;
+        int ok = 1;
+        for (size_t i = 0; i < N && j <= count; i++) {
+            if (!in_square_with_hole(pts[i])) continue;
+            if (j >= count || got[j].index != i || got[j].distance != 0) ok = 0;
+            j++;
+        }
+        CHECK(ok);
+    }
+    /* Sorted from an origin, as brute force sorts; the GeoJSON region agrees with the WKT one. */
+    {
+        geoloc_coord origin = {39.0, -88.9};
+        size_t j = 0;
+        brute_force(pts, N, origin, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, want);
+        for (size_t i = 0; i < N; i++) {
+            if (in_square_with_hole(pts[want[i].index])) want[j++] = want[i];
+        }
+        CHECK_OK(geoloc_places_in_region(p, r, &origin, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, 0, got, N, &count));
+        CHECK(same_matches(got, count, want, j));
+        CHECK_OK(geoloc_places_in_region(p, r2, &origin, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, 0, got2, N, &count2));
+        CHECK(count2 == count && memcmp(got, got2, count * sizeof *got) == 0);
+        CHECK_OK(geoloc_places_in_region(p, r, &origin, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, 10, got, N, &count));
+        CHECK(same_matches(got, count, want, 10));
+    }
+
+    /* Errors. */
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_region_from_wkt(NULL, &bad));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_region_from_wkt(wkt, NULL));
+    CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_region_from_wkt("POLYGON((\xff", &bad));
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_region_from_wkt("POLYGON((0 0, 1 0", &bad));
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_region_from_wkt("", &bad));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_region_from_wkt("LINESTRING(0 0, 1 1)", &bad));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_region_from_wkt("POLYGON EMPTY", &bad));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_region_from_wkt("POLYGON((0 0, 10 0, 10 91, 0 0))", &bad));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_region_from_wkt("POLYGON((0 0, 181 0, 10 10, 0 0))", &bad));
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_region_from_geojson("{\"type\":\"Polygon\"", &bad));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT,
+              geoloc_region_from_geojson("{\"type\":\"Point\",\"coordinates\":[1,2]}", &bad));
+    CHECK(bad == sentinel);
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_region_contains(NULL, pts[0], &inside));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_region_contains(r, pts[0], NULL));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_region_contains(r, (geoloc_coord){95, 0}, &inside));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_in_region(p, NULL, NULL, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, 0, got, N, &count));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_in_region(p, r, &(geoloc_coord){91, 0}, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, 0, got, N, &count));
+    geoloc_region_destroy(r);
+    geoloc_region_destroy(r2);
+    geoloc_region_destroy(NULL);
+    geoloc_places_destroy(p);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Loaders
+ * ------------------------------------------------------------------------------------------- */
+
+static void test_loaders(void)
+{
+    const char *csv = "id,name,lat,lon,kind\n"
+                      "m1,\"Masjid, Central\",38.3,-88.9,mosque\n"
+                      "m2,Bad Lat,95,-88.9,mosque\n"
+                      "m3,Short Row,38.1\n"
+                      "m4,\"Two\nLines\",38.2,-88.7,church\n"
+                      "m5,NaN,nan,-88.7,church\n";
+    const char *geojson =
+        "{\"type\":\"FeatureCollection\",\"features\":["
+        "{\"type\":\"Feature\",\"id\":7,\"geometry\":{\"type\":\"Point\",\"coordinates\":[-88.9,38.3]},"
+        "\"properties\":{\"name\":\"A\",\"capacity\":250,\"open\":true,\"note\":null}},"
+        "{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[[0,0],[1,1]]},\"properties\":{}},"
+        "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[-88.8,38.4]},\"properties\":{\"name\":\"B\"}}"
+        "]}";
+    geoloc_places *p = NULL;
+    geoloc_load_options strict = {0};
+    size_t count = 0, record = 0, needed = 0;
+    char buf[256];
+
+    CHECK_OK(geoloc_places_parse_csv(csv, strlen(csv), NULL, &p));
+    CHECK_OK(geoloc_places_count(p, &count));
+    CHECK(count == 2);
+    CHECK_OK(geoloc_places_name(p, 0, buf, sizeof buf, &needed));
+    CHECK_STR(buf, "Masjid, Central");
+    CHECK_OK(geoloc_places_name(p, 1, buf, sizeof buf, &needed));
+    CHECK_STR(buf, "Two\nLines");
+    CHECK_OK(geoloc_places_attribute(p, 1, "kind", buf, sizeof buf, &needed));
+    CHECK_STR(buf, "church");
+    CHECK_OK(geoloc_places_id(p, 1, buf, sizeof buf, &needed));
+    CHECK_STR(buf, "m4");
+    CHECK_OK(geoloc_places_issue_count(p, &count));
+    CHECK(count == 3);
+    if (count == 3) {
+        /* Records start on lines 3, 4 and 7 (the quoted newline makes record m4 two lines). */
+        CHECK_OK(geoloc_places_issue(p, 0, &record, buf, sizeof buf, &needed));
+        CHECK(record == 3);
+        CHECK_OK(geoloc_places_issue(p, 1, &record, buf, sizeof buf, &needed));
+        CHECK(record == 4);
+        CHECK_OK(geoloc_places_issue(p, 2, &record, buf, sizeof buf, &needed));
+        CHECK(record == 7);
+    }
+    geoloc_places_destroy(p);
+    p = NULL;
+
+    strict.strict = true;
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_places_parse_csv(csv, strlen(csv), &strict, &p));
+    CHECK(p == NULL);
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_parse_csv("a,b\n1,2\n", 8, NULL, &p));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_parse_csv(NULL, 5, NULL, &p));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_parse_csv(csv, strlen(csv), NULL, NULL));
+    CHECK_ERR(GEOLOC_E_NOT_FOUND, geoloc_places_load_csv("/nonexistent/places.csv", NULL, &p));
+    CHECK_ERR(GEOLOC_E_NOT_FOUND, geoloc_places_load_geojson("/nonexistent/places.geojson", NULL, &p));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_load_csv(NULL, NULL, &p));
+    {
+        geoloc_load_options named = {0};
+        named.latitude_column = "\xff";
+        CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_places_parse_csv(csv, strlen(csv), &named, &p));
+        named.latitude_column = "lat";
+        named.longitude_column = "lon";
+        named.delimiter = ';';
+        CHECK_OK(geoloc_places_parse_csv("lat;lon;name\n1;2;x\n", 19, &named, &p));
+        CHECK_OK(geoloc_places_count(p, &count));
+        CHECK(count == 1);
+        geoloc_places_destroy(p);
+        p = NULL;
+    }
+
+    CHECK_OK(geoloc_places_parse_geojson(geojson, strlen(geojson), NULL, &p));
+    CHECK_OK(geoloc_places_count(p, &count));
+    CHECK(count == 2);
+    CHECK_OK(geoloc_places_id(p, 0, buf, sizeof buf, &needed));
+    CHECK_STR(buf, "7");
+    CHECK_OK(geoloc_places_attribute(p, 0, "capacity", buf, sizeof buf, &needed));
+    CHECK_STR(buf, "250");
+    CHECK_OK(geoloc_places_attribute(p, 0, "open", buf, sizeof buf, &needed));
+    CHECK_STR(buf, "true");
+    CHECK_ERR(GEOLOC_E_NOT_FOUND, geoloc_places_attribute(p, 0, "note", buf, sizeof buf, &needed));
+    CHECK_OK(geoloc_places_issue_count(p, &count));
+    CHECK(count == 1);
+    CHECK_OK(geoloc_places_issue(p, 0, &record, buf, sizeof buf, &needed));
+    CHECK(record == 1);
+    geoloc_places_destroy(p);
+    p = NULL;
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_places_parse_geojson("{\"type\": [", 10, NULL, &p));
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_places_parse_geojson(geojson, strlen(geojson), &strict, &p));
+    CHECK(p == NULL);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Reverse geocoding on the shipped gazetteer
+ * ------------------------------------------------------------------------------------------- */
+
+static geoloc_gazetteer *gazetteer;
+
+static void test_reverse_geocode(void)
+{
+    const geoloc_places *gp = NULL;
+    geoloc_gazetteer *other = (geoloc_gazetteer *)&other;
+    geoloc_gazetteer *const sentinel = other;
+    geoloc_match place = {0, -1};
+    char buf[256];
+    size_t needed = 0, count = 0;
+    const geoloc_coord springfield = {39.80, -89.64};
+
+    if (!CHECK_OK(geoloc_gazetteer_open(NULL, &gazetteer))) return;
+    CHECK_OK(geoloc_gazetteer_places(gazetteer, &gp));
+    CHECK_OK(geoloc_places_count(gp, &count));
+    CHECK(count > 100000);
+    CHECK_OK(geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, &place));
+    CHECK_STR(buf, "Springfield, IL");
+    CHECK(place.distance >= 0 && place.distance < 5000);
+    CHECK_OK(geoloc_places_name(gp, place.index, buf, sizeof buf, &needed));
+    CHECK_STR(buf, "Springfield");
+    CHECK_OK(geoloc_places_attribute(gp, place.index, "admin1_code", buf, sizeof buf, &needed));
+    CHECK_STR(buf, "IL");
+    CHECK_OK(geoloc_places_attribute(gp, place.index, "country_code", buf, sizeof buf, &needed));
+    CHECK_STR(buf, "US");
+    CHECK_OK(geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE_COUNTRY, buf, sizeof buf, &needed, NULL));
+    CHECK_STR(buf, "Springfield, Illinois, United States");
+    /* The size query still reports the place. */
+    place.index = 0;
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, NULL, 0, &needed, &place));
+    CHECK(needed == strlen("Springfield, IL") + 1 && place.index != 0);
+    /* The pole and the middle of the Pacific still have a nearest place. */
+    CHECK_OK(geoloc_reverse_geocode(gazetteer, (geoloc_coord){90, 0}, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL));
+    CHECK_OK(geoloc_reverse_geocode(gazetteer, (geoloc_coord){-30, -140}, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL));
+
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode(NULL, springfield, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, NULL, NULL));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_reverse_geocode(gazetteer, springfield, (geoloc_address_style)99, buf, sizeof buf, &needed, NULL));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_reverse_geocode(gazetteer, (geoloc_coord){0, INFINITY}, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL));
+    CHECK_ERR(GEOLOC_E_NOT_FOUND, geoloc_gazetteer_open("/nonexistent/gazetteer.tsv", &other));
+    CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_gazetteer_open("\xff", &other));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_gazetteer_open(NULL, NULL));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_gazetteer_places(gazetteer, NULL));
+    CHECK(other == sentinel);
+    /* A second handle on the shipped gazetteer shares its data. */
+    if (CHECK_OK(geoloc_gazetteer_open(NULL, &other))) {
+        const geoloc_places *gp2 = NULL;
+        size_t count2 = 0;
+        CHECK_OK(geoloc_gazetteer_places(other, &gp2));
+        CHECK_OK(geoloc_places_count(gp2, &count2));
+        CHECK(count2 == count);
+        geoloc_gazetteer_destroy(other);
+    }
+    geoloc_gazetteer_destroy(NULL);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Many threads on one set
+ * ------------------------------------------------------------------------------------------- */
+
+enum { T_POINTS = 5000, T_QUERIES = 400, T_THREADS = 4, T_MAX = 64 };
+
+/* Queries per thread and rounds: fewer under helgrind (the "threads" mode), which is slow. */
+static size_t t_queries = T_QUERIES;
+static int t_rounds = 3;
+
+struct thread_job {
+    const geoloc_places *places;
+    const geoloc_region *region;
+    const geoloc_gazetteer *gazetteer;
+    const geoloc_coord *queries;
+    size_t (*want_counts)[3];
+    geoloc_match (*want)[3][T_MAX];
+    size_t *want_gaz;
+    int mismatches;
+};
+
+/* Runs every query kind for query q; answers[kind] get the first T_MAX matches. */
+static int run_queries(const struct thread_job *job, size_t q, size_t counts[3], geoloc_match out[3][T_MAX],
+                       size_t *gaz_index)
+{
+    geoloc_match all[T_POINTS];
+    size_t c = 0;
+    int ok = 1;
+    geoloc_status s = geoloc_places_within(job->places, job->queries[q], 100, GEOLOC_MODEL_SPHERE,
+                                           GEOLOC_UNIT_KILOMETERS, T_MAX, all, T_POINTS, &c);
+    ok &= s == GEOLOC_OK;
+    counts[0] = c;
+    memcpy(out[0], all, (c < T_MAX ? c : T_MAX) * sizeof *all);
+    ok &= geoloc_places_nearest(job->places, job->queries[q], 10, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS,
+                                INFINITY, out[1], T_MAX, &counts[1]) == GEOLOC_OK;
+    ok &= geoloc_places_in_region(job->places, job->region, &job->queries[q], GEOLOC_MODEL_SPHERE,
+                                  GEOLOC_UNIT_METERS, T_MAX, out[2], T_MAX, &counts[2]) == GEOLOC_OK;
+    if (job->gazetteer != NULL) {
+        char buf[256];
+        size_t needed;
+        geoloc_match m;
+        ok &= geoloc_reverse_geocode(job->gazetteer, job->queries[q], GEOLOC_ADDRESS_CITY_STATE, buf,
+                                     sizeof buf, &needed, &m) == GEOLOC_OK;
+        *gaz_index = m.index;
+    }
+    return ok;
+}
+
+static void *thread_main(void *arg)
+{
+    struct thread_job *job = arg;
+    for (int rep = 0; rep < t_rounds; rep++) {
+        for (size_t q = 0; q < t_queries; q++) {
+            size_t counts[3], gaz = 0;
+            geoloc_match out[3][T_MAX];
+            int ok = run_queries(job, q, counts, out, &gaz);
+            for (int k = 0; k < 3 && ok; k++) {
+                size_t n = counts[k] < T_MAX ? counts[k] : T_MAX;
+                ok = counts[k] == job->want_counts[q][k] && memcmp(out[k], job->want[q][k], n * sizeof out[k][0]) == 0;
+            }
+            if (job->gazetteer != NULL && gaz != job->want_gaz[q]) ok = 0;
+            if (!ok) job->mismatches++;
+        }
+    }
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    static geoloc_coord pts[T_POINTS], queries[T_QUERIES];
+    static size_t want_counts[T_QUERIES][3], want_gaz[T_QUERIES];
+    static geoloc_match want[T_QUERIES][3][T_MAX];
+    struct thread_job jobs[T_THREADS];
+    pthread_t threads[T_THREADS];
+    geoloc_region *r = NULL;
+    geoloc_places *p;
+    int total = 0;
+
+    for (size_t i = 0; i < T_POINTS; i++) {
+        pts[i].lat = uniform(25, 50);
+        pts[i].lon = uniform(-125, -65);
+    }
+    for (size_t q = 0; q < T_QUERIES; q++) queries[q] = pts[next_u64() % T_POINTS];
+    p = make_set(pts, T_POINTS);
+    CHECK_OK(geoloc_region_from_wkt("POLYGON((-100 30, -80 30, -80 45, -100 45, -100 30))", &r));
+    /* The answers of one thread first... */
+    {
+        struct thread_job one = {p, r, gazetteer, queries, want_counts, want, want_gaz, 0};
+        for (size_t q = 0; q < t_queries; q++) CHECK(run_queries(&one, q, want_counts[q], want[q], &want_gaz[q]));
+    }
+    /* ...then the same queries from several at once. */
+    for (int t = 0; t < T_THREADS; t++) {
+        jobs[t] = (struct thread_job){p, r, gazetteer, queries, want_counts, want, want_gaz, 0};
+        CHECK(pthread_create(&threads[t], NULL, thread_main, &jobs[t]) == 0);
+    }
+    for (int t = 0; t < T_THREADS; t++) {
+        pthread_join(threads[t], NULL);
+        total += jobs[t].mismatches;
+    }
+    CHECK(total == 0);
+    geoloc_region_destroy(r);
+    geoloc_places_destroy(p);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * WGS84 geodesics (the reference values are in tests/golden, checked by test_golden)
+ * ------------------------------------------------------------------------------------------- */
+
+static void test_geodesics(void)
+{
+    const geoloc_coord jfk = {40.6, -73.8}, lhr = {51.6, -0.5};
+    double s = 0, a1 = 0, a2 = 0, d = 0;
+    geoloc_coord end = {0, 0};
+
+    /* GeographicLib's documented example: JFK to LHR is 5551.759 km on WGS84. */
+    CHECK_OK(geoloc_geodesic_inverse(jfk, lhr, &s, &a1, &a2));
+    CHECK(fabs(s - 5551759.4003186785) < 1e-6);
+    CHECK(fabs(a1 - 51.19888284557983) < 1e-9);
+    CHECK(fabs(a2 - 107.82177673551426) < 1e-9);
+    CHECK_OK(geoloc_geodesic_inverse(jfk, lhr, NULL, NULL, NULL));
+    CHECK_OK(geoloc_distance(jfk, lhr, GEOLOC_MODEL_WGS84, GEOLOC_UNIT_METERS, &d));
+    CHECK(d == s);
+    CHECK_OK(geoloc_geodesic_direct(jfk, a1, s, &end, &a2));
+    CHECK(fabs(end.lat - lhr.lat) < 1e-12 && fabs(end.lon - lhr.lon) < 1e-12);
+    CHECK_OK(geoloc_geodesic_inverse(jfk, jfk, &s, NULL, NULL));
+    CHECK(s == 0);
+    /* Antipodes converge. */
+    CHECK_OK(geoloc_geodesic_inverse((geoloc_coord){0, 0}, (geoloc_coord){0, 180}, &s, NULL, NULL));
+    CHECK(fabs(s - 20003931.458625447) < 1e-6);
+    CHECK_OK(geoloc_geodesic_inverse((geoloc_coord){30, 0}, (geoloc_coord){-30, 179.9999}, &s, NULL, NULL));
+    CHECK(isfinite(s) && s > 1.99e7);
+
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_geodesic_inverse((geoloc_coord){NAN, 0}, lhr, &s, NULL, NULL));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_geodesic_inverse(jfk, (geoloc_coord){-90.5, 0}, &s, NULL, NULL));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_geodesic_direct(jfk, 10, 1000, NULL, NULL));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_geodesic_direct(jfk, NAN, 1000, &end, NULL));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_geodesic_direct(jfk, 10, -INFINITY, &end, NULL));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_geodesic_direct((geoloc_coord){91, 0}, 10, 1000, &end, NULL));
+}
+
+int main(int argc, char **argv)
+{
+    (void)argv;
+    setvbuf(stdout, NULL, _IONBF, 0);
+    if (argc > 1) {
+        /* The part helgrind looks at. */
+        t_queries = 60;
+        t_rounds = 1;
+        CHECK_OK(geoloc_gazetteer_open(NULL, &gazetteer));
+        test_threads();
+        geoloc_gazetteer_destroy(gazetteer);
+        return check_summary("test_places (threads)");
+    }
+    test_create_and_read();
+    test_create_errors();
+    test_within_cases();
+    test_against_brute_force(GEOLOC_MODEL_SPHERE, 600);
+    test_against_brute_force(GEOLOC_MODEL_WGS84, 150);
+    test_regions();
+    test_loaders();
+    test_reverse_geocode();
+    test_threads();
+    test_geodesics();
+    geoloc_gazetteer_destroy(gazetteer);
+    return check_summary("test_places");
+}
