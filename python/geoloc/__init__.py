@@ -1,8 +1,10 @@
 """geoloc: Python bindings of libgeoloc, the embeddable location library.
 
-Distances, multi-stop mileage, coordinate text, address forms and WMO weather codes as words,
-without a network or an API key. The package is a thin ctypes layer over a built libgeoloc.so
-(pip does not build it); at import it looks for the library in this order:
+Distances (on the sphere or the WGS84 ellipsoid) and geodesics, place sets searched by radius, k
+nearest or region, offline reverse geocoding ("Springfield, IL"), multi-stop mileage, coordinate
+text, address forms and WMO weather codes as words, without a network or an API key. The package
+is a thin ctypes layer over a built libgeoloc.so (pip does not build it); at import it looks for
+the library in this order:
 
 1. the environment variable ``GEOLOC_LIBRARY`` (a path to libgeoloc.so; when set, only it),
 2. next to the package (``geoloc/libgeoloc.so*``),
@@ -14,7 +16,10 @@ version must match the package's.
 Conventions: angles are degrees, latitudes within [-90, 90]; a coordinate is any (lat, lon) pair
 of numbers; enum arguments take the enum member, its int value or its name ("miles", "mi", "KM").
 Failures raise a subclass of :class:`GeolocError` carrying ``status`` and ``message``. Every
-function is safe to call from many threads at once (the GIL is released during library calls).
+function is safe to call from many threads at once (the GIL is released during library calls),
+and so is every method of :class:`Places`, :class:`Region` and :class:`Gazetteer` on one object.
+Those three hold a library handle: close them with ``close()`` or a ``with`` block (the garbage
+collector closes forgotten ones); a closed one raises ValueError when used.
 """
 
 from __future__ import annotations
@@ -75,6 +80,21 @@ __all__ = [
     "distance_pairs",
     "distance_one_to_many",
     "distance_text",
+    # geodesics on WGS84
+    "GeodesicInverse",
+    "GeodesicDirect",
+    "geodesic_inverse",
+    "geodesic_direct",
+    # place sets, regions, reverse geocoding
+    "Places",
+    "Place",
+    "Match",
+    "LoadIssue",
+    "Region",
+    "Gazetteer",
+    "ReverseGeocode",
+    "reverse_geocode",
+    "shared_gazetteer",
     # routes
     "route_length",
     "Leg",
@@ -312,8 +332,9 @@ def convert_length(value: float, from_unit: UnitLike, to_unit: UnitLike) -> floa
 
 def distance(a: CoordLike, b: CoordLike, unit: UnitLike = Unit.METERS, model: ModelLike = Model.SPHERE) -> float:
     """The distance between two (lat, lon) coordinates in degrees, in ``unit`` (meters by
-    default), on ``model`` (the sphere of radius 6,371,008.8 m; WGS84 raises UnsupportedError in
-    0.1). Raises NotFiniteError or OutOfRangeError for a bad coordinate."""
+    default), on ``model``: Model.SPHERE (radius 6,371,008.8 m, haversine) or Model.WGS84 (the
+    ellipsoid's geodesic distance, Karney's method, within 15 nm; the distance of
+    :func:`geodesic_inverse`). Raises NotFiniteError or OutOfRangeError for a bad coordinate."""
     out = c_double()
     _lib.geoloc_distance(
         _coord(a, "a"), _coord(b, "b"), coerce(Model, model, "model"), coerce(Unit, unit, "unit"), byref(out)
@@ -322,7 +343,8 @@ def distance(a: CoordLike, b: CoordLike, unit: UnitLike = Unit.METERS, model: Mo
 
 
 def distance_pairs(a: Any, b: Any, unit: UnitLike = Unit.METERS, model: ModelLike = Model.SPHERE) -> numpy.ndarray:
-    """Row-wise distances: ``out[i] = distance(a[i], b[i])`` in ``unit``.
+    """Row-wise distances: ``out[i] = distance(a[i], b[i])`` in ``unit``, on ``model`` (bit-identical
+    to :func:`distance`; one library call for the whole batch, also for Model.WGS84).
 
     ``a`` and ``b`` are array-likes of shape (n, 2) holding (lat, lon) rows in degrees; they are
     passed to the library without a copy when they already are C-contiguous float64. Returns a
@@ -363,6 +385,64 @@ def distance_text(meters: float, unit: UnitLike = Unit.MILES) -> str:
     m = _float(meters, "meters")
     u = coerce(Unit, unit, "unit")
     return _text_result(lambda buf, cap, needed: _lib.geoloc_distance_text(m, u, buf, cap, needed))
+
+
+# --------------------------------------------------------------------------------------------
+# Geodesics on the WGS84 ellipsoid
+# --------------------------------------------------------------------------------------------
+
+
+class GeodesicInverse(NamedTuple):
+    """The shortest path between two points on WGS84 (:func:`geodesic_inverse`)."""
+
+    #: The geodesic distance in meters (within 15 nm of the exact value).
+    distance: float
+    #: The azimuth at the start, degrees clockwise from north in [-180, 180].
+    azi1: float
+    #: The azimuth at the end (the direction of travel on arrival), degrees in [-180, 180].
+    azi2: float
+
+
+class GeodesicDirect(NamedTuple):
+    """The end of a geodesic (:func:`geodesic_direct`)."""
+
+    #: The destination's latitude, degrees.
+    lat: float
+    #: The destination's longitude, degrees in [-180, 180).
+    lon: float
+    #: The azimuth on arrival, degrees clockwise from north in [-180, 180].
+    azi2: float
+
+    @property
+    def coord(self) -> Coord:
+        """The destination as a Coord."""
+        return Coord(self.lat, self.lon)
+
+
+def geodesic_inverse(a: CoordLike, b: CoordLike) -> GeodesicInverse:
+    """The inverse geodesic problem on the WGS84 ellipsoid (Karney's algorithm, as GeographicLib):
+    the distance in meters from ``a`` to ``b`` ((lat, lon) degrees) and the azimuths at both ends.
+
+    For a == b the distance is 0. Where the shortest path is not unique (antipodal points, a pole
+    from the equator) the path GeographicLib reports is given. Raises NotFiniteError or
+    OutOfRangeError for a bad coordinate."""
+    meters, azi1, azi2 = c_double(), c_double(), c_double()
+    _lib.geoloc_geodesic_inverse(_coord(a, "a"), _coord(b, "b"), byref(meters), byref(azi1), byref(azi2))
+    return GeodesicInverse(meters.value, azi1.value, azi2.value)
+
+
+def geodesic_direct(start: CoordLike, azimuth: float, distance: float) -> GeodesicDirect:
+    """The direct geodesic problem on WGS84: the point reached from ``start`` ((lat, lon)
+    degrees) after ``distance`` meters along the geodesic leaving it at ``azimuth`` (degrees
+    clockwise from north, any finite value). A negative distance goes backwards along the same
+    geodesic. Returns the destination (longitude in [-180, 180)) and the azimuth on arrival.
+    Raises NotFiniteError or OutOfRangeError."""
+    end = CCoord()
+    azi2 = c_double()
+    _lib.geoloc_geodesic_direct(
+        _coord(start, "start"), _float(azimuth, "azimuth"), _float(distance, "distance"), byref(end), byref(azi2)
+    )
+    return GeodesicDirect(end.lat, end.lon, azi2.value)
 
 
 # --------------------------------------------------------------------------------------------
@@ -599,3 +679,21 @@ def country_name(code: TextIn) -> str:
     """The English short name of a country from its ISO 3166-1 alpha-2 code, any case
     ("gb" -> "United Kingdom"). NotFoundError when unknown."""
     return _lookup(_lib.geoloc_country_name, code, "code")
+
+
+# --------------------------------------------------------------------------------------------
+# Place sets, regions and reverse geocoding (in _places, which uses the helpers above: imported
+# last, once they exist)
+# --------------------------------------------------------------------------------------------
+
+from ._places import (  # noqa: E402
+    Gazetteer,
+    LoadIssue,
+    Match,
+    Place,
+    Places,
+    Region,
+    ReverseGeocode,
+    reverse_geocode,
+    shared_gazetteer,
+)

@@ -36,6 +36,14 @@ __all__ = [
     "CLeg",
     "CMileageResult",
     "CAddressPart",
+    "CMatch",
+    "CLoadOptions",
+    "CPlaces",
+    "CRegion",
+    "CGazetteer",
+    "PlacesPtr",
+    "RegionPtr",
+    "GazetteerPtr",
     "FUNCTIONS",
     "lib",
     "library_path",
@@ -85,6 +93,46 @@ class CAddressPart(Structure):
     _fields_ = [("key", c_char_p), ("value", c_char_p)]
 
 
+class CMatch(Structure):
+    """geoloc_match: a place's index in its set and its distance in the unit of the query."""
+
+    _fields_ = [("index", c_size_t), ("distance", c_double)]
+
+
+class CLoadOptions(Structure):
+    """geoloc_load_options of the CSV and GeoJSON loaders (all zero: the defaults)."""
+
+    _fields_ = [
+        ("strict", c_bool),
+        ("latitude_column", c_char_p),
+        ("longitude_column", c_char_p),
+        ("id_column", c_char_p),
+        ("name_column", c_char_p),
+        ("delimiter", c_char),
+    ]
+
+
+# The opaque handles: each its own incomplete structure, so a pointer to one is a distinct type
+# and ctypes refuses to pass, say, a region where a place set is expected.
+
+
+class CPlaces(Structure):
+    """geoloc_places (opaque)."""
+
+
+class CRegion(Structure):
+    """geoloc_region (opaque)."""
+
+
+class CGazetteer(Structure):
+    """geoloc_gazetteer (opaque)."""
+
+
+PlacesPtr = POINTER(CPlaces)
+RegionPtr = POINTER(CRegion)
+GazetteerPtr = POINTER(CGazetteer)
+
+
 # --------------------------------------------------------------------------------------------
 # The table: every function of the header, in header order
 # --------------------------------------------------------------------------------------------
@@ -93,6 +141,7 @@ class CAddressPart(Structure):
 _status = c_int
 _enum = c_int
 _text_out = POINTER(c_char)  # caller-owned buffer (create_string_buffer) or None
+_matches_out = POINTER(CMatch)  # caller-owned array of geoloc_match or None
 
 #: name -> (restype, argtypes, returns a geoloc_status)
 FUNCTIONS: Dict[str, Tuple[Any, Tuple[Any, ...], bool]] = {
@@ -126,6 +175,17 @@ FUNCTIONS: Dict[str, Tuple[Any, Tuple[Any, ...], bool]] = {
     "geoloc_distance_text": (
         _status,
         (c_double, _enum, _text_out, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    # Geodesics on the WGS84 ellipsoid
+    "geoloc_geodesic_inverse": (
+        _status,
+        (CCoord, CCoord, POINTER(c_double), POINTER(c_double), POINTER(c_double)),
+        True,
+    ),
+    "geoloc_geodesic_direct": (
+        _status,
+        (CCoord, c_double, c_double, POINTER(CCoord), POINTER(c_double)),
         True,
     ),
     # Routes and mileage
@@ -173,6 +233,103 @@ FUNCTIONS: Dict[str, Tuple[Any, Tuple[Any, ...], bool]] = {
     "geoloc_us_state_code": (_status, (c_char_p, POINTER(c_char_p)), True),
     "geoloc_us_state_name": (_status, (c_char_p, POINTER(c_char_p)), True),
     "geoloc_country_name": (_status, (c_char_p, POINTER(c_char_p)), True),
+    # Place sets
+    "geoloc_places_create": (
+        _status,
+        (
+            POINTER(CCoord),
+            POINTER(c_char_p),
+            POINTER(c_char_p),
+            c_size_t,
+            POINTER(c_char_p),
+            c_size_t,
+            POINTER(c_char_p),
+            POINTER(PlacesPtr),
+        ),
+        True,
+    ),
+    "geoloc_places_load_csv": (_status, (c_char_p, POINTER(CLoadOptions), POINTER(PlacesPtr)), True),
+    "geoloc_places_parse_csv": (
+        _status,
+        (c_char_p, c_size_t, POINTER(CLoadOptions), POINTER(PlacesPtr)),
+        True,
+    ),
+    "geoloc_places_load_geojson": (_status, (c_char_p, POINTER(CLoadOptions), POINTER(PlacesPtr)), True),
+    "geoloc_places_parse_geojson": (
+        _status,
+        (c_char_p, c_size_t, POINTER(CLoadOptions), POINTER(PlacesPtr)),
+        True,
+    ),
+    "geoloc_places_destroy": (None, (PlacesPtr,), False),
+    "geoloc_places_count": (_status, (PlacesPtr, POINTER(c_size_t)), True),
+    "geoloc_places_issue_count": (_status, (PlacesPtr, POINTER(c_size_t)), True),
+    "geoloc_places_issue": (
+        _status,
+        (PlacesPtr, c_size_t, POINTER(c_size_t), _text_out, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_coord": (_status, (PlacesPtr, c_size_t, POINTER(CCoord)), True),
+    "geoloc_places_coords": (_status, (PlacesPtr, POINTER(CCoord), c_size_t, POINTER(c_size_t)), True),
+    "geoloc_places_id": (
+        _status,
+        (PlacesPtr, c_size_t, _text_out, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_name": (
+        _status,
+        (PlacesPtr, c_size_t, _text_out, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_attribute_count": (_status, (PlacesPtr, POINTER(c_size_t)), True),
+    "geoloc_places_attribute_name": (
+        _status,
+        (PlacesPtr, c_size_t, _text_out, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_attribute": (
+        _status,
+        (PlacesPtr, c_size_t, c_char_p, _text_out, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_within": (
+        _status,
+        (PlacesPtr, CCoord, c_double, _enum, _enum, c_size_t, _matches_out, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_nearest": (
+        _status,
+        (PlacesPtr, CCoord, c_size_t, _enum, _enum, c_double, _matches_out, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    # Regions
+    "geoloc_region_from_wkt": (_status, (c_char_p, POINTER(RegionPtr)), True),
+    "geoloc_region_from_geojson": (_status, (c_char_p, POINTER(RegionPtr)), True),
+    "geoloc_region_destroy": (None, (RegionPtr,), False),
+    "geoloc_region_contains": (_status, (RegionPtr, CCoord, POINTER(c_bool)), True),
+    "geoloc_places_in_region": (
+        _status,
+        (
+            PlacesPtr,
+            RegionPtr,
+            POINTER(CCoord),
+            _enum,
+            _enum,
+            c_size_t,
+            _matches_out,
+            c_size_t,
+            POINTER(c_size_t),
+        ),
+        True,
+    ),
+    # Offline reverse geocoding
+    "geoloc_gazetteer_open": (_status, (c_char_p, POINTER(GazetteerPtr)), True),
+    "geoloc_gazetteer_destroy": (None, (GazetteerPtr,), False),
+    "geoloc_gazetteer_places": (_status, (GazetteerPtr, POINTER(PlacesPtr)), True),
+    "geoloc_reverse_geocode": (
+        _status,
+        (GazetteerPtr, CCoord, _enum, _text_out, c_size_t, POINTER(c_size_t), POINTER(CMatch)),
+        True,
+    ),
 }
 
 

@@ -28,6 +28,8 @@ COLUMNS: Dict[str, Tuple[str, ...]] = {
     "weather.tsv": ("code", "temperature", "given", "shown", "daylight", "status", "label", "text"),
     "address.tsv": ("name", "style", "parts", "expected"),
     "us_states.tsv": ("name", "code"),
+    "geodesic_inverse.tsv": ("case", "lat1", "lon1", "lat2", "lon2", "s12_m", "azi1_deg", "azi2_deg"),
+    "geodesic_direct.tsv": ("case", "lat1", "lon1", "azi1", "s12_m", "lat2", "lon2", "azi2"),
 }
 
 EXCEPTIONS = {
@@ -266,6 +268,37 @@ def check_us_state(r: Dict[str, Optional[str]]) -> None:
     assert geoloc.us_state_name(name.lower()) == name  # and a valid name
 
 
+def _angle_diff(a: float, b: float) -> float:
+    d = math.fmod(a - b, 360.0)
+    return abs(d - 360 if d > 180 else d + 360 if d <= -180 else d)
+
+
+def _azi_tol(s12: float) -> float:
+    # 1e-9 degrees, or the angle that moves the far end of the line sideways by 15 nm.
+    return max(1e-9, math.degrees(15e-9 / abs(s12)) if s12 else 360.0)
+
+
+def check_geodesic_inverse(r: Dict[str, Optional[str]]) -> None:
+    a, b = (float(r["lat1"]), float(r["lon1"])), (float(r["lat2"]), float(r["lon2"]))
+    got = geoloc.geodesic_inverse(a, b)
+    s12 = float(r["s12_m"])
+    assert abs(got.distance - s12) <= 15e-9, (got, s12)
+    assert geoloc.distance(a, b, model="wgs84") == got.distance
+    if r["case"] not in ("antipodal", "identical"):  # no unique shortest path there
+        assert _angle_diff(got.azi1, float(r["azi1_deg"])) <= _azi_tol(s12), got
+        assert _angle_diff(got.azi2, float(r["azi2_deg"])) <= _azi_tol(s12), got
+
+
+def check_geodesic_direct(r: Dict[str, Optional[str]]) -> None:
+    s12 = float(r["s12_m"])
+    got = geoloc.geodesic_direct((float(r["lat1"]), float(r["lon1"])), float(r["azi1"]), s12)
+    lat2 = float(r["lat2"])
+    assert abs(got.lat - lat2) <= 1e-11 and -180 <= got.lon < 180, got
+    if abs(lat2) < 90 - 1e-9:  # longitude and azimuth mean nothing at a pole
+        assert _angle_diff(got.lon, float(r["lon2"])) <= 1e-11, got
+        assert _angle_diff(got.azi2, float(r["azi2"])) <= _azi_tol(s12), got
+
+
 CHECKERS: Dict[str, Callable[[Dict[str, Optional[str]]], None]] = {
     "coord_parse.tsv": check_coord_parse,
     "coord_format.tsv": check_coord_format,
@@ -276,6 +309,8 @@ CHECKERS: Dict[str, Callable[[Dict[str, Optional[str]]], None]] = {
     "weather.tsv": check_weather,
     "address.tsv": check_address,
     "us_states.tsv": check_us_state,
+    "geodesic_inverse.tsv": check_geodesic_inverse,
+    "geodesic_direct.tsv": check_geodesic_direct,
 }
 
 

@@ -1,0 +1,1010 @@
+"""Place sets, regions and the gazetteer: the classes that hold a libgeoloc handle.
+
+Each object owns one C handle (``geoloc_places``, ``geoloc_region``, ``geoloc_gazetteer``) and
+frees it exactly once: on ``close()``, at the end of a ``with`` block, or when it is garbage
+collected. A closed object raises ValueError when used; its pointer never reaches the library
+again. Handles are immutable, so any number of threads may query one object at once (the GIL is
+released during each library call); ``close()`` from one thread while others are in a call waits
+for nothing: the handle is freed by the last call to finish.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+import json
+import operator
+import os
+import threading
+import weakref
+from collections.abc import Mapping
+from ctypes import POINTER, byref, c_bool, c_size_t
+from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+
+import numpy
+
+from . import (
+    MAX_COUNT,
+    Coord,
+    CoordLike,
+    ModelLike,
+    TextIn,
+    UnitLike,
+    _coord,
+    _coords_ptr,
+    _float,
+    _points,
+    _text,
+    _text_result,
+)
+from ._enums import AddressStyle, Model, Unit, coerce
+from ._errors import (
+    BufferTooSmallError,
+    CountTooLargeError,
+    InternalError,
+    InvalidUTF8Error,
+    NotFoundError,
+    OutOfRangeError,
+)
+from ._ffi import CCoord, CLoadOptions, CMatch, GazetteerPtr, PlacesPtr, RegionPtr
+from ._ffi import lib as _lib  # looked up through this module, so a test can watch the calls
+
+__all__ = [
+    "Match",
+    "LoadIssue",
+    "Place",
+    "Places",
+    "Region",
+    "Gazetteer",
+    "ReverseGeocode",
+    "reverse_geocode",
+    "shared_gazetteer",
+]
+
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+StyleLike = Union[AddressStyle, int, str]
+
+#: The capacity of the first call of a query without a smaller limit; a query with more results
+#: is called once more with exactly the count the library reported.
+FIRST_CAPACITY = 64
+
+#: numpy's view of geoloc_match, to turn a filled array into tuples in one step.
+_MATCH_DTYPE = numpy.dtype([("index", numpy.uintp), ("distance", numpy.float64)], align=True)
+assert _MATCH_DTYPE.itemsize == ctypes.sizeof(CMatch)
+
+
+# --------------------------------------------------------------------------------------------
+# Results
+# --------------------------------------------------------------------------------------------
+
+
+class Match(NamedTuple):
+    """A query result: the place's index in its set and its distance from the query point, in the
+    unit the query asked for (0 for :meth:`Places.in_region` without an origin)."""
+
+    index: int
+    distance: float
+
+
+class LoadIssue(NamedTuple):
+    """A record a loader skipped: the 1-based line where a CSV record starts or the 0-based index
+    of a GeoJSON feature, and why it was skipped."""
+
+    record: int
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Place:
+    """One place of a set, with every field (:meth:`Places.place`)."""
+
+    #: Its index in the set.
+    index: int
+    #: Latitude and longitude in degrees, longitude in [-180, 180).
+    coord: Coord
+    #: Its id: as given or loaded, else the 1-based index (sets from arrays, CSV) or the 0-based
+    #: feature index (GeoJSON), as text.
+    id: str
+    #: Its name, "" if it has none.
+    name: str
+    #: Every attribute name of the set -> this place's value, None where it has none.
+    attributes: Dict[str, Optional[str]] = dataclasses.field(hash=False)
+
+    @property
+    def lat(self) -> float:
+        return self.coord.lat
+
+    @property
+    def lon(self) -> float:
+        return self.coord.lon
+
+
+class ReverseGeocode(NamedTuple):
+    """The nearest populated place to a coordinate (:meth:`Gazetteer.reverse`)."""
+
+    #: The place as text in the style asked for ("Springfield, IL").
+    text: str
+    #: The place's index in :attr:`Gazetteer.places`.
+    index: int
+    #: Its great-circle distance from the coordinate, meters.
+    distance_m: float
+    #: Its name ("Springfield").
+    name: str
+    #: ISO 3166-1 alpha-2 country code ("US"), None if the gazetteer has none for it.
+    country_code: Optional[str]
+    #: First-level division code ("IL"), None if absent.
+    admin1_code: Optional[str]
+    #: First-level division name ("Illinois"), None if absent.
+    admin1_name: Optional[str]
+    #: Second-level division name ("Sangamon County"), None if absent.
+    admin2_name: Optional[str]
+    #: The place's coordinate.
+    coord: Coord
+
+
+# --------------------------------------------------------------------------------------------
+# Handle ownership
+# --------------------------------------------------------------------------------------------
+
+
+class _Owner:
+    """One C handle, its destroy function, and the calls in progress on it.
+
+    ``acquire`` hands the pointer to a call and counts it; ``close`` marks the handle closed and
+    frees it at once, or, when calls are still running in other threads, lets the last of them
+    free it. After close nothing hands the pointer out again. Everything needed at destruction is
+    held here, so freeing works at interpreter shutdown when module globals may be gone.
+    """
+
+    __slots__ = ("_lock", "_ptr", "_users", "_closed", "_destroy", "_what", "_parent")
+
+    def __init__(
+        self, ptr: Any, destroy: Optional[Callable[[Any], None]], what: str, parent: Optional["_Owner"] = None
+    ) -> None:
+        self._lock = threading.Lock()
+        self._ptr = ptr
+        self._users = 0
+        self._closed = False
+        self._destroy = destroy  # None for a borrowed handle
+        self._what = what
+        self._parent = parent  # the owner a borrowed handle lives in
+
+    @property
+    def closed(self) -> bool:
+        return self._closed or (self._parent is not None and self._parent.closed)
+
+    def acquire(self) -> Any:
+        if self._parent is not None:
+            self._parent.acquire()
+        try:
+            with self._lock:
+                if self._closed:
+                    raise ValueError("operation on a closed %s" % self._what)
+                self._users += 1
+                return self._ptr
+        except BaseException:
+            if self._parent is not None:
+                self._parent.release()
+            raise
+
+    def release(self) -> None:
+        ptr = None
+        with self._lock:
+            self._users -= 1
+            if self._closed and self._users == 0 and self._ptr is not None:
+                ptr, self._ptr = self._ptr, None
+        if ptr is not None and self._destroy is not None:
+            self._destroy(ptr)
+        if self._parent is not None:
+            self._parent.release()
+
+    def close(self) -> None:
+        ptr = None
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            if self._users == 0:
+                ptr, self._ptr = self._ptr, None
+        if ptr is not None and self._destroy is not None:
+            self._destroy(ptr)
+
+
+class _Handle:
+    """Base of the handle classes: close(), closed, with, and __del__."""
+
+    _owner: Optional[_Owner] = None
+
+    def close(self) -> None:
+        """Frees the library handle (once; closing again does nothing). Later use raises ValueError."""
+        owner = self._owner
+        if owner is not None:
+            owner.close()
+
+    @property
+    def closed(self) -> bool:
+        """Whether close() was called (for a borrowed place set: on it or on its gazetteer)."""
+        owner = self._owner
+        return owner is None or owner.closed
+
+    def __enter__(self):
+        self._check_open()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # Also at interpreter shutdown: _Owner.close needs no module global.
+        try:
+            owner = self._owner
+            if owner is not None:
+                owner.close()
+        except Exception:  # pragma: no cover - nothing sensible to do in a finaliser
+            pass
+
+    def _check_open(self) -> None:
+        owner = self._owner
+        if owner is None or owner.closed:
+            raise ValueError("operation on a closed %s" % type(self).__name__)
+
+    def __reduce__(self):
+        raise TypeError("cannot pickle a %s (it holds a library handle)" % type(self).__name__)
+
+
+class _Using:
+    """``with _Using(owner) as ptr:``: the pointer, held for the duration of one call."""
+
+    __slots__ = ("_owner",)
+
+    def __init__(self, owner: Optional[_Owner], what: str) -> None:
+        if owner is None:
+            raise ValueError("operation on a closed %s" % what)
+        self._owner = owner
+
+    def __enter__(self) -> Any:
+        return self._owner.acquire()
+
+    def __exit__(self, *exc: Any) -> None:
+        self._owner.release()
+
+
+# --------------------------------------------------------------------------------------------
+# Argument conversion
+# --------------------------------------------------------------------------------------------
+
+
+def _count_arg(value: Any, what: str) -> int:
+    """A count (k, limit) as a size_t: an int >= 0 and at most GEOLOC_MAX_COUNT."""
+    if isinstance(value, bool) or value is None:
+        raise TypeError("%s must be an int, not %s" % (what, type(value).__name__))
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be an int, not %s" % (what, type(value).__name__)) from None
+    if number < 0:
+        raise OutOfRangeError("%s must be >= 0, not %d" % (what, number))
+    if number > MAX_COUNT:
+        raise CountTooLargeError("%s %d is more than GEOLOC_MAX_COUNT (%d)" % (what, number, MAX_COUNT))
+    return number
+
+
+def _blob(value: Any, what: str) -> bytes:
+    """Text given with its length (CSV, GeoJSON): str as UTF-8, bytes-like as it is."""
+    if isinstance(value, str):
+        try:
+            return value.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise InvalidUTF8Error(
+                "%s cannot be written as UTF-8 (%s at index %d)" % (what, err.reason, err.start)
+            ) from None
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    raise TypeError("%s must be str or bytes, not %s" % (what, type(value).__name__))
+
+
+def _path(value: Any, what: str = "path") -> Optional[bytes]:
+    """A file name (str, bytes or os.PathLike) as NUL-terminated bytes for the library."""
+    if value is None:
+        return None
+    try:
+        value = os.fspath(value)
+    except TypeError:
+        raise TypeError("%s must be a str, bytes or os.PathLike, not %s" % (what, type(value).__name__)) from None
+    return _text(value, what)
+
+
+def _options(
+    strict: bool,
+    latitude_column: Optional[TextIn],
+    longitude_column: Optional[TextIn],
+    id_column: Optional[TextIn],
+    name_column: Optional[TextIn],
+    delimiter: Optional[TextIn],
+) -> CLoadOptions:
+    if delimiter is None or delimiter in ("", b""):
+        delim = b"\0"
+    else:
+        delim = _text(delimiter, "delimiter") or b""
+        if len(delim) != 1 or delim[0] > 0x7F:
+            raise ValueError("delimiter must be one ASCII character, not %r" % (delimiter,))
+    # The structure keeps the encoded names alive for as long as it lives.
+    return CLoadOptions(
+        bool(strict),
+        _text(latitude_column, "latitude_column"),
+        _text(longitude_column, "longitude_column"),
+        _text(id_column, "id_column"),
+        _text(name_column, "name_column"),
+        delim,
+    )
+
+
+def _text_column(values: Any, n: int, what: str) -> List[Optional[bytes]]:
+    """n texts (str, bytes or None each) as bytes for a ``const char *const *`` array.
+
+    All-str columns take one fast pass; anything else, or a problem, goes through _text item by
+    item, which says which entry is wrong."""
+    if isinstance(values, (str, bytes)) or values is None:
+        raise TypeError("%s must be a sequence of %d texts, not %s" % (what, n, type(values).__name__))
+    items = list(values)
+    if len(items) != n:
+        raise ValueError("%s has %d entries for %d coordinates" % (what, len(items), n))
+    try:
+        encoded = [None if v is None else v.encode("utf-8") for v in items]
+    except (AttributeError, UnicodeEncodeError):
+        encoded = None  # not all str: the slow path finds the culprit
+    if encoded is not None and all(type(v) is str or v is None for v in items):
+        if not any(b"\0" in v for v in encoded if v is not None):
+            return encoded
+    return [_text(v, "%s[%d]" % (what, i)) for i, v in enumerate(items)]
+
+
+def _region_text(value: Any, what: str) -> Optional[bytes]:
+    if isinstance(value, Mapping):
+        value = json.dumps(value, allow_nan=False)
+    return _text(value, what)
+
+
+def _check_only(call: Callable[[Any, int, Any], Any]) -> List[Match]:
+    """For a query that wants no result: the library still checks every argument."""
+    count = c_size_t(0)
+    try:
+        call(None, 0, byref(count))
+    except BufferTooSmallError:
+        pass
+    return []
+
+
+def _matches(call: Callable[[Any, int, Any], Any], first_capacity: int) -> List[Match]:
+    """Runs ``call(out, cap, count)`` under the library's result-buffer contract.
+
+    The first call gets ``first_capacity`` slots; when the query has more results the library
+    says how many (*count) and returns GEOLOC_E_BUFFER_TOO_SMALL, which is not an error here:
+    the call is made once more with exactly that many slots.
+    """
+    cap = first_capacity
+    count = c_size_t(0)
+    for _ in range(4):
+        out = (CMatch * cap)() if cap else None
+        try:
+            call(out, cap, byref(count))
+        except BufferTooSmallError:
+            if count.value <= cap:
+                raise
+            cap = count.value
+            continue
+        n = count.value
+        if n > cap:  # pragma: no cover - a library bug
+            raise InternalError("the library reported %d results for a buffer of %d" % (n, cap))
+        if n == 0:
+            return []
+        return list(map(Match._make, numpy.frombuffer(out, dtype=_MATCH_DTYPE, count=n).tolist()))
+    raise InternalError("the result count kept changing between calls (last %d)" % count.value)  # pragma: no cover
+
+
+# --------------------------------------------------------------------------------------------
+# Places
+# --------------------------------------------------------------------------------------------
+
+
+class Places(_Handle):
+    """An immutable set of places (a coordinate, an id, a name and string attributes) with a
+    spatial index, searched by radius (:meth:`within`), k nearest (:meth:`nearest`) or region
+    (:meth:`in_region`). Results come nearest first, ties in index order, by the exact distance
+    of the model asked for (the value :func:`geoloc.distance` gives).
+
+    Make one with :meth:`from_arrays`, :meth:`from_records`, :meth:`load_csv`,
+    :meth:`parse_csv`, :meth:`load_geojson` or :meth:`parse_geojson`; close it with
+    :meth:`close` or ``with``. ``len(places)`` is the number of places, ``places[i]`` (negative
+    indices count from the end) and iteration give :class:`Place` records.
+
+    Attributes: :meth:`attribute` returns None for a place without a value and raises
+    NotFoundError for a name the set does not have (see :attr:`attribute_names`).
+    """
+
+    def __init__(self) -> None:
+        raise TypeError(
+            "use Places.from_arrays, from_records, load_csv, parse_csv, load_geojson or parse_geojson"
+        )
+
+    @classmethod
+    def _adopt(cls, ptr: Any, borrowed_from: Optional["Gazetteer"] = None) -> "Places":
+        """Wraps a new handle (or a gazetteer's set, which is never destroyed from here)."""
+        self = object.__new__(cls)
+        self._gazetteer = borrowed_from  # keeps the gazetteer object alive as long as this view
+        if borrowed_from is None:
+            self._owner = _Owner(ptr, _lib.geoloc_places_destroy, "Places")
+        else:
+            self._owner = _Owner(ptr, None, "Places", parent=borrowed_from._owner)
+        try:
+            self._read_header(ptr)
+        except BaseException:
+            self._owner.close()
+            raise
+        return self
+
+    def _read_header(self, ptr: Any) -> None:
+        # The set never changes: its size, attribute names and issues are read once.
+        count = c_size_t()
+        _lib.geoloc_places_count(ptr, byref(count))
+        self._count = count.value
+        _lib.geoloc_places_attribute_count(ptr, byref(count))
+        names = []
+        for j in range(count.value):
+
+            def name_of(buf: Any, cap: int, needed: Any, j: int = j) -> Any:
+                return _lib.geoloc_places_attribute_name(ptr, j, buf, cap, needed)
+
+            names.append(_text_result(name_of))
+        self._attribute_names = tuple(names)
+        self._attribute_keys = frozenset(name.encode("utf-8") for name in names)
+        _lib.geoloc_places_issue_count(ptr, byref(count))
+        issues = []
+        record = c_size_t()
+        for i in range(count.value):
+            reason = _text_result(
+                lambda buf, cap, needed, i=i: _lib.geoloc_places_issue(ptr, i, byref(record), buf, cap, needed)
+            )
+            issues.append(LoadIssue(record.value, reason))
+        self._issues = tuple(issues)
+
+    # ---- making one ------------------------------------------------------------------------
+
+    @classmethod
+    def from_arrays(
+        cls,
+        coords: Any,
+        ids: Optional[Sequence[Optional[TextIn]]] = None,
+        names: Optional[Sequence[Optional[TextIn]]] = None,
+        attributes: Optional[Mapping[TextIn, Sequence[Optional[TextIn]]]] = None,
+    ) -> "Places":
+        """A set from an (n, 2) array-like of (lat, lon) rows in degrees.
+
+        ``ids`` and ``names`` are None or n texts (an entry may be None: the id is then the
+        1-based index as text, the name ""). ``attributes`` maps each attribute name to n values
+        (None for absent). Raises ValueError for sequences of the wrong length,
+        NotFiniteError / OutOfRangeError naming the first bad coordinate ("coords[7]: ..."),
+        InvalidArgumentError for duplicate attribute names, InvalidUTF8Error.
+        """
+        pts = _points(coords, "coords")
+        n = pts.shape[0]
+        keep: List[Any] = [pts]  # everything the call points into
+
+        def texts(values: Any, what: str) -> Any:
+            if values is None:
+                return None
+            array = (ctypes.c_char_p * max(n, 1))(*_text_column(values, n, what))
+            keep.append(array)
+            return array
+
+        id_array = texts(ids, "ids")
+        name_array = texts(names, "names")
+        attr_names = None
+        attr_values = None
+        n_attrs = 0
+        if attributes is not None:
+            if not isinstance(attributes, Mapping):
+                raise TypeError("attributes must be a mapping of name -> values, not %s" % type(attributes).__name__)
+            keys = [_text(k, "attribute name") for k in attributes.keys()]
+            n_attrs = len(keys)
+            flat: List[Optional[bytes]] = [None] * (n * n_attrs)
+            for j, (key, values) in enumerate(attributes.items()):
+                flat[j::n_attrs] = _text_column(values, n, "attributes[%r]" % (key,))
+            attr_names = (ctypes.c_char_p * max(n_attrs, 1))(*keys)
+            attr_values = (ctypes.c_char_p * max(n * n_attrs, 1))(*flat)
+            keep.extend((attr_names, attr_values))
+        out = PlacesPtr()
+        _lib.geoloc_places_create(
+            _coords_ptr(pts) if n else None, id_array, name_array, n, attr_names, n_attrs, attr_values, byref(out)
+        )
+        return cls._adopt(out)
+
+    @classmethod
+    def from_records(cls, records: Iterable[Any]) -> "Places":
+        """A set from records: mappings with the keys ``lat`` / ``latitude``, ``lon`` / ``lng``
+        / ``longitude``, optionally ``id`` and ``name``, every other key an attribute (values
+        text or None; a key a record lacks is absent for it), or sequences
+        ``(lat, lon[, id[, name]])``."""
+        coords: List[Tuple[Any, Any]] = []
+        ids: List[Optional[TextIn]] = []
+        names: List[Optional[TextIn]] = []
+        columns: Dict[Any, Dict[int, Any]] = {}
+        lat_keys = ("lat", "latitude")
+        lon_keys = ("lon", "lng", "longitude")
+        def coord_of(lat: Any, lon: Any, i: int) -> Tuple[float, float]:
+            return _float(lat, "record %d latitude" % i), _float(lon, "record %d longitude" % i)
+
+        for i, rec in enumerate(records):
+            if isinstance(rec, Mapping):
+                lat_key = next((k for k in lat_keys if k in rec), None)
+                lon_key = next((k for k in lon_keys if k in rec), None)
+                if lat_key is None or lon_key is None:
+                    raise ValueError("record %d has no %s" % (i, "latitude" if lat_key is None else "longitude"))
+                coords.append(coord_of(rec[lat_key], rec[lon_key], i))
+                ids.append(rec.get("id"))
+                names.append(rec.get("name"))
+                for key, value in rec.items():
+                    if key in (lat_key, lon_key, "id", "name"):
+                        continue
+                    columns.setdefault(key, {})[i] = value
+            else:
+                wrong = "record %d must be a mapping or a (lat, lon, ...) sequence, not %s" % (i, type(rec).__name__)
+                if isinstance(rec, (str, bytes)):
+                    raise TypeError(wrong)
+                try:
+                    fields = list(rec)
+                except TypeError:
+                    raise TypeError(wrong) from None
+                if not 2 <= len(fields) <= 4:
+                    raise ValueError("record %d must be (lat, lon[, id[, name]]), not %d fields" % (i, len(fields)))
+                coords.append(coord_of(fields[0], fields[1], i))
+                ids.append(fields[2] if len(fields) > 2 else None)
+                names.append(fields[3] if len(fields) > 3 else None)
+        n = len(coords)
+        attributes = {key: [col.get(i) for i in range(n)] for key, col in columns.items()}
+        return cls.from_arrays(
+            numpy.array(coords, dtype=numpy.float64).reshape(n, 2),
+            ids=ids if any(v is not None for v in ids) else None,
+            names=names if any(v is not None for v in names) else None,
+            attributes=attributes or None,
+        )
+
+    @classmethod
+    def load_csv(
+        cls,
+        path: PathLike,
+        *,
+        strict: bool = False,
+        latitude_column: Optional[TextIn] = None,
+        longitude_column: Optional[TextIn] = None,
+        id_column: Optional[TextIn] = None,
+        name_column: Optional[TextIn] = None,
+        delimiter: Optional[TextIn] = None,
+    ) -> "Places":
+        """Places from a CSV file (RFC 4180, a header row naming the columns).
+
+        The coordinate columns are found by the usual names (lat, latitude, y; lon, lng, long,
+        longitude, x) unless named; the id column is id, geonameid or place_id (else the 1-based
+        record number), the name column name or title; every other column is an attribute.
+        ``delimiter`` None means ',' unless the header has a tab and no comma. Records that
+        cannot be used are skipped and listed in :attr:`issues` with their line number; with
+        ``strict`` the first one raises ParseError (or InvalidUTF8Error) instead.
+        Raises NotFoundError (no such file), InvalidArgumentError (unreadable, no coordinate
+        columns, duplicate column names).
+        """
+        options = _options(strict, latitude_column, longitude_column, id_column, name_column, delimiter)
+        out = PlacesPtr()
+        _lib.geoloc_places_load_csv(_path(path), byref(options), byref(out))
+        return cls._adopt(out)
+
+    @classmethod
+    def parse_csv(
+        cls,
+        text: TextIn,
+        *,
+        strict: bool = False,
+        latitude_column: Optional[TextIn] = None,
+        longitude_column: Optional[TextIn] = None,
+        id_column: Optional[TextIn] = None,
+        name_column: Optional[TextIn] = None,
+        delimiter: Optional[TextIn] = None,
+    ) -> "Places":
+        """As :meth:`load_csv`, from CSV text (str, or bytes the library checks as UTF-8)."""
+        data = _blob(text, "text")
+        options = _options(strict, latitude_column, longitude_column, id_column, name_column, delimiter)
+        out = PlacesPtr()
+        _lib.geoloc_places_parse_csv(data, len(data), byref(options), byref(out))
+        return cls._adopt(out)
+
+    @classmethod
+    def load_geojson(
+        cls,
+        path: PathLike,
+        *,
+        strict: bool = False,
+        id_column: Optional[TextIn] = None,
+        name_column: Optional[TextIn] = None,
+    ) -> "Places":
+        """Places from a GeoJSON file: a FeatureCollection of Point features, or one Feature.
+
+        Properties become attributes (strings as they are, other values as compact JSON text,
+        null as absent); the id is the ``id_column`` property, else the feature's "id", else the
+        0-based feature index; the name the ``name_column`` property, else name or title.
+        Unusable features are listed in :attr:`issues` by index, or raise ParseError with
+        ``strict``. Malformed JSON raises ParseError (the message gives line and column).
+        """
+        options = _options(strict, None, None, id_column, name_column, None)
+        out = PlacesPtr()
+        _lib.geoloc_places_load_geojson(_path(path), byref(options), byref(out))
+        return cls._adopt(out)
+
+    @classmethod
+    def parse_geojson(
+        cls,
+        text: Union[TextIn, Mapping],
+        *,
+        strict: bool = False,
+        id_column: Optional[TextIn] = None,
+        name_column: Optional[TextIn] = None,
+    ) -> "Places":
+        """As :meth:`load_geojson`, from GeoJSON text or an already decoded mapping."""
+        if isinstance(text, Mapping):
+            text = json.dumps(text, allow_nan=False)
+        data = _blob(text, "text")
+        options = _options(strict, None, None, id_column, name_column, None)
+        out = PlacesPtr()
+        _lib.geoloc_places_parse_geojson(data, len(data), byref(options), byref(out))
+        return cls._adopt(out)
+
+    # ---- reading it ------------------------------------------------------------------------
+
+    def _use(self) -> _Using:
+        return _Using(self._owner, "Places")
+
+    def __len__(self) -> int:
+        self._check_open()
+        return self._count
+
+    def _index(self, i: Any) -> int:
+        if isinstance(i, bool):
+            raise TypeError("a place index must be an int, not bool")
+        try:
+            index = operator.index(i)
+        except TypeError:
+            raise TypeError("a place index must be an int, not %s" % type(i).__name__) from None
+        self._check_open()
+        n = self._count
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("place index %d is out of range for %d places" % (i, n))
+        return index
+
+    @property
+    def issues(self) -> Tuple[LoadIssue, ...]:
+        """The records a loader skipped, in file order (empty for sets made from arrays)."""
+        self._check_open()
+        return self._issues
+
+    @property
+    def attribute_names(self) -> Tuple[str, ...]:
+        """The set's attribute names, in column / first-seen order."""
+        self._check_open()
+        return self._attribute_names
+
+    def coord(self, i: int) -> Coord:
+        """The coordinate of place ``i`` (longitude reduced to [-180, 180)). IndexError outside the set."""
+        index = self._index(i)
+        out = CCoord()
+        with self._use() as ptr:
+            _lib.geoloc_places_coord(ptr, index, byref(out))
+        return Coord(out.lat, out.lon)
+
+    def id(self, i: int) -> str:
+        """The id of place ``i``."""
+        index = self._index(i)
+        with self._use() as ptr:
+            return _text_result(lambda buf, cap, needed: _lib.geoloc_places_id(ptr, index, buf, cap, needed))
+
+    def name(self, i: int) -> str:
+        """The name of place ``i`` ("" if it has none)."""
+        index = self._index(i)
+        with self._use() as ptr:
+            return _text_result(lambda buf, cap, needed: _lib.geoloc_places_name(ptr, index, buf, cap, needed))
+
+    def attribute(self, i: int, name: TextIn) -> Optional[str]:
+        """The value of attribute ``name`` of place ``i``; None when this place has no value.
+
+        Raises NotFoundError when the set has no attribute of that name (:attr:`attribute_names`
+        lists them), IndexError for an index outside the set."""
+        index = self._index(i)
+        key = _text(name, "attribute name")
+        with self._use() as ptr:
+
+            def call(buf: Any, cap: int, needed: Any) -> Any:
+                return _lib.geoloc_places_attribute(ptr, index, key, buf, cap, needed)
+
+            if key not in self._attribute_keys:
+                # Not one of the set's names: the library says why (no such attribute, not UTF-8).
+                return _text_result(call)
+            try:
+                return _text_result(call)
+            except NotFoundError:
+                return None
+
+    def attributes(self, i: int) -> Dict[str, Optional[str]]:
+        """Every attribute of place ``i``: name -> value, None where it has none."""
+        index = self._index(i)
+        return {name: self.attribute(index, name) for name in self._attribute_names}
+
+    def place(self, i: int) -> Place:
+        """Every field of place ``i``."""
+        index = self._index(i)
+        return Place(index, self.coord(index), self.id(index), self.name(index), self.attributes(index))
+
+    def __getitem__(self, i: int) -> Place:
+        return self.place(i)
+
+    def __iter__(self) -> Iterator[Place]:
+        for i in range(len(self)):
+            yield self.place(i)
+
+    def coords(self) -> numpy.ndarray:
+        """Every coordinate as a float64 array of shape (n, 2) (longitudes in [-180, 180))."""
+        self._check_open()
+        out = numpy.empty((self._count, 2), dtype=numpy.float64)
+        count = c_size_t(0)
+        with self._use() as ptr:
+            _lib.geoloc_places_coords(ptr, out.ctypes.data_as(POINTER(CCoord)), self._count, byref(count))
+        return out
+
+    # ---- queries ---------------------------------------------------------------------------
+
+    def within(
+        self,
+        center: CoordLike,
+        radius: float,
+        unit: UnitLike = Unit.METERS,
+        model: ModelLike = Model.SPHERE,
+        limit: Optional[int] = None,
+    ) -> List[Match]:
+        """Every place within ``radius`` (in ``unit``, >= 0) of ``center``: the geofence.
+
+        Nearest first, ties in index order, distances in ``unit``. Correct across the
+        antimeridian and at the poles; radius 0 finds places exactly at the centre, half the
+        Earth or more finds every place. ``limit`` keeps the nearest that many (None: all).
+        Raises NotFiniteError, OutOfRangeError (latitude, negative radius), InvalidArgumentError.
+        """
+        c = _coord(center, "center")
+        r = _float(radius, "radius")
+        u = coerce(Unit, unit, "unit")
+        m = coerce(Model, model, "model")
+        lim = 0 if limit is None else _count_arg(limit, "limit")
+        with self._use() as ptr:
+
+            def query(out: Any, cap: int, count: Any, lim: int = lim) -> Any:
+                return _lib.geoloc_places_within(ptr, c, r, m, u, lim, out, cap, count)
+
+            if limit is not None and lim == 0:  # none wanted: the arguments are still checked
+                return _check_only(lambda out, cap, count: query(out, cap, count, 1))
+            return _matches(query, min(lim or FIRST_CAPACITY, self._count))
+
+    def nearest(
+        self,
+        point: CoordLike,
+        k: int = 1,
+        unit: UnitLike = Unit.METERS,
+        model: ModelLike = Model.SPHERE,
+        max_distance: Optional[float] = None,
+    ) -> List[Match]:
+        """The ``k`` places nearest to ``point``, exactly, nearest first, ties in index order,
+        distances in ``unit``; fewer when the set is smaller or ``max_distance`` (in ``unit``;
+        None for no bound) leaves fewer. Raises as :meth:`within`."""
+        p = _coord(point, "point")
+        kk = _count_arg(k, "k")
+        u = coerce(Unit, unit, "unit")
+        m = coerce(Model, model, "model")
+        md = float("inf") if max_distance is None else _float(max_distance, "max_distance")
+        with self._use() as ptr:
+            return _matches(
+                lambda out, cap, count: _lib.geoloc_places_nearest(ptr, p, kk, m, u, md, out, cap, count),
+                min(kk, self._count),
+            )
+
+    def in_region(
+        self,
+        region: "Region",
+        origin: Optional[CoordLike] = None,
+        unit: UnitLike = Unit.METERS,
+        model: ModelLike = Model.SPHERE,
+        limit: Optional[int] = None,
+    ) -> List[Match]:
+        """The places inside ``region`` (boundary included): nearest first from ``origin`` with
+        distances in ``unit`` (ties in index order), or without an origin in index order with
+        distance 0. ``limit`` keeps the first that many (None: all)."""
+        if not isinstance(region, Region):
+            raise TypeError("region must be a Region, not %s" % type(region).__name__)
+        o = None if origin is None else _coord(origin, "origin")
+        u = coerce(Unit, unit, "unit")
+        m = coerce(Model, model, "model")
+        lim = 0 if limit is None else _count_arg(limit, "limit")
+        o_ref = None if o is None else byref(o)
+        with self._use() as ptr, region._use() as rptr:
+
+            def query(out: Any, cap: int, count: Any, lim: int = lim) -> Any:
+                return _lib.geoloc_places_in_region(ptr, rptr, o_ref, m, u, lim, out, cap, count)
+
+            if limit is not None and lim == 0:  # none wanted: the arguments are still checked
+                return _check_only(lambda out, cap, count: query(out, cap, count, 1))
+            return _matches(query, min(lim or FIRST_CAPACITY, self._count))
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<geoloc.Places closed>"
+        extra = " (of a Gazetteer)" if self._gazetteer is not None else ""
+        return "<geoloc.Places %d places, %d attributes, %d issues%s>" % (
+            self._count,
+            len(self._attribute_names),
+            len(self._issues),
+            extra,
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Regions
+# --------------------------------------------------------------------------------------------
+
+
+class Region(_Handle):
+    """A polygonal region (Polygon or MultiPolygon, x = longitude, y = latitude, degrees) prepared
+    for point-in-polygon tests. Edges are straight in longitude/latitude; a polygon is not
+    wrapped across the antimeridian. Immutable; close with :meth:`close` or ``with``."""
+
+    def __init__(self) -> None:
+        raise TypeError("use Region.from_wkt or Region.from_geojson")
+
+    @classmethod
+    def _adopt(cls, ptr: Any) -> "Region":
+        self = object.__new__(cls)
+        self._owner = _Owner(ptr, _lib.geoloc_region_destroy, "Region")
+        return self
+
+    @classmethod
+    def from_wkt(cls, wkt: TextIn) -> "Region":
+        """A region from WKT, e.g. "POLYGON((-90 38, -88 38, -88 40, -90 40, -90 38))".
+        Raises ParseError (with GEOS's reason), InvalidArgumentError (not a Polygon or
+        MultiPolygon, empty, invalid), OutOfRangeError (a vertex beyond ±90 / ±180)."""
+        out = RegionPtr()
+        _lib.geoloc_region_from_wkt(_text(wkt, "wkt"), byref(out))
+        return cls._adopt(out)
+
+    @classmethod
+    def from_geojson(cls, geojson: Union[TextIn, Mapping]) -> "Region":
+        """A region from GeoJSON text or a decoded mapping: a Polygon or MultiPolygon geometry,
+        or a Feature or FeatureCollection of them. Raises as :meth:`from_wkt`."""
+        out = RegionPtr()
+        _lib.geoloc_region_from_geojson(_region_text(geojson, "geojson"), byref(out))
+        return cls._adopt(out)
+
+    def _use(self) -> _Using:
+        return _Using(self._owner, "Region")
+
+    def contains(self, coord: CoordLike) -> bool:
+        """Whether ``coord`` lies in the region, its boundary included."""
+        c = _coord(coord)
+        inside = c_bool()
+        with self._use() as ptr:
+            _lib.geoloc_region_contains(ptr, c, byref(inside))
+        return inside.value
+
+    def __contains__(self, coord: CoordLike) -> bool:
+        return self.contains(coord)
+
+    def __repr__(self) -> str:
+        return "<geoloc.Region%s>" % (" closed" if self.closed else "")
+
+
+# --------------------------------------------------------------------------------------------
+# The gazetteer and reverse geocoding
+# --------------------------------------------------------------------------------------------
+
+
+class Gazetteer(_Handle):
+    """A set of populated places with the attributes country_code, admin1_code, admin1_name and
+    admin2_name, for offline reverse geocoding. The shipped one is GeoNames cities1000 (places
+    of 1,000 people or more; CC BY 4.0, https://www.geonames.org/)."""
+
+    def __init__(self) -> None:
+        raise TypeError("use Gazetteer.open(path=None)")
+
+    @classmethod
+    def open(cls, path: Optional[PathLike] = None) -> "Gazetteer":
+        """Opens a gazetteer file (TSV or CSV with the shipped one's columns), or with ``path``
+        None the shipped one, looked for at $GEOLOC_GAZETTEER, beside the library
+        (<libdir>/../share/geoloc/cities1000.tsv), then in the source tree the library was built
+        from; it is loaded once per process and shared by every handle. Raises NotFoundError
+        (the message names every path tried), InvalidArgumentError (missing columns), ParseError."""
+        out = GazetteerPtr()
+        _lib.geoloc_gazetteer_open(_path(path), byref(out))
+        self = object.__new__(cls)
+        self._owner = _Owner(out, _lib.geoloc_gazetteer_destroy, "Gazetteer")
+        self._places_ref = None  # a weak reference: the view refers to the gazetteer, not back
+        return self
+
+    def _use(self) -> _Using:
+        return _Using(self._owner, "Gazetteer")
+
+    @property
+    def places(self) -> Places:
+        """The gazetteer's place set, to read or search. It belongs to the gazetteer: it keeps
+        the gazetteer open while it is referenced, its close() frees nothing, and it stops working
+        (ValueError) once the gazetteer is closed."""
+        self._check_open()
+        ref = self._places_ref
+        view = None if ref is None else ref()
+        if view is None or view.closed:
+            out = PlacesPtr()
+            with self._use() as ptr:
+                _lib.geoloc_gazetteer_places(ptr, byref(out))
+                view = Places._adopt(out, borrowed_from=self)
+            self._places_ref = weakref.ref(view)
+        return view
+
+    def _reverse(self, coord: CoordLike, style: StyleLike) -> Tuple[str, CMatch]:
+        c = _coord(coord)
+        s = coerce(AddressStyle, style, "style")
+        place = CMatch()
+        with self._use() as ptr:
+            text = _text_result(
+                lambda buf, cap, needed: _lib.geoloc_reverse_geocode(ptr, c, s, buf, cap, needed, byref(place))
+            )
+        return text, place
+
+    def reverse_geocode(self, coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE) -> str:
+        """The nearest populated place to ``coord`` as text in an address style:
+        "Springfield, IL" (CITY_STATE), "Springfield, Illinois, United States"
+        (CITY_STATE_COUNTRY). Raises NotFiniteError, OutOfRangeError, NotFoundError (an empty
+        gazetteer)."""
+        return self._reverse(coord, style)[0]
+
+    def reverse(self, coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE) -> ReverseGeocode:
+        """The nearest populated place to ``coord`` with its fields: the text in ``style``, its
+        index in :attr:`places`, its distance in meters, name, country and division codes and
+        names (None where the gazetteer has none)."""
+        text, m = self._reverse(coord, style)
+        places = self.places
+        index = m.index
+        return ReverseGeocode(
+            text=text,
+            index=index,
+            distance_m=m.distance,
+            name=places.name(index),
+            country_code=places.attribute(index, "country_code"),
+            admin1_code=places.attribute(index, "admin1_code"),
+            admin1_name=places.attribute(index, "admin1_name"),
+            admin2_name=places.attribute(index, "admin2_name"),
+            coord=places.coord(index),
+        )
+
+    def __repr__(self) -> str:
+        return "<geoloc.Gazetteer%s>" % (" closed" if self.closed else "")
+
+
+_shared_lock = threading.Lock()
+_shared: Optional[Gazetteer] = None
+
+
+def shared_gazetteer() -> Gazetteer:
+    """The shipped gazetteer, opened on first use and kept for the process (reopened if someone
+    closed it). What :func:`reverse_geocode` uses."""
+    global _shared
+    with _shared_lock:
+        if _shared is None or _shared.closed:
+            _shared = Gazetteer.open(None)
+        return _shared
+
+
+def reverse_geocode(coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE) -> str:
+    """The nearest populated place to ``coord`` in the shipped gazetteer as text:
+    ``reverse_geocode((39.80, -89.64))`` is "Springfield, IL". See :meth:`Gazetteer.reverse_geocode`."""
+    return shared_gazetteer().reverse_geocode(coord, style)
