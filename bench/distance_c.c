@@ -1,8 +1,10 @@
 /*
  * distance_c.c -- the C side of the distance benchmark: nanoseconds per pair of points for
- * libgeoloc's three distance entry points and for a plain C haversine loop at two optimisation
- * levels, on the same n random pairs; plus, for scale, the textbook variant of the formula (no
- * antipode branch) at the higher level, where gcc vectorises it.
+ * libgeoloc's three distance entry points (the scalar call per pair; the two batch calls, which
+ * run the library's SIMD kernel) and for a plain C haversine loop at two optimisation levels, on
+ * the same n random pairs; plus the textbook variant of the formula (no antipode branch) at the
+ * higher level, where gcc vectorises it with glibc's vector math: the reference the batch calls
+ * are measured against.
  *
  *   usage: distance_c [N [REPS]]      (defaults: N = 1000000, REPS = 5)
  *
@@ -10,7 +12,8 @@
  *   name  ns_per_pair  max_rel_diff  n
  * ns_per_pair is the best of REPS timed runs (CLOCK_MONOTONIC) divided by n. max_rel_diff is
  * max |d - ref| / max(ref, 1 m) over the n results, where ref is the plain -O2 C loop on the
- * same input (for one-to-many, the plain -O2 one-to-many loop).
+ * same input (for one-to-many, the plain -O2 one-to-many loop): the library's scalar formula with
+ * libm, bit for bit what geoloc_distance returns.
  *
  * Points are uniform on the sphere, from a fixed seed (splitmix64 counter stream, the same
  * stream distance_py.py uses, so both halves of the benchmark measure the same pairs).

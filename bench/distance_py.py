@@ -8,6 +8,9 @@ Rows (one tab-separated line each; lines starting with '#' are comments):
     py.geoloc.distance        geoloc.distance(a, b) called in a Python loop over tuples
                               (n_scalar pairs: a Python loop is slow, so fewer of them)
     py.geoloc.distance_pairs  geoloc.distance_pairs(A, B) on (n, 2) float64 arrays
+    py.geoloc.distance_one_to_many
+                              geoloc.distance_one_to_many(A[0], B): the first point of A to
+                              every point of B
     py.numpy_haversine        the same formula written with numpy ufuncs on the same arrays
 
 ns_per_pair is the best of `reps` timed runs (after one untimed warm-up) divided by the pairs
@@ -156,7 +159,7 @@ def main(argv=None):
     n_scalar = min(args.n_scalar, n)
     reps = args.reps
 
-    missing = [f for f in ("distance", "distance_pairs") if not hasattr(geoloc, f)]
+    missing = [f for f in ("distance", "distance_pairs", "distance_one_to_many") if not hasattr(geoloc, f)]
     if missing:
         where = getattr(geoloc, "__file__", None) or list(getattr(geoloc, "__path__", []))
         print(f"distance_py: the geoloc package at {where} has no {', '.join(missing)}",
@@ -195,7 +198,13 @@ def main(argv=None):
     ns, out = best_ns(lambda: geoloc.distance_pairs(a, b), reps)
     emit("py.geoloc.distance_pairs", ns, n, np.asarray(out).tolist(), ref)
 
-    # 3. Vectorised numpy on the same arrays.
+    # 3. One origin to every point of B, one call.
+    origin = a_list[0]
+    ref_otm = [haversine_math(origin[0], origin[1], q[0], q[1]) for q in b_list]
+    ns, out = best_ns(lambda: geoloc.distance_one_to_many(origin, b), reps)
+    emit("py.geoloc.distance_one_to_many", ns, n, np.asarray(out).tolist(), ref_otm)
+
+    # 4. Vectorised numpy on the same arrays.
     ns, out = best_ns(lambda: numpy_haversine(a, b), reps)
     emit("py.numpy_haversine", ns, n, out.tolist(), ref)
     return 0

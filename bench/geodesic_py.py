@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""The Python rows of the geodesic (WGS84) benchmark: nanoseconds per pair for pyproj (PROJ's
+geodesic routines, vectorised), the pure-Python geographiclib package, and libgeoloc's Python door
+with the WGS84 model, on the same pairs as distance_c.c / distance_py.py / geodesic_c.cc.
+
+    geodesic_py.py [--n N] [--n-scalar M] [--reps R] [--library PATH]
+
+Rows (one tab-separated line each; lines starting with '#' are comments), the format of
+distance_py.py:
+    name  ns_per_pair  max_rel_diff  n
+
+    py.pyproj_geod_inv              Geod(ellps='WGS84').inv(lon1, lat1, lon2, lat2) on float64
+                                    arrays of n pairs (the reference of this program's rows)
+    py.geographiclib_inverse        Geodesic.WGS84.Inverse(lat1, lon1, lat2, lon2,
+                                    Geodesic.DISTANCE)['s12'] in a Python loop over the first
+                                    n_scalar pairs (pure Python: slow, so at most 20,000)
+    py.geoloc.distance_pairs_wgs84  geoloc.distance_pairs(A, B, model=WGS84) on (n, 2) arrays
+
+ns_per_pair is the best of `reps` timed runs (after one untimed warm-up) divided by the pairs in
+the run. max_rel_diff is max |d - ref| / max(ref, 1 m) with ref = pyproj's distance of the same
+pair. A row that cannot run (a package missing, libgeoloc answering UnsupportedError) is a '#'
+line saying why.
+"""
+import argparse
+import math
+import os
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SEED = 0x67656F6C6F63  # "geoloc"; the stream of distance_c.c and distance_py.py
+
+
+def make_points(n):
+    """n pairs uniform on the sphere as two (n, 2) float64 arrays [:, 0] lat, [:, 1] lon: the
+    splitmix64 counter stream of distance_c.c (pair k takes values 4k..4k+3), as distance_py.py
+    makes them (math.asin, so the latitudes are bit for bit those of the C side)."""
+    import numpy as np
+
+    i = np.arange(1, 4 * n + 1, dtype=np.uint64)
+    z = np.uint64(SEED) + i * np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    u = (z >> np.uint64(11)).astype(np.float64) * 2.0**-53
+    u = u.reshape(n, 4)
+    r2d = 180.0 / math.pi
+    a = np.empty((n, 2))
+    b = np.empty((n, 2))
+    a[:, 0] = np.array(list(map(math.asin, (2.0 * u[:, 0] - 1.0).tolist()))) * r2d
+    a[:, 1] = 360.0 * u[:, 1] - 180.0
+    b[:, 0] = np.array(list(map(math.asin, (2.0 * u[:, 2] - 1.0).tolist()))) * r2d
+    b[:, 1] = 360.0 * u[:, 3] - 180.0
+    return a, b
+
+
+def best_ns(fn, reps):
+    result = fn()
+    best = math.inf
+    for _ in range(reps):
+        t0 = time.perf_counter_ns()
+        result = fn()
+        best = min(best, time.perf_counter_ns() - t0)
+    return best, result
+
+
+def max_rel_diff(values, ref):
+    import numpy as np
+
+    if ref is None:
+        return math.nan
+    values = np.asarray(values, dtype=np.float64)
+    ref = np.asarray(ref, dtype=np.float64)[: len(values)]
+    d = np.abs(values - ref) / np.maximum(np.abs(ref), 1.0)
+    return math.inf if np.isnan(d).any() else float(d.max(initial=0.0))
+
+
+def emit(name, ns_total, pairs, diff):
+    print(f"{name}\t{ns_total / pairs:.3f}\t{diff:.3e}\t{pairs}")
+    sys.stdout.flush()
+
+
+def positive_int(text):
+    v = int(text)
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return v
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--n", type=positive_int, default=1_000_000, help="pairs for the array rows")
+    p.add_argument("--n-scalar", type=positive_int, default=20_000,
+                   help="pairs for the pure-Python geographiclib loop (at most --n)")
+    p.add_argument("--reps", type=positive_int, default=5, help="timed runs per row (best kept)")
+    p.add_argument("--library", help="libgeoloc.so to load (sets GEOLOC_LIBRARY)")
+    p.add_argument("--python-dir", default=os.path.join(REPO, "python"),
+                   help="directory that holds the geoloc package")
+    args = p.parse_args(argv)
+    if args.library:
+        os.environ["GEOLOC_LIBRARY"] = os.path.abspath(args.library)
+
+    import numpy as np
+
+    n, reps = args.n, args.reps
+    n_scalar = min(args.n_scalar, n)
+    a, b = make_points(n)
+    versions = [f"python {sys.version.split()[0]}", f"numpy {np.__version__}"]
+
+    # 1. pyproj: the reference of the Python rows.
+    ref = None
+    try:
+        import pyproj
+
+        versions.append(f"pyproj {pyproj.__version__} (PROJ {pyproj.proj_version_str})")
+    except ImportError as e:
+        pyproj = None
+        print(f"# py.pyproj_geod_inv: skipped (cannot import pyproj: {e}); no reference (nan)")
+    try:
+        import geographiclib
+        from geographiclib.geodesic import Geodesic
+
+        versions.append(f"geographiclib {geographiclib.__version__}")
+    except ImportError as e:
+        Geodesic = None
+        print(f"# py.geographiclib_inverse: skipped (cannot import geographiclib: {e})")
+    print("# " + " ".join(versions))
+    print(f"# n {n} n_scalar {n_scalar} reps {reps}")
+    sys.stdout.flush()
+
+    if pyproj is not None:
+        geod = pyproj.Geod(ellps="WGS84")
+        lat1, lon1 = np.ascontiguousarray(a[:, 0]), np.ascontiguousarray(a[:, 1])
+        lat2, lon2 = np.ascontiguousarray(b[:, 0]), np.ascontiguousarray(b[:, 1])
+        ns, (_, _, dist) = best_ns(lambda: geod.inv(lon1, lat1, lon2, lat2), reps)
+        ref = np.asarray(dist)
+        emit("py.pyproj_geod_inv", ns, n, 0.0)
+
+    # 2. The pure-Python geographiclib, scalar loop over ready-made lists of floats.
+    if Geodesic is not None:
+        g = Geodesic.WGS84
+        mask = Geodesic.DISTANCE
+        rows = list(zip(a[:n_scalar, 0].tolist(), a[:n_scalar, 1].tolist(),
+                        b[:n_scalar, 0].tolist(), b[:n_scalar, 1].tolist()))
+        inverse = g.Inverse
+        ns, out = best_ns(lambda: [inverse(p, q, r, s, mask)["s12"] for p, q, r, s in rows], reps)
+        emit("py.geographiclib_inverse", ns, n_scalar, max_rel_diff(out, ref))
+
+    # 3. libgeoloc's Python door with the WGS84 model.
+    name = "py.geoloc.distance_pairs_wgs84"
+    sys.path.insert(0, os.path.abspath(args.python_dir))
+    try:
+        import geoloc
+    except Exception as e:  # ImportError, or the package refusing the library
+        why = str(e).splitlines()[0] if str(e) else type(e).__name__
+        print(f"# {name}: pending (cannot import geoloc: {why[:160]})")
+        return 0
+    model = getattr(getattr(geoloc, "Model", None), "WGS84", None)
+    if not hasattr(geoloc, "distance_pairs") or model is None:
+        print(f"# {name}: pending (geoloc has no distance_pairs(..., model=Model.WGS84))")
+        return 0
+    try:
+        geoloc.distance_pairs(a[:1], b[:1], model=model)
+    except Exception as e:
+        print(f"# {name}: pending ({type(e).__name__}: {str(e).splitlines()[0][:160]})")
+        return 0
+    ns, out = best_ns(lambda: geoloc.distance_pairs(a, b, model=model), reps)
+    emit(name, ns, n, max_rel_diff(out, ref))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
