@@ -824,9 +824,10 @@ typedef struct geoloc_gazetteer geoloc_gazetteer;
 /**
  * Opens a gazetteer.
  * [in]  path  a gazetteer file (TSV or CSV with the columns of the shipped one), or NULL for the
- *             shipped one, looked for at $GEOLOC_GAZETTEER, then beside the library
- *             (<libdir>/../share/geoloc/cities1000.tsv), then in the source tree it was built
- *             from. The shipped one is loaded once per process and shared by every handle.
+ *             shipped one, looked for at $GEOLOC_GAZETTEER, then where an install puts it
+ *             (<libdir>/../share/geoloc/cities1000.tsv, also for lib/<multiarch>), then next
+ *             to the library file (<libdir>/cities1000.tsv), then in the source tree it was
+ *             built from. The shipped one is loaded once per process and shared by every handle.
  * [out] out   free it with geoloc_gazetteer_destroy
  * Errors: GEOLOC_E_NULL_ARGUMENT (out), GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND (the message
  * names every path tried), GEOLOC_E_INVALID_ARGUMENT (no name or country_code column, or no
@@ -854,7 +855,9 @@ GEOLOC_API geoloc_status geoloc_gazetteer_places(const geoloc_gazetteer *gazette
  * GEOLOC_ADDRESS_CITY_STATE_COUNTRY "Springfield, Illinois, United States".
  * [in]  c      the coordinate
  * [in]  style  any geoloc_address_style
- * [out] buf, cap, needed  the text
+ * [out] buf, cap, needed  the text; all three NULL/0/NULL to ask for the place only (then
+ *                        place is required), the fastest form when the fields are read with
+ *                        geoloc_places_attribute
  * [out] place  optional (NULL): the place's index in geoloc_gazetteer_places and its distance
  *              from c in meters
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (style), GEOLOC_E_NOT_FINITE,

@@ -20,7 +20,7 @@
 /// ignored. A value is trimmed of surrounding whitespace, and an empty value counts as absent.
 /// When the same key (or two aliases of one key) comes twice, the first non-empty value wins.
 public struct AddressComponents: Sendable, Equatable, ExpressibleByDictionaryLiteral {
-    private var values: [AddressKey: String] = [:]
+    private var values = KeyedValues()
     /// The word written before a unit value that starts with a digit, from the alias it came by.
     private var unitWord: String?
 
@@ -99,6 +99,38 @@ public struct AddressComponents: Sendable, Equatable, ExpressibleByDictionaryLit
         guard let unit = values[.unit] else { return nil }
         guard let first = unit.unicodeScalars.first, isDigit(first) else { return unit }
         return (unitWord ?? "Unit") + " " + unit
+    }
+}
+
+/// One optional value per address key, in a fixed array indexed by the key: no hashing, one
+/// allocation (the formatter builds components on hot paths such as reverse geocoding).
+private struct KeyedValues: Sendable, Equatable {
+    private var slots = [String?](repeating: nil, count: 11)
+
+    subscript(key: AddressKey) -> String? {
+        get { slots[key.slot] }
+        set { slots[key.slot] = newValue }
+    }
+
+    var isEmpty: Bool { slots.allSatisfy { $0 == nil } }
+}
+
+extension AddressKey {
+    /// The key's position in KeyedValues.
+    fileprivate var slot: Int {
+        switch self {
+        case .houseNumber: 0
+        case .road: 1
+        case .unit: 2
+        case .neighbourhood: 3
+        case .city: 4
+        case .county: 5
+        case .state: 6
+        case .stateCode: 7
+        case .postcode: 8
+        case .country: 9
+        case .countryCode: 10
+        }
     }
 }
 

@@ -78,7 +78,9 @@ public final class Gazetteer: @unchecked Sendable {
     ///    program that links GeoLoc statically), found with `dladdr`: an install puts the data in
     ///    `<prefix>/share/geoloc/` and the library in `<prefix>/lib/` or
     ///    `<prefix>/lib/<multiarch>/`;
-    /// 3. data/gazetteer/cities1000.tsv of the source tree this code was built from.
+    /// 3. `<dir>/cities1000.tsv`: beside the library, as when libgeoloc.so and the data are
+    ///    copied into the Python package (`python/geoloc/`);
+    /// 4. data/gazetteer/cities1000.tsv of the source tree this code was built from.
     public static var shippedSearchPaths: [String] {
         var paths: [String] = []
         if let value = getenv("GEOLOC_GAZETTEER"), value[0] != 0 {
@@ -88,17 +90,17 @@ public final class Gazetteer: @unchecked Sendable {
             paths.append(normalizedPath(dir + "/../share/geoloc/" + shippedFileName))
             paths.append(normalizedPath(dir + "/../../share/geoloc/" + shippedFileName))
         }
+        for dir in binaryDirectories() {
+            paths.append(normalizedPath(dir + "/" + shippedFileName))
+        }
         paths.append(sourceTreeData)
         var seen: Set<String> = []
         return paths.filter { seen.insert($0).inserted }
     }
 
     /// The nearest place to `c`, with its names and its distance in meters.
-    /// - Throws: `.unsupported` for `.wgs84` (as ``PlaceSet/nearest(to:count:model:unit:maxDistance:)``).
     public func reverse(_ c: Coordinate, model: EarthModel = .sphere) throws(GeoLocError) -> ReverseGeocode {
-        guard let match = try places.nearest(to: c, count: 1, model: model).first else {
-            throw GeoLocError(.internalError, "the gazetteer found no nearest place")
-        }
+        let match = try nearestPlace(to: c, model: model)
         let i = match.index
         func value(_ column: Int?) -> String {
             guard let column else { return "" }
@@ -108,6 +110,15 @@ public final class Gazetteer: @unchecked Sendable {
             index: i, distance: match.distance, name: places.name(at: i),
             admin1Code: value(admin1CodeColumn), admin1Name: value(admin1NameColumn),
             admin2Name: value(admin2NameColumn), countryCode: value(countryColumn))
+    }
+
+    /// The nearest place to `c` and its distance in meters, without reading its names: the
+    /// cheap half of ``reverse(_:model:)``.
+    public func nearestPlace(to c: Coordinate, model: EarthModel = .sphere) throws(GeoLocError) -> PlaceMatch {
+        guard let match = try places.nearest(to: c, count: 1, model: model).first else {
+            throw GeoLocError(.internalError, "the gazetteer found no nearest place")
+        }
+        return match
     }
 
     /// The first attribute of `names` the set has.

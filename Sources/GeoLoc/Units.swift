@@ -58,8 +58,9 @@ public enum Earth {
 }
 
 extension EarthModel {
-    /// Checks that this version can measure on the model. Every model can since WGS84 arrived,
-    /// so this never throws; it stays for callers written against 0.1 and will go away.
+    /// Checks that this version can measure on the model. Every model can since WGS84 arrived
+    /// (0.2), so this never throws; it stays for callers written against 0.1.
+    @available(*, deprecated, message: "every EarthModel is supported since libgeoloc 0.2")
     @inline(__always)
     public func requireSupported() throws(GeoLocError) {}
 }

@@ -501,6 +501,14 @@ public func geoloc_reverse_geocode(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let g = try borrow(gazetteer, as: GazetteerHandle.self, "gazetteer")
+        if buf == nil && cap == 0 && needed == nil {
+            // The place only: no text asked for.
+            guard let place else { throw GeoLocError(.nullArgument, "place is NULL and no text is asked for") }
+            _ = try decode(style.rawValue, as: AddressStyle.self, "style")
+            let m = try g.gazetteer.nearestPlace(to: try coordinate(c))
+            place.pointee = geoloc_match(index: m.index, distance: m.distance)
+            return GEOLOC_OK
+        }
         guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
         if buf == nil && cap != 0 { throw GeoLocError(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
         let s = try decode(style.rawValue, as: AddressStyle.self, "style")

@@ -103,11 +103,9 @@ where E.RawValue == Int32 {
     return value
 }
 
-/// The Earth model and unit arguments of a measuring call, checked: both known, the model
-/// supported.
+/// The Earth model and unit arguments of a measuring call, checked: both known values.
 func measure(_ model: geoloc_model, _ unit: geoloc_unit) throws(GeoLocError) -> (EarthModel, DistanceUnit) {
     let m = try decode(model.rawValue, as: EarthModel.self, "model")
     let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
-    try m.requireSupported()
     return (m, u)
 }

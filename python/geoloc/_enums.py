@@ -29,7 +29,7 @@ class Model(enum.IntEnum):
 
     #: A sphere of radius 6,371,008.8 m (IUGG mean radius), haversine great-circle distance.
     SPHERE = 0
-    #: The WGS84 ellipsoid. Reserved: raises UnsupportedError in 0.1.
+    #: The WGS84 ellipsoid: geodesic distance by Karney's method, within 15 nm (since 0.2).
     WGS84 = 1
 
 

@@ -162,7 +162,7 @@ class NotFoundError(GeolocError, LookupError):
 
 
 class UnsupportedError(GeolocError, NotImplementedError):
-    """The request is valid but not supported by this version (e.g. Model.WGS84 in 0.1)."""
+    """The request is valid but not supported by this version (no function of 0.2 raises it)."""
 
     status = Status.E_UNSUPPORTED
 

@@ -583,6 +583,14 @@ static void test_reverse_geocode(void)
     place.index = 0;
     CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, NULL, 0, &needed, &place));
     CHECK(needed == strlen("Springfield, IL") + 1 && place.index != 0);
+    /* The place only: no text, no buffer, no needed. */
+    {
+        geoloc_match only = {0, -1};
+        CHECK_OK(geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, NULL, 0, NULL, &only));
+        CHECK(only.index == place.index && only.distance == place.distance);
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, NULL, 0, NULL, NULL));
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, buf, 0, NULL, &only));
+    }
     /* The pole and the middle of the Pacific still have a nearest place. */
     CHECK_OK(geoloc_reverse_geocode(gazetteer, (geoloc_coord){90, 0}, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL));
     CHECK_OK(geoloc_reverse_geocode(gazetteer, (geoloc_coord){-30, -140}, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL));
