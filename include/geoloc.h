@@ -765,6 +765,28 @@ GEOLOC_API geoloc_status geoloc_places_nearest(const geoloc_places *places, geol
                                                double max_distance, geoloc_match *out,
                                                size_t cap, size_t *count);
 
+/**
+ * The k nearest places to each of n points, as geoloc_places_nearest finds them, in one call
+ * (for hosts that pay for every call, such as Python). Row i of the n-by-k outputs holds point
+ * i's matches, nearest first; a row with fewer than k matches is padded with index SIZE_MAX and
+ * distance INFINITY.
+ * [in]  points        n coordinates (NULL allowed when n == 0); all are checked first, and the
+ *                     message names the first bad one ("points[7]: ...")
+ * [in]  k             matches per point, >= 1
+ * [in]  max_distance  as geoloc_places_nearest
+ * [out] indices       n * k place indices, row-major; may be NULL when not wanted
+ * [out] distances     n * k distances in `unit`, row-major; may be NULL when not wanted
+ * Errors: GEOLOC_E_NULL_ARGUMENT (places, or points with n > 0), GEOLOC_E_COUNT_TOO_LARGE (n, k
+ * or n * k), GEOLOC_E_INVALID_ARGUMENT (model, unit, k == 0), GEOLOC_E_NOT_FINITE,
+ * GEOLOC_E_OUT_OF_RANGE. Nothing is written on failure.
+ * Thread safety: any thread, also on the same set.
+ */
+GEOLOC_API geoloc_status geoloc_places_nearest_many(const geoloc_places *places,
+                                                    const geoloc_coord *points, size_t n,
+                                                    size_t k, geoloc_model model,
+                                                    geoloc_unit unit, double max_distance,
+                                                    size_t *indices, double *distances);
+
 /** A polygonal region (Polygon or MultiPolygon in longitude/latitude degrees), prepared for
  *  point-in-polygon tests (GEOS prepared geometry). Immutable; any thread may use it. */
 typedef struct geoloc_region geoloc_region;

@@ -17,6 +17,21 @@ import Darwin
 public func haversineDistance(
     lat1: Double, lon1: Double, lat2: Double, lon2: Double, radius: Double = Earth.meanRadius
 ) -> Double {
+    let d2r = 2 * (Double.pi / 360)
+    return haversine(
+        lat1: lat1, lon1: lon1, cosLat1: cos(lat1 * d2r), lat2: lat2, lon2: lon2, cosLat2: cos(lat2 * d2r),
+        radius: radius, hLimit: .infinity) ?? .infinity  // never nil: there is no limit
+}
+
+/// The haversine distance with the cosines of both latitudes given (`cos(lat * (.pi / 180))`),
+/// or nil when h = sin²(θ/2) exceeds `hLimit` (the point is too far; the arctangent is skipped).
+/// The one implementation behind `haversineDistance` and the place queries, which compute a
+/// centre's cosine once: the same operations in the same order, so the results are identical.
+@inlinable @inline(__always)
+func haversine(
+    lat1: Double, lon1: Double, cosLat1: Double, lat2: Double, lon2: Double, cosLat2: Double,
+    radius: Double, hLimit: Double
+) -> Double? {
     let halfD2R = Double.pi / 360
     // Differences are taken in degrees first: for nearby points the subtraction is exact, so
     // short distances keep full relative precision.
@@ -24,7 +39,8 @@ public func haversineDistance(
     let hdl = (lon2 - lon1) * halfD2R
     let sdp = sin(hdp)
     let sdl = sin(hdl)
-    let h = sdp * sdp + cos(lat1 * (2 * halfD2R)) * cos(lat2 * (2 * halfD2R)) * sdl * sdl
+    let h = sdp * sdp + cosLat1 * cosLat2 * sdl * sdl
+    if h > hLimit { return nil }
     var c: Double  // 1 - h
     if h <= 0.5 {
         c = 1 - h

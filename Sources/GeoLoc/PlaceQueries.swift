@@ -39,47 +39,16 @@ struct HaversineFrom {
     /// `hLimit` (the point is too far: the arctangent is skipped).
     @inline(__always)
     func distance(lat2: Double, lon2: Double, cosLat2: Double, hLimit: Double) -> Double? {
-        let halfD2R = Double.pi / 360
-        let hdp = (lat2 - lat1) * halfD2R
-        let hdl = (lon2 - lon1) * halfD2R
-        let sdp = sin(hdp)
-        let sdl = sin(hdl)
-        let h = sdp * sdp + cosLat1 * cosLat2 * sdl * sdl
-        if h > hLimit { return nil }
-        var c: Double
-        if h <= 0.5 {
-            c = 1 - h
-        } else {
-            let cdp = cos(hdp)
-            let cdl = cos(hdl)
-            let ssp = sin((lat1 + lat2) * halfD2R)
-            c = cdp * cdp * cdl * cdl + ssp * ssp * sdl * sdl
-        }
-        if c < 0 { c = 0 }
-        return 2 * radius * atan2(Swift.max(h, 0).squareRoot(), c.squareRoot())
+        haversine(lat1: lat1, lon1: lon1, cosLat1: cosLat1, lat2: lat2, lon2: lon2, cosLat2: cosLat2,
+                  radius: radius, hLimit: hLimit)
     }
 
     /// The distance to a point whose `cos(lat2 * .pi / 180)` is known (`2 * (.pi / 360)` is
     /// `.pi / 180` exactly, so it is the haversine's `cos(lat2 * (2 * halfD2R))`).
     @inline(__always)
     func distance(lat2: Double, lon2: Double, cosLat2: Double) -> Double {
-        let halfD2R = Double.pi / 360
-        let hdp = (lat2 - lat1) * halfD2R
-        let hdl = (lon2 - lon1) * halfD2R
-        let sdp = sin(hdp)
-        let sdl = sin(hdl)
-        let h = sdp * sdp + cosLat1 * cosLat2 * sdl * sdl
-        var c: Double
-        if h <= 0.5 {
-            c = 1 - h
-        } else {
-            let cdp = cos(hdp)
-            let cdl = cos(hdl)
-            let ssp = sin((lat1 + lat2) * halfD2R)
-            c = cdp * cdp * cdl * cdl + ssp * ssp * sdl * sdl
-        }
-        if c < 0 { c = 0 }
-        return 2 * radius * atan2(Swift.max(h, 0).squareRoot(), c.squareRoot())
+        haversine(lat1: lat1, lon1: lon1, cosLat1: cosLat1, lat2: lat2, lon2: lon2, cosLat2: cosLat2,
+                  radius: radius, hLimit: .infinity) ?? .infinity  // never nil: there is no limit
     }
 }
 

@@ -410,6 +410,41 @@ public func geoloc_places_nearest(
     }
 }
 
+@c @implementation
+public func geoloc_places_nearest_many(
+    _ places: OpaquePointer?, _ points: UnsafePointer<geoloc_coord>?, _ n: Int, _ k: Int, _ model: geoloc_model,
+    _ unit: geoloc_unit, _ maxDistance: Double, _ indices: UnsafeMutablePointer<Int>?,
+    _ distances: UnsafeMutablePointer<Double>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let n = try checkCount(n, "n")
+        if n != 0 && points == nil { throw GeoLocError(.nullArgument, "points is NULL with n = \(n)") }
+        let k = try checkCount(k, "k")
+        let (total, overflow) = n.multipliedReportingOverflow(by: k)
+        if overflow || total > maxCount {
+            throw GeoLocError(.countTooLarge, "n * k (\(n) * \(k)) is larger than \(maxCount)")
+        }
+        let (m, u) = try measure(model, unit)
+        guard k > 0 else { throw GeoLocError(.invalidArgument, "k is 0: ask for at least one match per point") }
+        let queries = try BatchDistance.coordinates(
+            UnsafeBufferPointer(start: points.map { UnsafeRawPointer($0).assumingMemoryBound(to: Double.self) }, count: 2 * n),
+            count: n, name: "points")
+        if maxDistance.isNaN { throw GeoLocError(.notFinite, "max_distance is NaN") }
+        if maxDistance < 0 { throw GeoLocError(.outOfRange, "max_distance \(show(maxDistance)) is negative") }
+        let bound: Double? = maxDistance == .infinity ? nil : maxDistance
+        for (i, q) in queries.enumerated() {
+            let matches = try h.set.nearest(to: q, count: k, model: m, unit: u, maxDistance: bound)
+            for j in 0..<k {
+                let has = j < matches.count
+                indices?[i * k + j] = has ? matches[j].index : -1  // SIZE_MAX
+                distances?[i * k + j] = has ? matches[j].distance : .infinity
+            }
+        }
+        return GEOLOC_OK
+    }
+}
+
 // MARK: - Regions
 
 private func region(

@@ -29,23 +29,6 @@ final class BatchKernelTests: XCTestCase {
         }
     }
 
-    /// splitmix64: a fixed stream, so every run tests the same pairs.
-    struct SplitMix64 {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        /// Uniform in [0, 1).
-        mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-        mutating func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
-        /// Latitude uniform over the sphere's area, in degrees.
-        mutating func latitude() -> Double { asin(2 * unit() - 1) * (180 / Double.pi) }
-        mutating func sign() -> Double { next() & 1 == 0 ? 1 : -1 }
-    }
 
     func scalar(_ c: Cases, _ i: Int) -> Double {
         haversineDistance(

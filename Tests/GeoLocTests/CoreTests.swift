@@ -3,16 +3,6 @@ import XCTest
 
 /// The Swift door: seed examples, bad input, and the invariants the C and Python doors rely on.
 final class CoreTests: XCTestCase {
-    func assertThrows<T>(_ code: GeoLocError.Code, _ body: () throws(GeoLocError) -> T, file: StaticString = #filePath, line: UInt = #line) {
-        do {
-            let v = try body()
-            XCTFail("expected \(code), got \(v)", file: file, line: line)
-        } catch {
-            XCTAssertEqual(error.code, code, error.message, file: file, line: line)
-            XCTAssertFalse(error.message.isEmpty, file: file, line: line)
-        }
-    }
-
     // MARK: coordinates
 
     func testSeedCoordinateStyles() throws {

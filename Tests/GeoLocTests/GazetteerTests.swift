@@ -10,17 +10,6 @@ import Musl
 final class GazetteerTests: XCTestCase {
     static let fixtures = String(#filePath.dropLast("Tests/GeoLocTests/GazetteerTests.swift".count)) + "tests/places/"
 
-    func assertThrows<T>(
-        _ code: GeoLocError.Code, _ body: () throws(GeoLocError) -> T, file: StaticString = #filePath, line: UInt = #line
-    ) {
-        do {
-            let v = try body()
-            XCTFail("expected \(code), got \(v)", file: file, line: line)
-        } catch {
-            XCTAssertEqual(error.code, code, error.message, file: file, line: line)
-            XCTAssertFalse(error.message.isEmpty, file: file, line: line)
-        }
-    }
 
     func reverse(_ lat: Double, _ lon: Double) throws -> ReverseGeocode {
         try Gazetteer.shipped().reverse(Coordinate(latitude: lat, longitude: lon))
@@ -187,7 +176,7 @@ final class GazetteerTests: XCTestCase {
             return best
         }
 
-        var rng = LoadTestRandom(seed: 0x6EA2_0001)
+        var rng = SplitMix64(seed: 0x6EA2_0001)
         var points: [Coordinate] = []
         for _ in 0..<2_000 {
             let i = rng.int(n)

@@ -22,17 +22,6 @@ final class GeodesicTests: XCTestCase {
     static let inverseColumns = ["case", "lat1", "lon1", "lat2", "lon2", "s12_m", "azi1_deg", "azi2_deg"]
     static let directColumns = ["case", "lat1", "lon1", "azi1", "s12_m", "lat2", "lon2", "azi2"]
 
-    func assertThrows<T>(
-        _ code: GeoLocError.Code, _ body: () throws(GeoLocError) -> T, file: StaticString = #filePath, line: UInt = #line
-    ) {
-        do {
-            let v = try body()
-            XCTFail("expected \(code), got \(v)", file: file, line: line)
-        } catch {
-            XCTAssertEqual(error.code, code, error.message, file: file, line: line)
-            XCTAssertFalse(error.message.isEmpty, file: file, line: line)
-        }
-    }
 
     /// The difference of two angles in degrees, reduced to [0, 180].
     func angleGap(_ x: Double, _ y: Double) -> Double {
@@ -280,17 +269,6 @@ final class GeodesicTests: XCTestCase {
 
     // MARK: properties
 
-    /// SplitMix64: a small seeded generator, so the property test sees the same pairs each run.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// 20,000 pairs from the hard families as well as uniform ones: finite results, symmetry,
     /// 0 <= s <= half the meridian, and the direct problem from the inverse's answer returning

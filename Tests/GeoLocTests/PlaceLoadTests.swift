@@ -7,19 +7,6 @@ final class PlaceLoadTests: XCTestCase {
     /// tests/places/ of this source tree.
     static let fixtures = String(#filePath.dropLast("Tests/GeoLocTests/PlaceLoadTests.swift".count)) + "tests/places/"
 
-    func assertThrows<T>(
-        _ code: GeoLocError.Code, _ body: () throws(GeoLocError) -> T, message: String? = nil,
-        file: StaticString = #filePath, line: UInt = #line
-    ) {
-        do {
-            let v = try body()
-            XCTFail("expected \(code), got \(v)", file: file, line: line)
-        } catch {
-            XCTAssertEqual(error.code, code, error.message, file: file, line: line)
-            if let message { XCTAssertEqual(error.message, message, file: file, line: line) }
-            XCTAssertFalse(error.message.isEmpty, file: file, line: line)
-        }
-    }
 
     func csv(_ bytes: [UInt8], _ options: LoadOptions = .init()) throws(GeoLocError) -> PlaceLoad {
         var result: Result<PlaceLoad, GeoLocError>!
@@ -171,7 +158,7 @@ final class PlaceLoadTests: XCTestCase {
 
     /// The decimal reader rounds as the standard library does, on its fast path and off it.
     func testDecimalReadingIsCorrectlyRounded() throws {
-        var g = LoadTestRandom(seed: 42)
+        var g = SplitMix64(seed: 42)
         for _ in 0..<20_000 {
             var digits = ""
             let n = 1 + g.int(25)
@@ -192,7 +179,7 @@ final class PlaceLoadTests: XCTestCase {
     /// non-ASCII text, of every length around the 8-byte steps of the scanner) read back as
     /// they were, with comma and tab, LF and CRLF.
     func testRandomRoundTrip() throws {
-        var g = LoadTestRandom(seed: 99)
+        var g = SplitMix64(seed: 99)
         let alphabet: [String] = ["a", "b", "Z", "0", "7", " ", ",", "\t", "\"", "\n", "\r", "é", "東", "😀", ";", "x"]
         for (delimiter, lineEnd) in [(",", "\n"), ("\t", "\r\n"), (",", "\r\n"), ("\t", "\n")] {
             var rows: [(Double, Double, String, String, String?)] = []
@@ -556,7 +543,7 @@ final class PlaceLoadTests: XCTestCase {
 
     func testLargeGeoJSONRoundTrip() throws {
         // 20,000 features written and read back: positions exact, attributes as written.
-        var g = LoadTestRandom(seed: 7)
+        var g = SplitMix64(seed: 7)
         var parts: [String] = []
         var expected: [(Double, Double)] = []
         for i in 0..<20_000 {
@@ -578,17 +565,3 @@ final class PlaceLoadTests: XCTestCase {
     }
 }
 
-/// A seeded SplitMix64 for these tests.
-struct LoadTestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-    mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}

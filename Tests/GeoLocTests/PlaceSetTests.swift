@@ -6,36 +6,8 @@ import Glibc
 import Musl
 #endif
 
-/// A seeded SplitMix64: the same numbers on every platform and run.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-    mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
-    mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
 /// Place sets: radius search, exact k nearest, regions, errors, threads.
 final class PlaceSetTests: XCTestCase {
-    func assertThrows<T>(
-        _ code: GeoLocError.Code, _ body: () throws(GeoLocError) -> T, file: StaticString = #filePath, line: UInt = #line
-    ) {
-        do {
-            let v = try body()
-            XCTFail("expected \(code), got \(v)", file: file, line: line)
-        } catch {
-            XCTAssertEqual(error.code, code, error.message, file: file, line: line)
-            XCTAssertFalse(error.message.isEmpty, file: file, line: line)
-        }
-    }
 
     func c(_ lat: Double, _ lon: Double) -> Coordinate { try! Coordinate(latitude: lat, longitude: lon) }
 

@@ -25,8 +25,8 @@
  *  - gazetteer: S c.geoloc_gazetteer_open: the first geoloc_gazetteer_open(NULL) of the process
  *    (the load and the index; later opens share it); Q reverse_geocode:
  *    geoloc_reverse_geocode(..., GEOLOC_ADDRESS_CITY_STATE, buf[256], ..., &place) ("Springfield,
- *    IL" text) and the nearest place alone (geoloc_places_nearest k=1 on
- *    geoloc_gazetteer_places), 1 and 2 threads.
+ *    IL" text: c.geoloc_reverse_geocode_text) and the place alone (buf NULL, cap 0, needed NULL:
+ *    c.geoloc_reverse_geocode, the fields reverse_geocoder returns), 1 and 2 threads.
  *  - C rows: the first NCHECK queries' result lists against a brute force over every place with
  *    geoloc_distance (the value the header promises for query results): indices, order and
  *    distances must be identical; mismatches must be 0 (the note says what differed). Also,
@@ -123,8 +123,10 @@ static size_t one(ctx *c, geoloc_coord q)
         break;
     case OP_NEAREST1:
     case OP_REVGEO_PLACE:
-        st = p_geoloc_places_nearest(c->set, q, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES,
-                                     INFINITY, c->out, c->cap, &count);
+        /* The place alone (its fields are then read with geoloc_places_attribute): the form
+         * that answers what reverse_geocoder answers. */
+        st = p_geoloc_reverse_geocode(c->gaz, q, GEOLOC_ADDRESS_CITY_STATE, NULL, 0, NULL, &c->out[0]);
+        count = st == GEOLOC_OK;
         break;
     case OP_NEAREST10:
         st = p_geoloc_places_nearest(c->set, q, 10, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES,
@@ -499,10 +501,11 @@ static int run_gazetteer(const char *dir, int reps, size_t ncheck)
     c.out = calloc(2 * c.cap, sizeof *c.out);
     size_t nq = s.nq_nearest;
     c.op = OP_REVGEO_TEXT;
+    row(&c, "cities", "reverse_geocode", "c.geoloc_reverse_geocode_text", nq, 1, reps);
+    row(&c, "cities", "reverse_geocode", "c.geoloc_reverse_geocode_text", nq, 2, reps);
+    c.op = OP_REVGEO_PLACE;
     row(&c, "cities", "reverse_geocode", "c.geoloc_reverse_geocode", nq, 1, reps);
     row(&c, "cities", "reverse_geocode", "c.geoloc_reverse_geocode", nq, 2, reps);
-    c.op = OP_REVGEO_PLACE;
-    row(&c, "cities", "reverse_geocode", "c.geoloc_gazetteer_nearest", nq, 1, reps);
 
     /* Check: the reverse geocode's place must be the brute-force nearest (meters), index and
      * distance; and the text must not be empty. */

@@ -28,7 +28,7 @@ REFERENCE = {
 }
 IMPL_ORDER = [
     "c.geos_strtree", "c.geos_nearest_generic", "c.geoloc", "c.geoloc_reverse_geocode",
-    "c.geoloc_gazetteer_nearest", "py.geoloc", "py.geoloc_reverse_geocode", "py.shapely_strtree",
+    "c.geoloc_reverse_geocode_text", "py.geoloc", "py.geoloc_reverse_geocode", "py.shapely_strtree",
     "py.scipy_ckdtree", "py.sklearn_balltree", "py.reverse_geocoder_mode1",
     "py.reverse_geocoder_mode2",
 ]
@@ -36,7 +36,7 @@ IMPL_ORDER = [
 STRUCTURE = {
     "c.geos_nearest_generic": "c.geos_strtree",
     "c.geoloc_reverse_geocode": "c.geoloc_gazetteer_open",
-    "c.geoloc_gazetteer_nearest": "c.geoloc_gazetteer_open",
+    "c.geoloc_reverse_geocode_text": "c.geoloc_gazetteer_open",
 }
 GAZETTEER_GOAL_S = 0.15
 

@@ -301,6 +301,11 @@ FUNCTIONS: Dict[str, Tuple[Any, Tuple[Any, ...], bool]] = {
         (PlacesPtr, CCoord, c_size_t, _enum, _enum, c_double, _matches_out, c_size_t, POINTER(c_size_t)),
         True,
     ),
+    "geoloc_places_nearest_many": (
+        _status,
+        (PlacesPtr, POINTER(CCoord), c_size_t, c_size_t, _enum, _enum, c_double, POINTER(c_size_t), POINTER(c_double)),
+        True,
+    ),
     # Regions
     "geoloc_region_from_wkt": (_status, (c_char_p, POINTER(RegionPtr)), True),
     "geoloc_region_from_geojson": (_status, (c_char_p, POINTER(RegionPtr)), True),

@@ -18,7 +18,7 @@ import os
 import threading
 import weakref
 from collections.abc import Mapping
-from ctypes import POINTER, byref, c_bool, c_size_t
+from ctypes import POINTER, byref, c_bool, c_double, c_size_t
 from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy
@@ -810,6 +810,34 @@ class Places(_Handle):
                 lambda out, cap, count: _lib.geoloc_places_nearest(ptr, p, kk, m, u, md, out, cap, count),
                 min(kk, self._count),
             )
+
+    def nearest_many(
+        self,
+        points: Any,
+        k: int = 1,
+        unit: UnitLike = Unit.METERS,
+        model: ModelLike = Model.SPHERE,
+        max_distance: Optional[float] = None,
+    ) -> Tuple[numpy.ndarray, numpy.ndarray]:
+        """The ``k`` nearest places to each of many points in one library call (no Python loop).
+
+        ``points`` is an (n, 2) array-like. Returns ``(indices, distances)``, both of shape
+        (n, k): row i holds point i's matches as :meth:`nearest` gives them, padded with index -1
+        and distance ``inf`` where fewer than ``k`` exist."""
+        pts = _points(points, "points")
+        n = pts.shape[0]
+        kk = _count_arg(k, "k")
+        u = coerce(Unit, unit, "unit")
+        m = coerce(Model, model, "model")
+        md = float("inf") if max_distance is None else _float(max_distance, "max_distance")
+        indices = numpy.empty((n, kk), dtype=numpy.int64)  # SIZE_MAX padding reads as -1
+        distances = numpy.empty((n, kk), dtype=numpy.float64)
+        with self._use() as ptr:
+            _lib.geoloc_places_nearest_many(
+                ptr, _coords_ptr(pts) if n else None, n, kk, m, u, md,
+                indices.ctypes.data_as(POINTER(c_size_t)), distances.ctypes.data_as(POINTER(c_double)),
+            )
+        return indices, distances
 
     def in_region(
         self,

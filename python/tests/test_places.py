@@ -389,6 +389,26 @@ def test_within_argument_errors(hand):
     raises(ValueError, p.within, (1, 2, 3), 1)
 
 
+def test_nearest_many_equals_nearest_per_point(hand):
+    rng = numpy.random.default_rng(5)
+    pts = numpy.column_stack([rng.uniform(-90, 90, 200), rng.uniform(-180, 180, 200)])
+    pts[:3] = [(-45.0, 170.0), (90.0, 0.0), (10.0, -179.999)]
+    for k, bound in [(1, None), (3, None), (5, 3000.0), (20, None)]:
+        idx, dist = hand.nearest_many(pts, k, "km", max_distance=bound)
+        assert idx.shape == dist.shape == (200, k) and idx.dtype == numpy.int64
+        for i, q in enumerate(pts):
+            want = hand.nearest(q, k, "km", max_distance=bound)
+            assert [int(j) for j in idx[i, : len(want)]] == [m.index for m in want]
+            assert list(dist[i, : len(want)]) == [m.distance for m in want]
+            assert (idx[i, len(want):] == -1).all() and numpy.isinf(dist[i, len(want):]).all()
+    idx, dist = hand.nearest_many(numpy.empty((0, 2)), 2)
+    assert idx.shape == (0, 2)
+    with pytest.raises(geoloc.InvalidArgumentError):
+        hand.nearest_many(pts, 0)
+    with pytest.raises(geoloc.OutOfRangeError, match=r"points\[1\]"):
+        hand.nearest_many([(0, 0), (91, 0)], 1)
+
+
 def test_nearest_cases(hand):
     p = hand
     got = p.nearest((-45.0, 170.0), 3)

@@ -305,6 +305,34 @@ static void test_within_cases(void)
     CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_places_nearest(p, pts[0], (size_t)-1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, m, 16, &count));
     CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_places_nearest(p, pts[0], 5, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, m, 2, &count));
     CHECK(count == 5);
+
+    /* Many points at once: each row as geoloc_places_nearest gives it, padded past the end. */
+    {
+        const geoloc_coord qs[3] = {{10.0, -179.999}, {-45.0, 170.0}, {89.0, 10.0}};
+        size_t idx[3 * 3], i, j;
+        double dist[3 * 3];
+        CHECK_OK(geoloc_places_nearest_many(p, qs, 3, 3, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 3000, idx, dist));
+        for (i = 0; i < 3; i++) {
+            CHECK_OK(geoloc_places_nearest(p, qs[i], 3, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 3000, m, 16, &count));
+            for (j = 0; j < 3; j++) {
+                if (j < count) {
+                    CHECK(idx[i * 3 + j] == m[j].index && dist[i * 3 + j] == m[j].distance);
+                } else {
+                    CHECK(idx[i * 3 + j] == SIZE_MAX && isinf(dist[i * 3 + j]));
+                }
+            }
+        }
+        CHECK_OK(geoloc_places_nearest_many(p, qs, 3, 1, GEOLOC_MODEL_WGS84, GEOLOC_UNIT_METERS, INFINITY, idx, NULL));
+        CHECK(idx[0] == 1 && idx[1] == 2);
+        CHECK_OK(geoloc_places_nearest_many(p, NULL, 0, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, NULL, NULL));
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_nearest_many(p, NULL, 2, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, idx, dist));
+        CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_places_nearest_many(p, qs, 3, (size_t)-1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, idx, dist));
+        CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_places_nearest_many(p, qs, (size_t)1 << 20, (size_t)1 << 20, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, idx, dist));
+        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_nearest_many(p, qs, 3, 0, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, idx, dist));
+        CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_nearest_many(p, (geoloc_coord[]){{0, 0}, {-91, 0}}, 2, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, idx, dist));
+        CHECK(strstr(geoloc_last_error(), "points[1]") != NULL);
+        CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_nearest_many(p, qs, 3, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, -1, idx, dist));
+    }
     geoloc_places_destroy(p);
 }
 

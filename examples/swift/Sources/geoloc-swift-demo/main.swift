@@ -19,6 +19,15 @@ do {
     print(formatAddress(place, style: .cityState))
     print(formatAddress(place, style: .cityStateCountry))
 
+    print("on WGS84:", try distance(from: home, to: newYork, model: .wgs84, unit: .miles), "miles")
+
+    // Towns near home and "where was I", from the GeoNames gazetteer shipped with libgeoloc.
+    let towns = try Gazetteer.shipped()
+    for m in try towns.places.within(10, .miles, of: home, limit: 3) {
+        print("near home:", towns.places.name(at: m.index), try distanceText(meters: m.distance * 1609.344))
+    }
+    print("where:", try towns.reverse(Coordinate(latitude: 39.80, longitude: -89.64)).formatted())
+
     _ = try Coordinate(parsing: "91,0")
 } catch {
     print("error (\(error.code)):", error.message)
