@@ -122,6 +122,9 @@ static size_t one(ctx *c, geoloc_coord q)
                                     GEOLOC_NO_LIMIT, c->out, c->cap, &count);
         break;
     case OP_NEAREST1:
+        st = p_geoloc_places_nearest(c->set, q, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES,
+                                     INFINITY, c->out, c->cap, &count);
+        break;
     case OP_REVGEO_PLACE:
         /* The place alone (its fields are then read with geoloc_places_attribute): the form
          * that answers what reverse_geocoder answers. */

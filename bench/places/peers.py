@@ -389,7 +389,12 @@ def peer_geoloc(name, places, queries, meta, reps, library):
         except Exception as e:
             emit("P", name, kind, impl, f"{type(e).__name__}: {str(e)[:160]}")
             return
-        total = sum(len(r) for r in res) if res and isinstance(res[0], (list, tuple)) else len(res)
+        if isinstance(res, tuple) and len(res) == 2 and isinstance(res[0], np.ndarray):
+            total = int((res[0] >= 0).sum())  # nearest_many: (indices, distances), -1 = none
+        elif res and isinstance(res[0], (list, tuple)):
+            total = sum(len(r) for r in res)
+        else:
+            total = len(res)
         emit(f"# py.geoloc {kind}: {how}")
         emit("Q", name, kind, impl, f"{nq / t:.1f}", f"{total / nq:.3f}", nq, 1)
 
