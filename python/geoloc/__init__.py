@@ -169,14 +169,19 @@ def _float(value: Any, what: str) -> float:
         raise TypeError("%s must be a number, not %s" % (what, type(value).__name__)) from None
 
 
-def _int32(value: Any, what: str) -> int:
-    """An integer that must fit a C int32_t: OutOfRangeError (a ValueError) outside it."""
+def _integer(value: Any, what: str) -> int:
+    """A Python int (or anything with __index__, but not bool or None), else TypeError."""
     if isinstance(value, bool) or value is None:
         raise TypeError("%s must be an int, not %s" % (what, type(value).__name__))
     try:
-        number = operator.index(value)
+        return operator.index(value)
     except TypeError:
         raise TypeError("%s must be an int, not %s" % (what, type(value).__name__)) from None
+
+
+def _int32(value: Any, what: str) -> int:
+    """An integer that must fit a C int32_t: OutOfRangeError (a ValueError) outside it."""
+    number = _integer(value, what)
     if not _INT32_MIN <= number <= _INT32_MAX:
         raise OutOfRangeError("%s %d is outside the int32 range [%d, %d]" % (what, number, _INT32_MIN, _INT32_MAX))
     return number

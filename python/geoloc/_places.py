@@ -33,6 +33,7 @@ from . import (
     _coord,
     _coords_ptr,
     _float,
+    _integer,
     _points,
     _text,
     _text_result,
@@ -276,12 +277,7 @@ class _Using:
 
 def _count_arg(value: Any, what: str) -> int:
     """A count (k, limit) as a size_t: an int >= 0 and at most GEOLOC_MAX_COUNT."""
-    if isinstance(value, bool) or value is None:
-        raise TypeError("%s must be an int, not %s" % (what, type(value).__name__))
-    try:
-        number = operator.index(value)
-    except TypeError:
-        raise TypeError("%s must be an int, not %s" % (what, type(value).__name__)) from None
+    number = _integer(value, what)
     if number < 0:
         raise OutOfRangeError("%s must be >= 0, not %d" % (what, number))
     if number > MAX_COUNT:
