@@ -566,6 +566,10 @@ GEOLOC_API geoloc_status geoloc_country_name(const char *code, const char **name
  * index order, and *count is always set to the number of results the query has (after `limit`).
  * When cap < *count, the first cap results are written and GEOLOC_E_BUFFER_TOO_SMALL is
  * returned; out may be NULL with cap = 0 to ask for the count only.
+ *
+ * GEOS and threads: libgeoloc creates and destroys GEOS geometries under a lock of its own (GEOS
+ * 3.11 shares one geometry factory, with a plain reference count, between all its contexts). A
+ * host that also calls GEOS itself, on other threads at the same time, is outside that lock.
  */
 
 /** A place set. Create with geoloc_places_create or a loader; free with geoloc_places_destroy. */
