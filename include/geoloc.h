@@ -755,6 +755,31 @@ GEOLOC_API geoloc_status geoloc_places_within(const geoloc_places *places, geolo
                                               geoloc_match *out, size_t cap, size_t *count);
 
 /**
+ * Radius search for each of n centres in one call (for hosts that pay for every call, such as
+ * Python): the results of geoloc_places_within for centre i are out[offsets[i]] up to
+ * out[offsets[i + 1]], nearest first.
+ * [in]  centers  n coordinates (NULL allowed when n == 0); all are checked first, and the
+ *                message names the first bad one ("centers[7]: ...")
+ * [in]  radius, model, unit, limit  as geoloc_places_within (limit applies to each centre)
+ * [out] offsets  n + 1 offsets, always written in full on success and on
+ *                GEOLOC_E_BUFFER_TOO_SMALL (offsets[n] is the total)
+ * [out] out, cap, count  *count is the total number of matches; when cap < *count the first cap
+ *                are written and GEOLOC_E_BUFFER_TOO_SMALL is returned (call again with a cap of
+ *                *count)
+ * Errors: GEOLOC_E_NULL_ARGUMENT (places, centers with n > 0, offsets, count, out with cap > 0),
+ * GEOLOC_E_COUNT_TOO_LARGE (n, cap, limit, or a total above GEOLOC_MAX_COUNT),
+ * GEOLOC_E_INVALID_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE,
+ * GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread, also on the same set.
+ */
+GEOLOC_API geoloc_status geoloc_places_within_many(const geoloc_places *places,
+                                                   const geoloc_coord *centers, size_t n,
+                                                   double radius, geoloc_model model,
+                                                   geoloc_unit unit, size_t limit,
+                                                   size_t *offsets, geoloc_match *out,
+                                                   size_t cap, size_t *count);
+
+/**
  * The k nearest places to `point`, exactly (by the distance of `model`), nearest first, ties in
  * index order; fewer when the set is smaller or max_distance excludes them.
  * [in]  k             the number wanted (0 gives none)

@@ -411,6 +411,55 @@ public func geoloc_places_nearest(
 }
 
 @c @implementation
+public func geoloc_places_within_many(
+    _ places: OpaquePointer?, _ centers: UnsafePointer<geoloc_coord>?, _ n: Int, _ radius: Double,
+    _ model: geoloc_model, _ unit: geoloc_unit, _ limit: Int, _ offsets: UnsafeMutablePointer<Int>?,
+    _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let n = try checkCount(n, "n")
+        if n != 0 && centers == nil { throw GeoLocError(.nullArgument, "centers is NULL with n = \(n)") }
+        guard let offsets else { throw GeoLocError(.nullArgument, "offsets is NULL") }
+        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
+        if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
+        let cap = try checkCount(cap, "cap")
+        let lim = try checkCount(limit, "limit")
+        let (m, u) = try measure(model, unit)
+        let points = try BatchDistance.coordinates(
+            UnsafeBufferPointer(start: centers.map { UnsafeRawPointer($0).assumingMemoryBound(to: Double.self) }, count: 2 * n),
+            count: n, name: "centers")
+        if !radius.isFinite { throw GeoLocError(.notFinite, "radius \(show(radius)) is not finite") }
+        if radius < 0 { throw GeoLocError(.outOfRange, "radius \(show(radius)) is negative") }
+        var all: [[PlaceMatch]] = []
+        all.reserveCapacity(n)
+        var total = 0
+        for p in points {
+            let matches = try h.set.within(radius, u, of: p, model: m, limit: lim == 0 ? nil : lim)
+            total += matches.count
+            if total > maxCount {
+                throw GeoLocError(.countTooLarge, "the queries have more than \(maxCount) results in all")
+            }
+            all.append(matches)
+        }
+        var at = 0
+        for (i, matches) in all.enumerated() {
+            offsets[i] = at
+            for match in matches {
+                if at < cap, let out { out[at] = geoloc_match(index: match.index, distance: match.distance) }
+                at += 1
+            }
+        }
+        offsets[n] = at
+        count.pointee = total
+        if total > cap {
+            throw GeoLocError(.bufferTooSmall, "the queries have \(total) results but the array holds \(cap)")
+        }
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
 public func geoloc_places_nearest_many(
     _ places: OpaquePointer?, _ points: UnsafePointer<geoloc_coord>?, _ n: Int, _ k: Int, _ model: geoloc_model,
     _ unit: geoloc_unit, _ maxDistance: Double, _ indices: UnsafeMutablePointer<Int>?,

@@ -389,7 +389,9 @@ def peer_geoloc(name, places, queries, meta, reps, library):
         except Exception as e:
             emit("P", name, kind, impl, f"{type(e).__name__}: {str(e)[:160]}")
             return
-        if isinstance(res, tuple) and len(res) == 2 and hasattr(res[0], "ndim"):
+        if isinstance(res, tuple) and len(res) == 3 and hasattr(res[0], "ndim"):
+            total = len(res[1])  # within_many: (offsets, indices, distances)
+        elif isinstance(res, tuple) and len(res) == 2 and hasattr(res[0], "ndim"):
             total = int((res[0] >= 0).sum())  # nearest_many: (indices, distances), -1 = none
         elif res and isinstance(res[0], (list, tuple)):
             total = sum(len(r) for r in res)

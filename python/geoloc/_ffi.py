@@ -296,6 +296,11 @@ FUNCTIONS: Dict[str, Tuple[Any, Tuple[Any, ...], bool]] = {
         (PlacesPtr, CCoord, c_double, _enum, _enum, c_size_t, _matches_out, c_size_t, POINTER(c_size_t)),
         True,
     ),
+    "geoloc_places_within_many": (
+        _status,
+        (PlacesPtr, POINTER(CCoord), c_size_t, c_double, _enum, _enum, c_size_t, POINTER(c_size_t), _matches_out, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
     "geoloc_places_nearest": (
         _status,
         (PlacesPtr, CCoord, c_size_t, _enum, _enum, c_double, _matches_out, c_size_t, POINTER(c_size_t)),

@@ -807,6 +807,43 @@ class Places(_Handle):
                 min(kk, self._count),
             )
 
+    def within_many(
+        self,
+        centers: Any,
+        radius: float,
+        unit: UnitLike = Unit.METERS,
+        model: ModelLike = Model.SPHERE,
+        limit: Optional[int] = None,
+    ) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+        """Radius search for many centres in one library call (no Python loop).
+
+        ``centers`` is an (n, 2) array-like. Returns ``(offsets, indices, distances)``: centre
+        i's matches, as :meth:`within` gives them, are ``indices[offsets[i]:offsets[i + 1]]``
+        and the same slice of ``distances`` (in ``unit``); ``offsets`` has n + 1 entries."""
+        pts = _points(centers, "centers")
+        n = pts.shape[0]
+        r = _float(radius, "radius")
+        u = coerce(Unit, unit, "unit")
+        m = coerce(Model, model, "model")
+        lim = 0 if limit is None else _count_arg(limit, "limit")
+        offsets = numpy.zeros(n + 1, dtype=numpy.int64)
+        count = c_size_t(0)
+        cap = max(16 * n, 64)
+        with self._use() as ptr:
+            while True:
+                out = (CMatch * cap)()
+                try:
+                    _lib.geoloc_places_within_many(
+                        ptr, _coords_ptr(pts) if n else None, n, r, m, u, lim,
+                        offsets.ctypes.data_as(POINTER(c_size_t)), out, cap, byref(count),
+                    )
+                    break
+                except BufferTooSmallError:
+                    cap = count.value  # the total is known now: one more call fits it
+        total = count.value
+        matches = numpy.frombuffer(out, dtype=numpy.dtype([("index", numpy.uint64), ("distance", numpy.float64)]), count=total)
+        return offsets, matches["index"].astype(numpy.int64), matches["distance"].copy()
+
     def nearest_many(
         self,
         points: Any,

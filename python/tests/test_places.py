@@ -389,6 +389,26 @@ def test_within_argument_errors(hand):
     raises(ValueError, p.within, (1, 2, 3), 1)
 
 
+def test_within_many_equals_within_per_centre(hand):
+    rng = numpy.random.default_rng(6)
+    centers = numpy.column_stack([rng.uniform(-90, 90, 300), rng.uniform(-180, 180, 300)])
+    centers[:3] = [(10.0, 180.0), (-45.0, 170.0), (90.0, -123.0)]
+    for radius, limit in [(0.0, None), (500.0, None), (3000.0, 2), (20100.0, None)]:
+        offsets, idx, dist = hand.within_many(centers, radius, "km", limit=limit)
+        assert offsets.shape == (301,) and offsets[0] == 0 and offsets[-1] == len(idx) == len(dist)
+        for i, c in enumerate(centers):
+            want = hand.within(c, radius, "km", limit=limit)
+            a, b = offsets[i], offsets[i + 1]
+            assert [int(j) for j in idx[a:b]] == [m.index for m in want]
+            assert list(dist[a:b]) == [m.distance for m in want]
+    offsets, idx, dist = hand.within_many(numpy.empty((0, 2)), 1.0)
+    assert list(offsets) == [0] and len(idx) == 0
+    with pytest.raises(geoloc.OutOfRangeError, match=r"centers\[1\]"):
+        hand.within_many([(0, 0), (91, 0)], 1.0)
+    with pytest.raises(geoloc.NotFiniteError):
+        hand.within_many([(0, 0)], float("nan"))
+
+
 def test_nearest_many_equals_nearest_per_point(hand):
     rng = numpy.random.default_rng(5)
     pts = numpy.column_stack([rng.uniform(-90, 90, 200), rng.uniform(-180, 180, 200)])

@@ -306,6 +306,37 @@ static void test_within_cases(void)
     CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_places_nearest(p, pts[0], 5, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, INFINITY, m, 2, &count));
     CHECK(count == 5);
 
+    /* Many centres at once: each slice as geoloc_places_within gives it. */
+    {
+        const geoloc_coord cs[4] = {{10.0, 180.0}, {-45.0, 170.0}, {0.0, 0.0}, {90.0, -123.0}};
+        size_t offsets[5], total = 0, i, j;
+        geoloc_match all[32];
+        CHECK_OK(geoloc_places_within_many(p, cs, 4, 2000, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, offsets, all, 32, &total));
+        CHECK(offsets[0] == 0 && offsets[4] == total);
+        for (i = 0; i < 4; i++) {
+            CHECK_OK(geoloc_places_within(p, cs[i], 2000, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, m, 16, &count));
+            CHECK(offsets[i + 1] - offsets[i] == count);
+            for (j = 0; j < count && offsets[i] + j < 32; j++) {
+                CHECK(all[offsets[i] + j].index == m[j].index && all[offsets[i] + j].distance == m[j].distance);
+            }
+        }
+        /* Too small: the offsets and the count still come back. */
+        memset(offsets, 0, sizeof offsets);
+        CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_places_within_many(p, cs, 4, 2000, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, offsets, NULL, 0, &count));
+        CHECK(count == total && offsets[4] == total);
+        CHECK_OK(geoloc_places_within_many(p, cs, 4, 2000, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 1, offsets, all, 32, &count));
+        CHECK(count <= 4 && offsets[4] == count);
+        CHECK_OK(geoloc_places_within_many(p, NULL, 0, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, offsets, NULL, 0, &count));
+        CHECK(count == 0 && offsets[0] == 0);
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_within_many(p, cs, 4, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, NULL, all, 32, &count));
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_within_many(p, NULL, 4, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, offsets, all, 32, &count));
+        CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_places_within_many(p, cs, (size_t)-1, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, offsets, all, 32, &count));
+        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_within_many(p, cs, 4, 1, GEOLOC_MODEL_SPHERE, INVALID_UNIT, 0, offsets, all, 32, &count));
+        CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_places_within_many(p, NULL, 0, NAN, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, offsets, all, 32, &count));
+        CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_within_many(p, (geoloc_coord[]){{0, 0}, {0, 0}, {95, 0}}, 3, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, offsets, all, 32, &count));
+        CHECK(strstr(geoloc_last_error(), "centers[2]") != NULL);
+    }
+
     /* Many points at once: each row as geoloc_places_nearest gives it, padded past the end. */
     {
         const geoloc_coord qs[3] = {{10.0, -179.999}, {-45.0, 170.0}, {89.0, 10.0}};
