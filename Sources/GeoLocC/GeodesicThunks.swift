@@ -8,8 +8,8 @@ public func geoloc_geodesic_inverse(
     _ azi1: UnsafeMutablePointer<Double>?, _ azi2: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let p = try Coordinate(latitude: a.lat, longitude: a.lon)
-        let q = try Coordinate(latitude: b.lat, longitude: b.lon)
+        let p = try coordinate(a)
+        let q = try coordinate(b)
         let g = geodesicInverse(from: p, to: q)
         meters?.pointee = g.distance
         azi1?.pointee = g.initialAzimuth
@@ -25,7 +25,7 @@ public func geoloc_geodesic_direct(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         guard let end else { throw GeoLocError(.nullArgument, "end is NULL") }
-        let p = try Coordinate(latitude: start.lat, longitude: start.lon)
+        let p = try coordinate(start)
         let g = try geodesicDirect(from: p, azimuth: azi1, distance: meters)
         end.pointee = geoloc_coord(lat: g.destination.latitude, lon: g.destination.longitude)
         azi2?.pointee = g.finalAzimuth

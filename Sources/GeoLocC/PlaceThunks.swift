@@ -51,11 +51,6 @@ private func release(_ p: OpaquePointer?) {
 
 // MARK: - Shared checks
 
-@inline(__always)
-private func coordinate(_ c: geoloc_coord) throws(GeoLocError) -> Coordinate {
-    try Coordinate(latitude: c.lat, longitude: c.lon)
-}
-
 /// An optional C string: nil stays nil, anything else must be valid UTF-8.
 private func optionalText(_ p: UnsafePointer<CChar>?, _ what: @autoclosure () -> String) throws(GeoLocError) -> String? {
     guard let p else { return nil }
@@ -78,6 +73,14 @@ private func queryArguments(
     let lim = try checkCount(limit, "limit")
     let (m, u) = try measure(model, unit)
     return (handle.set, m, u, lim == 0 ? nil : lim)
+}
+
+/// The max_distance argument of the nearest queries: NaN and negative values refused, INFINITY
+/// meaning no bound (nil).
+private func distanceBound(_ maxDistance: Double) throws(GeoLocError) -> Double? {
+    if maxDistance.isNaN { throw GeoLocError(.notFinite, "max_distance is NaN") }
+    if maxDistance < 0 { throw GeoLocError(.outOfRange, "max_distance \(show(maxDistance)) is negative") }
+    return maxDistance == .infinity ? nil : maxDistance
 }
 
 /// Writes matches to the caller's array under the header's contract: *count is the full number,
@@ -124,7 +127,7 @@ public func geoloc_places_create(
             attributeNames.append(s)
         }
         let points = try BatchDistance.coordinates(
-            UnsafeBufferPointer(start: coords.map { UnsafeRawPointer($0).assumingMemoryBound(to: Double.self) }, count: 2 * n),
+            degrees(coords, n),
             count: n, name: "coords")
         var builder = PlaceSetBuilder(attributeNames: attributeNames)
         builder.reserveCapacity(n)
@@ -402,9 +405,7 @@ public func geoloc_places_nearest(
         let (set, m, u, _) = try queryArguments(places, out, cap, count, limit: 0, model: model, unit: unit)
         let k = try checkCount(k, "k")
         let p = try coordinate(point)
-        if maxDistance.isNaN { throw GeoLocError(.notFinite, "max_distance is NaN") }
-        if maxDistance < 0 { throw GeoLocError(.outOfRange, "max_distance \(show(maxDistance)) is negative") }
-        let bound: Double? = maxDistance == .infinity ? nil : maxDistance
+        let bound = try distanceBound(maxDistance)
         let matches = try set.nearest(to: p, count: k, model: m, unit: u, maxDistance: bound)
         return writeMatches(matches, out, cap, count)
     }
@@ -427,7 +428,7 @@ public func geoloc_places_within_many(
         let lim = try checkCount(limit, "limit")
         let (m, u) = try measure(model, unit)
         let points = try BatchDistance.coordinates(
-            UnsafeBufferPointer(start: centers.map { UnsafeRawPointer($0).assumingMemoryBound(to: Double.self) }, count: 2 * n),
+            degrees(centers, n),
             count: n, name: "centers")
         if !radius.isFinite { throw GeoLocError(.notFinite, "radius \(show(radius)) is not finite") }
         if radius < 0 { throw GeoLocError(.outOfRange, "radius \(show(radius)) is negative") }
@@ -477,11 +478,9 @@ public func geoloc_places_nearest_many(
         let (m, u) = try measure(model, unit)
         guard k > 0 else { throw GeoLocError(.invalidArgument, "k is 0: ask for at least one match per point") }
         let queries = try BatchDistance.coordinates(
-            UnsafeBufferPointer(start: points.map { UnsafeRawPointer($0).assumingMemoryBound(to: Double.self) }, count: 2 * n),
+            degrees(points, n),
             count: n, name: "points")
-        if maxDistance.isNaN { throw GeoLocError(.notFinite, "max_distance is NaN") }
-        if maxDistance < 0 { throw GeoLocError(.outOfRange, "max_distance \(show(maxDistance)) is negative") }
-        let bound: Double? = maxDistance == .infinity ? nil : maxDistance
+        let bound = try distanceBound(maxDistance)
         for (i, q) in queries.enumerated() {
             let matches = try h.set.nearest(to: q, count: k, model: m, unit: u, maxDistance: bound)
             for j in 0..<k {

@@ -109,3 +109,16 @@ func measure(_ model: geoloc_model, _ unit: geoloc_unit) throws(GeoLocError) -> 
     let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
     return (m, u)
 }
+
+/// A C coordinate, checked (NaN, infinity, latitude beyond ±90) and its longitude reduced.
+@inline(__always)
+func coordinate(_ c: geoloc_coord) throws(GeoLocError) -> Coordinate {
+    try Coordinate(latitude: c.lat, longitude: c.lon)
+}
+
+/// A C array of n geoloc_coord seen as 2n doubles.
+@inline(__always)
+func degrees(_ p: UnsafePointer<geoloc_coord>?, _ n: Int) -> UnsafeBufferPointer<Double> {
+    guard let p, n > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+    return UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: Double.self), count: 2 * n)
+}

@@ -47,11 +47,6 @@ public func geoloc_convert_length(
 
 // MARK: - Coordinates
 
-@inline(__always)
-private func coordinate(_ c: geoloc_coord) throws(GeoLocError) -> Coordinate {
-    try Coordinate(latitude: c.lat, longitude: c.lon)
-}
-
 @c @implementation
 public func geoloc_coord_check(_ c: geoloc_coord, _ out: UnsafeMutablePointer<geoloc_coord>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
@@ -95,13 +90,6 @@ public func geoloc_distance(
         out.pointee = try distance(from: coordinate(a), to: coordinate(b), model: m, unit: u)
         return GEOLOC_OK
     }
-}
-
-/// A C array of n geoloc_coord seen as 2n doubles.
-@inline(__always)
-private func degrees(_ p: UnsafePointer<geoloc_coord>?, _ n: Int) -> UnsafeBufferPointer<Double> {
-    guard let p, n > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
-    return UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: Double.self), count: 2 * n)
 }
 
 @c @implementation
