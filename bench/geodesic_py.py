@@ -25,43 +25,10 @@ import argparse
 import math
 import os
 import sys
-import time
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SEED = 0x67656F6C6F63  # "geoloc"; the stream of distance_c.c and distance_py.py
-
-
-def make_points(n):
-    """n pairs uniform on the sphere as two (n, 2) float64 arrays [:, 0] lat, [:, 1] lon: the
-    splitmix64 counter stream of distance_c.c (pair k takes values 4k..4k+3), as distance_py.py
-    makes them (math.asin, so the latitudes are bit for bit those of the C side)."""
-    import numpy as np
-
-    i = np.arange(1, 4 * n + 1, dtype=np.uint64)
-    z = np.uint64(SEED) + i * np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    u = (z >> np.uint64(11)).astype(np.float64) * 2.0**-53
-    u = u.reshape(n, 4)
-    r2d = 180.0 / math.pi
-    a = np.empty((n, 2))
-    b = np.empty((n, 2))
-    a[:, 0] = np.array(list(map(math.asin, (2.0 * u[:, 0] - 1.0).tolist()))) * r2d
-    a[:, 1] = 360.0 * u[:, 1] - 180.0
-    b[:, 0] = np.array(list(map(math.asin, (2.0 * u[:, 2] - 1.0).tolist()))) * r2d
-    b[:, 1] = 360.0 * u[:, 3] - 180.0
-    return a, b
-
-
-def best_ns(fn, reps):
-    result = fn()
-    best = math.inf
-    for _ in range(reps):
-        t0 = time.perf_counter_ns()
-        result = fn()
-        best = min(best, time.perf_counter_ns() - t0)
-    return best, result
+# The pairs, the timing and the argument type are distance_py.py's (the same directory), so both
+# halves of bench/run measure the same points the same way.
+from distance_py import REPO, best_ns, make_points, positive_int
 
 
 def max_rel_diff(values, ref):
@@ -78,13 +45,6 @@ def max_rel_diff(values, ref):
 def emit(name, ns_total, pairs, diff):
     print(f"{name}\t{ns_total / pairs:.3f}\t{diff:.3e}\t{pairs}")
     sys.stdout.flush()
-
-
-def positive_int(text):
-    v = int(text)
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
-    return v
 
 
 def main(argv=None):

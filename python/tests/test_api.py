@@ -178,6 +178,8 @@ def _ctype_of(c_type):
 def test_table_declares_every_header_function(header_text):
     header = _header_functions(header_text)
     assert len(header) >= 20
+    for name in ("geoloc_geodesic_inverse", "geoloc_places_within", "geoloc_reverse_geocode", "geoloc_region_destroy"):
+        assert name in header
     assert set(header) == set(_ffi.FUNCTIONS)
     for name, (ret, params) in header.items():
         restype, argtypes, checked = _ffi.FUNCTIONS[name]

@@ -11,9 +11,7 @@ import concurrent.futures
 import ctypes
 import gc
 import json
-import math
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -21,7 +19,7 @@ import textwrap
 import threading
 import time
 import weakref
-from ctypes import POINTER, c_bool, c_char_p, c_double, c_int64, c_size_t
+from ctypes import c_size_t
 from pathlib import Path
 
 import numpy
@@ -87,68 +85,6 @@ def brute_within(pts, q, radius, unit="meters", model="sphere"):
 # ============================================================================================
 # The table and the structures
 # ============================================================================================
-
-
-def _header_functions(header_text):
-    found = {}
-    for m in re.finditer(r"GEOLOC_API\s+([^;(]*?)\b(geoloc_\w+)\s*\(([^)]*)\)\s*;", header_text):
-        ret, name, params = m.group(1), m.group(2), m.group(3)
-        plist = [] if params.strip() == "void" else [" ".join(p.split()) for p in params.split(",")]
-        found[name] = (ret.strip(), plist)
-    return found
-
-
-def _ctype_of(c_type):
-    key = c_type.replace(" ", "")
-    enums = {"geoloc_status", "geoloc_unit", "geoloc_model", "geoloc_coord_style", "geoloc_daylight",
-             "geoloc_temp_unit", "geoloc_address_style"}
-    if key in enums:
-        return ctypes.c_int
-    table = {
-        "void": None,
-        "double": c_double,
-        "bool": c_bool,
-        "size_t": c_size_t,
-        "int32_t": ctypes.c_int32,
-        "constchar*": c_char_p,
-        "char*": POINTER(ctypes.c_char),
-        "size_t*": POINTER(c_size_t),
-        "double*": POINTER(c_double),
-        "bool*": POINTER(c_bool),
-        "int64_t*": POINTER(c_int64),
-        "constchar**": POINTER(c_char_p),
-        "constchar*const*": POINTER(c_char_p),
-        "geoloc_coord": _ffi.CCoord,
-        "geoloc_coord*": POINTER(_ffi.CCoord),
-        "constgeoloc_coord*": POINTER(_ffi.CCoord),
-        "geoloc_mileage_result*": POINTER(_ffi.CMileageResult),
-        "geoloc_leg*": POINTER(_ffi.CLeg),
-        "constgeoloc_address_part*": POINTER(_ffi.CAddressPart),
-        "geoloc_match*": POINTER(_ffi.CMatch),
-        "constgeoloc_load_options*": POINTER(_ffi.CLoadOptions),
-    }
-    for handle, ptr in (("places", _ffi.PlacesPtr), ("region", _ffi.RegionPtr), ("gazetteer", _ffi.GazetteerPtr)):
-        table["geoloc_%s*" % handle] = ptr
-        table["constgeoloc_%s*" % handle] = ptr
-        table["geoloc_%s**" % handle] = POINTER(ptr)
-        table["constgeoloc_%s**" % handle] = POINTER(ptr)
-    return table[key]
-
-
-def test_table_declares_every_header_function(header_text):
-    header = _header_functions(header_text)
-    for name in ("geoloc_geodesic_inverse", "geoloc_places_within", "geoloc_reverse_geocode", "geoloc_region_destroy"):
-        assert name in header
-    assert set(header) == set(_ffi.FUNCTIONS)
-    for name, (ret, params) in header.items():
-        restype, argtypes, checked = _ffi.FUNCTIONS[name]
-        assert restype is _ctype_of(ret), name
-        assert checked == (ret == "geoloc_status"), name
-        types = [_ctype_of(re.match(r"(.*?)\w+$", p).group(1)) for p in params]
-        assert list(argtypes) == types, name
-        fn = getattr(_ffi.lib, name)
-        assert fn.restype is restype and list(fn.argtypes) == types
-        assert (fn.errcheck is _ffi._check_status) == checked
 
 
 def test_handle_pointer_types_are_distinct():
