@@ -3,7 +3,7 @@
  * and kernels_fast.c with BENCH_KERNEL(name) defined to give the functions their suffix.
  *
  * The formula is the library's, operation for operation (haversineDistance in
- * Sources/GeoLoc/Distance.swift): the haversine formula in its atan2 form,
+ * Sources/GeoLoc/Distance/Distance.swift): the haversine formula in its atan2 form,
  *   d = 2 R atan2(sqrt(h), sqrt(1 - h)),  R = 6371008.8 m,
  *   h = sin²(Δφ/2) + cos φ1 cos φ2 sin²(Δλ/2), with the differences taken in degrees first,
  * where for h > 1/2 (points more than a quarter turn apart) 1 - h is not taken by subtraction

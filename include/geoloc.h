@@ -5,6 +5,19 @@
  * key: distance, multi-stop mileage, coordinate text, "City, State" and other address forms,
  * and WMO weather codes as words ("Rain, 45°F").
  *
+ * Contents. One section per capability, in this order; the same names are the folders of the
+ * Swift core (Sources/GeoLoc/<Name>), the thunk files (Sources/GeoLocC/<Name>.swift), the Python
+ * modules (geoloc/_<name>.py) and the tests (ARCHITECTURE.md has the map):
+ *
+ *   1. Core       versions, status codes and errors, units and Earth models, coordinates,
+ *                 distance text: what every capability shares
+ *   2. Distance   distance of one pair or of batches, on the sphere or WGS84; WGS84 geodesics
+ *   3. Route      path length, round-trip mileage, ETA
+ *   4. Weather    WMO weather codes as labels and "Rain, 45°F"
+ *   5. Address    address forms, US state codes and names, country names
+ *   6. Places     place sets, radius and nearest search, regions
+ *   7. Geocoding  offline reverse geocoding: "City, State" for a coordinate
+ *
  * This header is the reference manual. Conventions that hold for every function:
  *
  *  - Angles are in degrees. Latitude must be finite and within [-90, 90]; longitude must be
@@ -61,7 +74,7 @@ extern "C" {
 #endif
 
 /* ---------------------------------------------------------------------------------------------
- * Versions
+ * 1. Core: versions
  * ------------------------------------------------------------------------------------------- */
 
 #define GEOLOC_VERSION_MAJOR 0
@@ -82,7 +95,7 @@ GEOLOC_API const char *geoloc_version(void);
 GEOLOC_API int32_t geoloc_version_number(void);
 
 /* ---------------------------------------------------------------------------------------------
- * Status codes and errors
+ * 1. Core: status codes and errors
  * ------------------------------------------------------------------------------------------- */
 
 /** Status codes. The numbers are stable and never reused. */
@@ -141,7 +154,7 @@ GEOLOC_API const char *geoloc_status_string(geoloc_status status);
 GEOLOC_API const char *geoloc_last_error(void);
 
 /* ---------------------------------------------------------------------------------------------
- * Units and Earth models
+ * 1. Core: units and Earth models
  * ------------------------------------------------------------------------------------------- */
 
 /** Length units. */
@@ -181,7 +194,7 @@ GEOLOC_API geoloc_status geoloc_convert_length(double value, geoloc_unit from, g
                                                double *out);
 
 /* ---------------------------------------------------------------------------------------------
- * Coordinates
+ * 1. Core: coordinates and distance text
  * ------------------------------------------------------------------------------------------- */
 
 /** A position: latitude and longitude in degrees (WGS84 datum). Same layout as double[2], so a
@@ -234,8 +247,22 @@ GEOLOC_API geoloc_status geoloc_coord_parse(const char *text, geoloc_coord *out)
 GEOLOC_API geoloc_status geoloc_coord_format(geoloc_coord c, geoloc_coord_style style, char *buf,
                                              size_t cap, size_t *needed);
 
+/**
+ * A distance as display text with one decimal, printf's "%.1f" rounding, and the unit's word:
+ * "3.2 miles", "12.0 km", "250.0 m", "4.1 nmi", "820.0 ft" (the "%.1f miles" of the mosque
+ * finder design; "1.0 miles" stays plural as there).
+ * [in]  meters  a finite length in meters, >= 0
+ * [in]  unit    the unit to show
+ * [out] buf, cap, needed  caller-owned buffer
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (negative),
+ * GEOLOC_E_INVALID_ARGUMENT (unit), GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_distance_text(double meters, geoloc_unit unit, char *buf,
+                                              size_t cap, size_t *needed);
+
 /* ---------------------------------------------------------------------------------------------
- * Distance
+ * 2. Distance: one pair and batches, on the sphere or WGS84
  * ------------------------------------------------------------------------------------------- */
 
 /**
@@ -277,22 +304,8 @@ GEOLOC_API geoloc_status geoloc_distance_one_to_many(geoloc_coord origin,
                                                      geoloc_model model, geoloc_unit unit,
                                                      double *out);
 
-/**
- * A distance as display text with one decimal, printf's "%.1f" rounding, and the unit's word:
- * "3.2 miles", "12.0 km", "250.0 m", "4.1 nmi", "820.0 ft" (the "%.1f miles" of the mosque
- * finder design; "1.0 miles" stays plural as there).
- * [in]  meters  a finite length in meters, >= 0
- * [in]  unit    the unit to show
- * [out] buf, cap, needed  caller-owned buffer
- * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (negative),
- * GEOLOC_E_INVALID_ARGUMENT (unit), GEOLOC_E_BUFFER_TOO_SMALL.
- * Thread safety: any thread.
- */
-GEOLOC_API geoloc_status geoloc_distance_text(double meters, geoloc_unit unit, char *buf,
-                                              size_t cap, size_t *needed);
-
 /* ---------------------------------------------------------------------------------------------
- * Geodesics on the WGS84 ellipsoid (Karney's algorithms, J. Geodesy 87 (2013) 43-55)
+ * 2. Distance: geodesics on the WGS84 ellipsoid (Karney's algorithms, J. Geodesy 87 (2013) 43-55)
  * ------------------------------------------------------------------------------------------- */
 
 /**
@@ -326,7 +339,7 @@ GEOLOC_API geoloc_status geoloc_geodesic_direct(geoloc_coord start, double azi1,
                                                 geoloc_coord *end, double *azi2);
 
 /* ---------------------------------------------------------------------------------------------
- * Routes and mileage
+ * 3. Route: path length, mileage and ETA
  * ------------------------------------------------------------------------------------------- */
 
 /**
@@ -422,7 +435,7 @@ GEOLOC_API geoloc_status geoloc_eta_minutes(double distance, double speed_per_ho
                                             int64_t *minutes);
 
 /* ---------------------------------------------------------------------------------------------
- * Weather codes (WMO 4677 codes as published by Open-Meteo)
+ * 4. Weather: weather codes (WMO 4677 codes as published by Open-Meteo)
  * ------------------------------------------------------------------------------------------- */
 
 /** Whether it is day or night at the place (Open-Meteo's is_day), for wording. */
@@ -483,7 +496,7 @@ GEOLOC_API geoloc_status geoloc_weather_condition(int32_t code, double temperatu
                                                   size_t cap, size_t *needed);
 
 /* ---------------------------------------------------------------------------------------------
- * Addresses
+ * 5. Address: address forms, US states and country names
  * ------------------------------------------------------------------------------------------- */
 
 /**
@@ -557,7 +570,7 @@ GEOLOC_API geoloc_status geoloc_us_state_name(const char *code, const char **nam
 GEOLOC_API geoloc_status geoloc_country_name(const char *code, const char **name);
 
 /* ---------------------------------------------------------------------------------------------
- * Place sets: radius search, k nearest, regions (GEOS STRtree index)
+ * 6. Places: place sets, radius search, k nearest, regions (GEOS STRtree index)
  * -------------------------------------------------------------------------------------------
  *
  * A geoloc_places handle holds places (a coordinate, an id, a name and string attributes) and
@@ -860,7 +873,7 @@ GEOLOC_API geoloc_status geoloc_places_in_region(const geoloc_places *places,
                                                  geoloc_match *out, size_t cap, size_t *count);
 
 /* ---------------------------------------------------------------------------------------------
- * Offline reverse geocoding: "City, State" for a coordinate
+ * 7. Geocoding: offline reverse geocoding, "City, State" for a coordinate
  * -------------------------------------------------------------------------------------------
  *
  * A gazetteer is a place set of populated places with the attributes country_code,

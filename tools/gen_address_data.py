@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/GeoLoc/AddressData.swift from the OpenCage address-formatting configuration.
+"""Writes Sources/GeoLoc/Address/Generated/AddressData.swift from the OpenCage address-formatting configuration.
 
     python3 tools/gen_address_data.py [CONF_DIR] [-o OUTPUT]
 
@@ -308,7 +308,7 @@ def main():
     parser.add_argument("conf", nargs="?",
                         default=os.path.join(root, "..", "shared", "data", "address-formatting", "conf"),
                         help="the address-formatting conf folder")
-    parser.add_argument("-o", "--output", default=os.path.join(root, "Sources", "GeoLoc", "AddressData.swift"))
+    parser.add_argument("-o", "--output", default=os.path.join(root, "Sources", "GeoLoc", "Address", "Generated", "AddressData.swift"))
     args = parser.parse_args()
     text = generate(os.path.normpath(args.conf))
     with open(args.output, "w", encoding="utf-8") as f:

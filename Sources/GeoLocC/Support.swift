@@ -122,3 +122,12 @@ func degrees(_ p: UnsafePointer<geoloc_coord>?, _ n: Int) -> UnsafeBufferPointer
     guard let p, n > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
     return UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: Double.self), count: 2 * n)
 }
+
+/// An optional C string: nil stays nil, anything else must be valid UTF-8.
+func optionalText(_ p: UnsafePointer<CChar>?, _ what: @autoclosure () -> String) throws(GeoLocError) -> String? {
+    guard let p else { return nil }
+    guard let s = String(validatingCString: p) else {
+        throw GeoLocError(.invalidUTF8, "\(what()) is not valid UTF-8")
+    }
+    return s
+}

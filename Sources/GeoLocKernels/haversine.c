@@ -4,7 +4,7 @@
  * time with __builtin_cpu_supports (which also checks that the OS saves the wider registers).
  *
  * The baseline (SSE2 on x86-64, every other target) is Swift SIMD code in
- * Sources/GeoLoc/HaversineKernel.swift: Swift compiles a module for one instruction set only, so
+ * Sources/GeoLoc/Distance/HaversineKernel.swift: Swift compiles a module for one instruction set only, so
  * the instances above the baseline live here, where a function can carry its own target. On
  * targets other than x86-64 this file only reports level 0.
  */
@@ -28,7 +28,7 @@
 /* Vectors per step of the main loops. */
 #define GLK_UNROLL 2
 
-/* normalizedLongitude (Sources/GeoLoc/Coordinate.swift) for the rare longitude outside
+/* normalizedLongitude (Sources/GeoLoc/Core/Coordinate.swift) for the rare longitude outside
  * [-180, 180): the same libm remainder, so the same double. */
 static double glk_normalized_longitude(double lon)
 {

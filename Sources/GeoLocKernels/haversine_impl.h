@@ -11,9 +11,9 @@
  *                      lane order the instance likes; KJOIN(d) puts the results in point order
  *   KALL(m)            1 if every lane of the comparison result m is true
  *
- * The algorithm is haversineDistance's (Sources/GeoLoc/Distance.swift) on the same doubles, with
+ * The algorithm is haversineDistance's (Sources/GeoLoc/Distance/Distance.swift) on the same doubles, with
  * libm's sin, cos and atan2 replaced by polynomials; the derivation is in
- * Sources/GeoLoc/HaversineKernel.swift, which holds the same algorithm in Swift SIMD. C vector
+ * Sources/GeoLoc/Distance/HaversineKernel.swift, which holds the same algorithm in Swift SIMD. C vector
  * extensions (GCC, Clang): a vector operation on KW doubles is one instruction of the instance.
  */
 

@@ -2,7 +2,7 @@
  * GeoLocKernels.h -- the batch haversine of libgeoloc's Swift core (module GeoLoc) for the
  * instruction sets above the target's baseline, in C so that each function can be compiled for
  * its own instruction set and chosen at run time (haversine.c). The baseline is Swift SIMD code
- * (Sources/GeoLoc/HaversineKernel.swift), which also has the derivation of the algorithm.
+ * (Sources/GeoLoc/Distance/HaversineKernel.swift), which also has the derivation of the algorithm.
  *
  * Internal: every symbol here is hidden (libgeoloc.so exports only geoloc_*).
  */

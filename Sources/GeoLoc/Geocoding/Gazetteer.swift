@@ -189,7 +189,7 @@ private let shippedFileName = "cities1000.tsv"
 /// data/gazetteer/cities1000.tsv next to Sources/ of the tree this file was compiled from.
 private let sourceTreeData: String = {
     var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)  // Sources/GeoLoc/Gazetteer.swift
+    parts.removeLast(4)  // Sources/GeoLoc/Geocoding/Gazetteer.swift
     return parts.joined(separator: "/") + "/data/gazetteer/" + shippedFileName
 }()
 

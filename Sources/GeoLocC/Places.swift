@@ -1,6 +1,6 @@
-// The C ABI of place sets, regions and the gazetteer. A handle is a retained Swift object
-// (Unmanaged) passed as an opaque pointer; destroy releases it. Every function checks its
-// arguments, calls the Swift core, and maps every error to a status.
+// The C ABI of place sets and regions (Sources/GeoLoc/Places): creating and loading sets, reading
+// them, radius and nearest queries, regions. Every function checks its arguments, calls the core,
+// and maps every error to a status.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -9,56 +9,7 @@ import Musl
 import CGeoLoc
 @_spi(CABI) import GeoLoc
 
-// MARK: - Handles
-
-/// What a geoloc_places handle holds: the set and the records its loader skipped.
-final class PlacesHandle {
-    let set: PlaceSet
-    let issues: [LoadIssue]
-    init(_ set: PlaceSet, issues: [LoadIssue] = []) {
-        self.set = set
-        self.issues = issues
-    }
-}
-
-/// What a geoloc_gazetteer handle holds: the gazetteer and the places view handed out by
-/// geoloc_gazetteer_places (owned here, so it lives as long as the gazetteer handle).
-final class GazetteerHandle {
-    let gazetteer: Gazetteer
-    let places: PlacesHandle
-    init(_ gazetteer: Gazetteer) {
-        self.gazetteer = gazetteer
-        self.places = PlacesHandle(gazetteer.places)
-    }
-}
-
-@inline(__always)
-private func retained(_ object: AnyObject) -> OpaquePointer {
-    OpaquePointer(Unmanaged.passRetained(object).toOpaque())
-}
-
-@inline(__always)
-private func borrow<T: AnyObject>(_ p: OpaquePointer?, as: T.Type, _ what: String) throws(GeoLocError) -> T {
-    guard let p else { throw GeoLocError(.nullArgument, "\(what) is NULL") }
-    return Unmanaged<T>.fromOpaque(UnsafeRawPointer(p)).takeUnretainedValue()
-}
-
-@inline(__always)
-private func release(_ p: OpaquePointer?) {
-    guard let p else { return }
-    Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(p)).release()
-}
-
 // MARK: - Shared checks
-
-/// An optional C string: nil stays nil, anything else must be valid UTF-8.
-private func optionalText(_ p: UnsafePointer<CChar>?, _ what: @autoclosure () -> String) throws(GeoLocError) -> String? {
-    guard let p else { return nil }
-    guard let s = String(validatingCString: p) else {
-        throw GeoLocError(.invalidUTF8, "\(what()) is not valid UTF-8")
-    }
-    return s
-}
 
 /// The checks every query shares, in the header's order of precedence: the pointers, then the
 /// counts (cap and limit), then the enum arguments.
@@ -545,58 +496,5 @@ public func geoloc_places_in_region(
         let from: Coordinate? = if let origin { try coordinate(origin.pointee) } else { nil }
         let matches = try set.inside(r, sortedFrom: from, model: m, unit: u, limit: lim)
         return writeMatches(matches, out, cap, count)
-    }
-}
-
-// MARK: - Gazetteer
-
-@c @implementation
-public func geoloc_gazetteer_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        let g = if let path { try Gazetteer(path: try readText(path, "path")) } else { try Gazetteer.shipped() }
-        out.pointee = retained(GazetteerHandle(g))
-        return GEOLOC_OK
-    }
-}
-
-@c @implementation
-public func geoloc_gazetteer_destroy(_ gazetteer: OpaquePointer?) {
-    release(gazetteer)
-}
-
-@c @implementation
-public func geoloc_gazetteer_places(
-    _ gazetteer: OpaquePointer?, _ places: UnsafeMutablePointer<OpaquePointer?>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let g = try borrow(gazetteer, as: GazetteerHandle.self, "gazetteer")
-        guard let places else { throw GeoLocError(.nullArgument, "places is NULL") }
-        places.pointee = OpaquePointer(Unmanaged.passUnretained(g.places).toOpaque())
-        return GEOLOC_OK
-    }
-}
-
-@c @implementation
-public func geoloc_reverse_geocode(
-    _ gazetteer: OpaquePointer?, _ c: geoloc_coord, _ style: geoloc_address_style, _ buf: UnsafeMutablePointer<CChar>?,
-    _ cap: Int, _ needed: UnsafeMutablePointer<Int>?, _ place: UnsafeMutablePointer<geoloc_match>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let g = try borrow(gazetteer, as: GazetteerHandle.self, "gazetteer")
-        if buf == nil && cap == 0 && needed == nil {
-            // The place only: no text asked for.
-            guard let place else { throw GeoLocError(.nullArgument, "place is NULL and no text is asked for") }
-            _ = try decode(style.rawValue, as: AddressStyle.self, "style")
-            let m = try g.gazetteer.nearestPlace(to: try coordinate(c))
-            place.pointee = geoloc_match(index: m.index, distance: m.distance)
-            return GEOLOC_OK
-        }
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
-        if buf == nil && cap != 0 { throw GeoLocError(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
-        let s = try decode(style.rawValue, as: AddressStyle.self, "style")
-        let r = try g.gazetteer.reverse(try coordinate(c))
-        place?.pointee = geoloc_match(index: r.index, distance: r.distance)
-        return writeText(r.formatted(s), buf, cap, needed)
     }
 }

@@ -1,0 +1,92 @@
+// The C ABI of the shared basics: versions, status text and the last error, units, coordinates and
+// distance text. Each function checks what Swift could trap on (NULL, counts, enum values,
+// UTF-8), calls the Swift core (Sources/GeoLoc/Core), and maps every error to a status. The header
+// is the contract; the compiler checks each signature against it (@c @implementation).
+import CGeoLoc
+@_spi(CABI) import GeoLoc
+
+// MARK: - Versions and errors
+
+@c @implementation
+public func geoloc_version() -> UnsafePointer<CChar>? {
+    cString("0.2.0")
+}
+
+@c @implementation
+public func geoloc_version_number() -> Int32 {
+    200
+}
+
+@c @implementation
+public func geoloc_status_string(_ s: geoloc_status) -> UnsafePointer<CChar>? {
+    if s == GEOLOC_OK { return cString("ok") }
+    guard s.rawValue <= UInt32(Int32.max), let code = GeoLocError.Code(rawValue: Int32(s.rawValue)) else {
+        return cString("unknown status")
+    }
+    return cString(code.summary)
+}
+
+@c @implementation
+public func geoloc_last_error() -> UnsafePointer<CChar>? {
+    lastErrorPointer() ?? cString("")
+}
+
+// MARK: - Units
+
+@c @implementation
+public func geoloc_convert_length(
+    _ value: Double, _ from: geoloc_unit, _ to: geoloc_unit, _ out: UnsafeMutablePointer<Double>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let f = try decode(from.rawValue, as: DistanceUnit.self, "unit")
+        let t = try decode(to.rawValue, as: DistanceUnit.self, "unit")
+        out.pointee = try convert(value, from: f, to: t)
+        return GEOLOC_OK
+    }
+}
+
+// MARK: - Coordinates
+
+@c @implementation
+public func geoloc_coord_check(_ c: geoloc_coord, _ out: UnsafeMutablePointer<geoloc_coord>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let v = try coordinate(c)
+        out?.pointee = geoloc_coord(lat: v.latitude, lon: v.longitude)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_coord_parse(_ text: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<geoloc_coord>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let v = try Coordinate(parsing: try readText(text, "text"))
+        out.pointee = geoloc_coord(lat: v.latitude, lon: v.longitude)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_coord_format(
+    _ c: geoloc_coord, _ style: geoloc_coord_style, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        let s = try decode(style.rawValue, as: CoordinateStyle.self, "style")
+        return writeText(try coordinate(c).formatted(s), buf, cap, needed)
+    }
+}
+
+@c @implementation
+public func geoloc_distance_text(
+    _ meters: Double, _ unit: geoloc_unit, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
+        return writeText(try distanceText(meters: meters, unit: u), buf, cap, needed)
+    }
+}

@@ -1,0 +1,88 @@
+// The C ABI of distance (Sources/GeoLoc/Distance): the sphere and WGS84 distance of one pair and
+// the batch forms, and the WGS84 geodesics. Each function checks its arguments, calls the core
+// and maps every error to a status.
+import CGeoLoc
+@_spi(CABI) import GeoLoc
+
+// MARK: - Distance
+
+@c @implementation
+public func geoloc_distance(
+    _ a: geoloc_coord, _ b: geoloc_coord, _ model: geoloc_model, _ unit: geoloc_unit, _ out: UnsafeMutablePointer<Double>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let (m, u) = try measure(model, unit)
+        out.pointee = try distance(from: coordinate(a), to: coordinate(b), model: m, unit: u)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_distance_pairs(
+    _ a: UnsafePointer<geoloc_coord>?, _ b: UnsafePointer<geoloc_coord>?, _ n: Int, _ model: geoloc_model,
+    _ unit: geoloc_unit, _ out: UnsafeMutablePointer<Double>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let n = try checkCount(n, "n")
+        if n != 0 && (a == nil || b == nil || out == nil) {
+            throw GeoLocError(.nullArgument, "a, b or out is NULL with n = \(n)")
+        }
+        let (m, u) = try measure(model, unit)
+        guard n > 0, let out else { return GEOLOC_OK }
+        try BatchDistance.pairs(degrees(a, n), degrees(b, n), into: UnsafeMutableBufferPointer(start: out, count: n), model: m, unit: u)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_distance_one_to_many(
+    _ origin: geoloc_coord, _ points: UnsafePointer<geoloc_coord>?, _ n: Int, _ model: geoloc_model,
+    _ unit: geoloc_unit, _ out: UnsafeMutablePointer<Double>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let n = try checkCount(n, "n")
+        if n != 0 && (points == nil || out == nil) {
+            throw GeoLocError(.nullArgument, "points or out is NULL with n = \(n)")
+        }
+        let (m, u) = try measure(model, unit)
+        let o = try coordinate(origin)
+        guard n > 0, let out else { return GEOLOC_OK }
+        try BatchDistance.oneToMany(o, degrees(points, n), into: UnsafeMutableBufferPointer(start: out, count: n), model: m, unit: u)
+        return GEOLOC_OK
+    }
+}
+
+// MARK: - Geodesics on the WGS84 ellipsoid
+
+
+@c @implementation
+public func geoloc_geodesic_inverse(
+    _ a: geoloc_coord, _ b: geoloc_coord, _ meters: UnsafeMutablePointer<Double>?,
+    _ azi1: UnsafeMutablePointer<Double>?, _ azi2: UnsafeMutablePointer<Double>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let p = try coordinate(a)
+        let q = try coordinate(b)
+        let g = geodesicInverse(from: p, to: q)
+        meters?.pointee = g.distance
+        azi1?.pointee = g.initialAzimuth
+        azi2?.pointee = g.finalAzimuth
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_geodesic_direct(
+    _ start: geoloc_coord, _ azi1: Double, _ meters: Double, _ end: UnsafeMutablePointer<geoloc_coord>?,
+    _ azi2: UnsafeMutablePointer<Double>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let end else { throw GeoLocError(.nullArgument, "end is NULL") }
+        let p = try coordinate(start)
+        let g = try geodesicDirect(from: p, azimuth: azi1, distance: meters)
+        end.pointee = geoloc_coord(lat: g.destination.latitude, lon: g.destination.longitude)
+        azi2?.pointee = g.finalAzimuth
+        return GEOLOC_OK
+    }
+}
