@@ -1,4 +1,5 @@
 import Foundation
+import GeoLoc
 import XCTest
 
 /// Reads the golden case files shared by the Swift, C and Python tests (tests/golden/README.md).
@@ -61,4 +62,39 @@ extension Dictionary where Key == String, Value == String? {
     func field(_ key: String) -> String? { self[key] ?? "" }
     func text(_ key: String) -> String { (self[key] ?? "") ?? "" }
     func double(_ key: String) -> Double { Double(text(key)) ?? .nan }
+}
+
+/// Names of the golden files' columns, as every golden test reads them.
+extension XCTestCase {
+    func statusName(_ code: GeoLocError.Code?) -> String {
+        guard let code else { return "OK" }
+        switch code {
+        case .nullArgument: return "E_NULL_ARGUMENT"
+        case .notFinite: return "E_NOT_FINITE"
+        case .outOfRange: return "E_OUT_OF_RANGE"
+        case .invalidArgument: return "E_INVALID_ARGUMENT"
+        case .parse: return "E_PARSE"
+        case .bufferTooSmall: return "E_BUFFER_TOO_SMALL"
+        case .invalidUTF8: return "E_INVALID_UTF8"
+        case .countTooLarge: return "E_COUNT_TOO_LARGE"
+        case .noHome: return "E_NO_HOME"
+        case .homeInvalid: return "E_HOME_INVALID"
+        case .unknownCode: return "E_UNKNOWN_CODE"
+        case .notFound: return "E_NOT_FOUND"
+        case .unsupported: return "E_UNSUPPORTED"
+        case .noMemory: return "E_NO_MEMORY"
+        case .internalError: return "E_INTERNAL"
+        }
+    }
+
+    func unit(_ name: String) -> DistanceUnit {
+        switch name {
+        case "METERS": return .meters
+        case "KILOMETERS": return .kilometers
+        case "MILES": return .miles
+        case "NAUTICAL_MILES": return .nauticalMiles
+        case "FEET": return .feet
+        default: XCTFail("unknown unit \(name)"); return .meters
+        }
+    }
 }

@@ -7,8 +7,8 @@ import Musl
 #endif
 
 /// Offline reverse geocoding with the shipped GeoNames gazetteer.
-final class GazetteerTests: XCTestCase {
-    static let fixtures = String(#filePath.dropLast("Tests/GeoLocTests/GazetteerTests.swift".count)) + "tests/places/"
+final class GeocodingTests: XCTestCase {
+    static let fixtures = String(#filePath.dropLast("Tests/GeoLocTests/GeocodingTests.swift".count)) + "tests/places/"
 
 
     func reverse(_ lat: Double, _ lon: Double) throws -> ReverseGeocode {
@@ -255,7 +255,7 @@ final class GazetteerTests: XCTestCase {
     }
 
     func testShippedSearchPaths() throws {
-        let source = String(#filePath.dropLast("Tests/GeoLocTests/GazetteerTests.swift".count)) + "data/gazetteer/cities1000.tsv"
+        let source = String(#filePath.dropLast("Tests/GeoLocTests/GeocodingTests.swift".count)) + "data/gazetteer/cities1000.tsv"
         unsetenv("GEOLOC_GAZETTEER")
         var paths = Gazetteer.shippedSearchPaths
         XCTAssertEqual(paths.last, source)
