@@ -1,15 +1,15 @@
 /*
- * test_places.c -- the C door's tests of place sets, regions, the gazetteer and the WGS84
- * geodesics: exact result sets on hand-made sets (antimeridian, poles, R = 0, R beyond half the
- * Earth, ties, limits, buffers), radius and k-nearest queries against brute force over
- * geoloc_distance on random sets, regions against a direct point-in-polygon test, the loaders'
- * reports, reverse geocoding on the shipped gazetteer, queries from several threads against
- * single-threaded answers, and every class of bad argument.
+ * test_places.c -- the C door's tests of place sets and regions: exact result sets on hand-made
+ * sets (antimeridian, poles, R = 0, R beyond half the Earth, ties, limits, buffers), radius and
+ * k-nearest queries against brute force over geoloc_distance on random sets, regions against a
+ * direct point-in-polygon test, the loaders' reports, queries from several threads (on a set, a
+ * region and the gazetteer) against single-threaded answers, and every class of bad argument.
  *
  *   usage: test_places [THREADS_ONLY]   (any argument: only the multi-threaded part, for helgrind)
  *
  * Plain C, no framework: see check.h. Exit status 0 when every check passed.
  */
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -19,10 +19,7 @@
 
 #include "geoloc.h"
 #include "check.h"
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
-#define INVALID_UNIT ((geoloc_unit)99)
-#define INVALID_MODEL ((geoloc_model)99)
+#include "common.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Helpers
@@ -108,6 +105,8 @@ static geoloc_places *make_set(const geoloc_coord *pts, size_t n)
     CHECK_OK(geoloc_places_create(pts, NULL, NULL, n, NULL, 0, NULL, &p));
     return p;
 }
+
+static geoloc_gazetteer *gazetteer;
 
 /* ---------------------------------------------------------------------------------------------
  * Creating and reading a set
@@ -608,74 +607,6 @@ static void test_loaders(void)
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Reverse geocoding on the shipped gazetteer
- * ------------------------------------------------------------------------------------------- */
-
-static geoloc_gazetteer *gazetteer;
-
-static void test_reverse_geocode(void)
-{
-    const geoloc_places *gp = NULL;
-    geoloc_gazetteer *other = (geoloc_gazetteer *)&other;
-    geoloc_gazetteer *const sentinel = other;
-    geoloc_match place = {0, -1};
-    char buf[256];
-    size_t needed = 0, count = 0;
-    const geoloc_coord springfield = {39.80, -89.64};
-
-    if (!CHECK_OK(geoloc_gazetteer_open(NULL, &gazetteer))) return;
-    CHECK_OK(geoloc_gazetteer_places(gazetteer, &gp));
-    CHECK_OK(geoloc_places_count(gp, &count));
-    CHECK(count > 100000);
-    CHECK_OK(geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, &place));
-    CHECK_STR(buf, "Springfield, IL");
-    CHECK(place.distance >= 0 && place.distance < 5000);
-    CHECK_OK(geoloc_places_name(gp, place.index, buf, sizeof buf, &needed));
-    CHECK_STR(buf, "Springfield");
-    CHECK_OK(geoloc_places_attribute(gp, place.index, "admin1_code", buf, sizeof buf, &needed));
-    CHECK_STR(buf, "IL");
-    CHECK_OK(geoloc_places_attribute(gp, place.index, "country_code", buf, sizeof buf, &needed));
-    CHECK_STR(buf, "US");
-    CHECK_OK(geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE_COUNTRY, buf, sizeof buf, &needed, NULL));
-    CHECK_STR(buf, "Springfield, Illinois, United States");
-    /* The size query still reports the place. */
-    place.index = 0;
-    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, NULL, 0, &needed, &place));
-    CHECK(needed == strlen("Springfield, IL") + 1 && place.index != 0);
-    /* The place only: no text, no buffer, no needed. */
-    {
-        geoloc_match only = {0, -1};
-        CHECK_OK(geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, NULL, 0, NULL, &only));
-        CHECK(only.index == place.index && only.distance == place.distance);
-        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, NULL, 0, NULL, NULL));
-        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, buf, 0, NULL, &only));
-    }
-    /* The pole and the middle of the Pacific still have a nearest place. */
-    CHECK_OK(geoloc_reverse_geocode(gazetteer, (geoloc_coord){90, 0}, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL));
-    CHECK_OK(geoloc_reverse_geocode(gazetteer, (geoloc_coord){-30, -140}, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL));
-
-    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode(NULL, springfield, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL));
-    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, NULL, NULL));
-    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_reverse_geocode(gazetteer, springfield, (geoloc_address_style)99, buf, sizeof buf, &needed, NULL));
-    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_reverse_geocode(gazetteer, (geoloc_coord){0, INFINITY}, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL));
-    CHECK_ERR(GEOLOC_E_NOT_FOUND, geoloc_gazetteer_open("/nonexistent/gazetteer.tsv", &other));
-    CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_gazetteer_open("\xff", &other));
-    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_gazetteer_open(NULL, NULL));
-    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_gazetteer_places(gazetteer, NULL));
-    CHECK(other == sentinel);
-    /* A second handle on the shipped gazetteer shares its data. */
-    if (CHECK_OK(geoloc_gazetteer_open(NULL, &other))) {
-        const geoloc_places *gp2 = NULL;
-        size_t count2 = 0;
-        CHECK_OK(geoloc_gazetteer_places(other, &gp2));
-        CHECK_OK(geoloc_places_count(gp2, &count2));
-        CHECK(count2 == count);
-        geoloc_gazetteer_destroy(other);
-    }
-    geoloc_gazetteer_destroy(NULL);
-}
-
-/* ---------------------------------------------------------------------------------------------
  * Many threads on one set
  * ------------------------------------------------------------------------------------------- */
 
@@ -779,42 +710,6 @@ static void test_threads(void)
     geoloc_places_destroy(p);
 }
 
-/* ---------------------------------------------------------------------------------------------
- * WGS84 geodesics (the reference values are in tests/golden, checked by test_golden)
- * ------------------------------------------------------------------------------------------- */
-
-static void test_geodesics(void)
-{
-    const geoloc_coord jfk = {40.6, -73.8}, lhr = {51.6, -0.5};
-    double s = 0, a1 = 0, a2 = 0, d = 0;
-    geoloc_coord end = {0, 0};
-
-    /* GeographicLib's documented example: JFK to LHR is 5551.759 km on WGS84. */
-    CHECK_OK(geoloc_geodesic_inverse(jfk, lhr, &s, &a1, &a2));
-    CHECK(fabs(s - 5551759.4003186785) < 1e-6);
-    CHECK(fabs(a1 - 51.19888284557983) < 1e-9);
-    CHECK(fabs(a2 - 107.82177673551426) < 1e-9);
-    CHECK_OK(geoloc_geodesic_inverse(jfk, lhr, NULL, NULL, NULL));
-    CHECK_OK(geoloc_distance(jfk, lhr, GEOLOC_MODEL_WGS84, GEOLOC_UNIT_METERS, &d));
-    CHECK(d == s);
-    CHECK_OK(geoloc_geodesic_direct(jfk, a1, s, &end, &a2));
-    CHECK(fabs(end.lat - lhr.lat) < 1e-12 && fabs(end.lon - lhr.lon) < 1e-12);
-    CHECK_OK(geoloc_geodesic_inverse(jfk, jfk, &s, NULL, NULL));
-    CHECK(s == 0);
-    /* Antipodes converge. */
-    CHECK_OK(geoloc_geodesic_inverse((geoloc_coord){0, 0}, (geoloc_coord){0, 180}, &s, NULL, NULL));
-    CHECK(fabs(s - 20003931.458625447) < 1e-6);
-    CHECK_OK(geoloc_geodesic_inverse((geoloc_coord){30, 0}, (geoloc_coord){-30, 179.9999}, &s, NULL, NULL));
-    CHECK(isfinite(s) && s > 1.99e7);
-
-    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_geodesic_inverse((geoloc_coord){NAN, 0}, lhr, &s, NULL, NULL));
-    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_geodesic_inverse(jfk, (geoloc_coord){-90.5, 0}, &s, NULL, NULL));
-    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_geodesic_direct(jfk, 10, 1000, NULL, NULL));
-    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_geodesic_direct(jfk, NAN, 1000, &end, NULL));
-    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_geodesic_direct(jfk, 10, -INFINITY, &end, NULL));
-    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_geodesic_direct((geoloc_coord){91, 0}, 10, 1000, &end, NULL));
-}
-
 int main(int argc, char **argv)
 {
     (void)argv;
@@ -835,9 +730,9 @@ int main(int argc, char **argv)
     test_against_brute_force(GEOLOC_MODEL_WGS84, 150);
     test_regions();
     test_loaders();
-    test_reverse_geocode();
+    CHECK_OK(geoloc_gazetteer_open(NULL, &gazetteer));
     test_threads();
-    test_geodesics();
     geoloc_gazetteer_destroy(gazetteer);
     return check_summary("test_places");
 }
+

@@ -1,0 +1,621 @@
+/*
+ * test_core.c -- the C door's tests of the shared basics: versions, status strings, the
+ * last error, units, coordinates (check, parse, format), distance text, the order in which several
+ * failures are reported, and every function called from many threads at once; with the golden
+ * coordinate and distance-text cases. Every error must give the right status and a message of
+ * its own in geoloc_last_error().
+ *
+ *   usage: test_core GOLDEN_DIR
+ *
+ * Plain C, no framework: see check.h. Exit status 0 when every check passed.
+ */
+#include "golden.h"
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "geoloc.h"
+#include "check.h"
+#include "common.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * Versions, status strings, last error
+ * ------------------------------------------------------------------------------------------- */
+
+static void test_versions(void)
+{
+    char expected[32];
+    CHECK_STR(geoloc_version(), GEOLOC_VERSION_STRING);
+    CHECK(geoloc_version_number() == GEOLOC_VERSION_NUMBER);
+    CHECK(GEOLOC_VERSION_NUMBER ==
+          GEOLOC_VERSION_MAJOR * 10000 + GEOLOC_VERSION_MINOR * 100 + GEOLOC_VERSION_PATCH);
+    snprintf(expected, sizeof expected, "%d.%d.%d", GEOLOC_VERSION_MAJOR, GEOLOC_VERSION_MINOR,
+             GEOLOC_VERSION_PATCH);
+    CHECK_STR(geoloc_version(), expected);
+}
+
+static void test_status_strings(void)
+{
+    const char *seen[GEOLOC_E_INTERNAL + 1];
+    int s, t;
+    CHECK_STR(geoloc_status_string(GEOLOC_OK), "ok");
+    for (s = GEOLOC_OK; s <= GEOLOC_E_INTERNAL; s++) {
+        const char *text = geoloc_status_string((geoloc_status)s);
+        seen[s] = text;
+        CHECK(text != NULL && text[0] != '\0');
+        CHECK(text != NULL && strcmp(text, "unknown status") != 0);
+        for (t = 0; t < s; t++) {
+            CHECK(text != NULL && seen[t] != NULL && strcmp(text, seen[t]) != 0);
+        }
+    }
+    CHECK_STR(geoloc_status_string((geoloc_status)(GEOLOC_E_INTERNAL + 1)), "unknown status");
+    CHECK_STR(geoloc_status_string((geoloc_status)99), "unknown status");
+    CHECK_STR(geoloc_status_string((geoloc_status)-1), "unknown status");
+    CHECK_STR(geoloc_status_string((geoloc_status)INT32_MAX), "unknown status");
+    CHECK_STR(geoloc_status_string((geoloc_status)INT32_MIN), "unknown status");
+}
+
+struct thread_errors {
+    char first[256];   /* last_error on the new thread before any call */
+    char own[256];     /* after its own failing call */
+    int mismatches;    /* of the stress loop */
+};
+
+static void *error_thread(void *arg)
+{
+    struct thread_errors *r = arg;
+    geoloc_coord c;
+    snprintf(r->first, sizeof r->first, "%s", geoloc_last_error());
+    (void)geoloc_coord_parse("thread-b", &c);
+    snprintf(r->own, sizeof r->own, "%s", geoloc_last_error());
+    return NULL;
+}
+
+/* Each stress thread fails with its own text over and over and must always read its own. */
+static void *stress_thread(void *arg)
+{
+    struct thread_errors *r = arg;
+    char text[64], want[256];
+    geoloc_coord c;
+    int i;
+    snprintf(text, sizeof text, "stress-%p", arg);
+    (void)geoloc_coord_parse(text, &c);
+    snprintf(want, sizeof want, "%s", geoloc_last_error());
+    for (i = 0; i < 2000; i++) {
+        double d = 0;
+        (void)geoloc_coord_parse(text, &c);
+        if (strcmp(geoloc_last_error(), want) != 0) r->mismatches++;
+        /* successful calls in between do not clear it */
+        (void)geoloc_distance(MOUNT_VERNON, NEW_YORK, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, &d);
+        if (strcmp(geoloc_last_error(), want) != 0) r->mismatches++;
+    }
+    return NULL;
+}
+
+static void test_last_error(void)
+{
+    geoloc_coord c;
+    double d;
+    char main_message[256];
+    struct thread_errors r;
+    struct thread_errors stress[4];
+    pthread_t threads[4];
+    size_t i;
+
+    CHECK(geoloc_last_error() != NULL);
+
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_coord_parse("thread-a", &c));
+    snprintf(main_message, sizeof main_message, "%s", geoloc_last_error());
+    CHECK(strstr(main_message, "thread-a") != NULL);
+
+    /* A successful call does not clear it. */
+    CHECK_OK(geoloc_distance(MOUNT_VERNON, NEW_YORK, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, &d));
+    CHECK_STR(geoloc_last_error(), main_message);
+
+    /* A second thread starts with "" and sees its own message; this thread keeps its own. */
+    memset(&r, 0, sizeof r);
+    if (CHECK(pthread_create(&threads[0], NULL, error_thread, &r) == 0)) {
+        pthread_join(threads[0], NULL);
+        CHECK_STR(r.first, "");
+        CHECK(strstr(r.own, "thread-b") != NULL);
+        CHECK(strstr(r.own, "thread-a") == NULL);
+    }
+    CHECK_STR(geoloc_last_error(), main_message);
+
+    /* Threads failing at the same time each read their own message. */
+    memset(stress, 0, sizeof stress);
+    for (i = 0; i < COUNT_OF(threads); i++) {
+        CHECK(pthread_create(&threads[i], NULL, stress_thread, &stress[i]) == 0);
+    }
+    for (i = 0; i < COUNT_OF(threads); i++) {
+        pthread_join(threads[i], NULL);
+        CHECK(stress[i].mismatches == 0);
+    }
+    CHECK_STR(geoloc_last_error(), main_message);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Units
+ * ------------------------------------------------------------------------------------------- */
+
+static void test_units(void)
+{
+    static const double meters_per[] = {1.0, 1000.0, 1609.344, 1852.0, 0.3048};
+    double out;
+    int from, to;
+
+    CHECK_OK(geoloc_convert_length(1.0, GEOLOC_UNIT_MILES, GEOLOC_UNIT_METERS, &out));
+    CHECK(out == 1609.344);
+    CHECK_OK(geoloc_convert_length(1.0, GEOLOC_UNIT_NAUTICAL_MILES, GEOLOC_UNIT_METERS, &out));
+    CHECK(out == 1852.0);
+    CHECK_OK(geoloc_convert_length(1.0, GEOLOC_UNIT_FEET, GEOLOC_UNIT_METERS, &out));
+    CHECK(out == 0.3048);
+    CHECK_OK(geoloc_convert_length(-2.0, GEOLOC_UNIT_KILOMETERS, GEOLOC_UNIT_METERS, &out));
+    CHECK(out == -2000.0);
+    CHECK_OK(geoloc_convert_length(1.0, GEOLOC_UNIT_MILES, GEOLOC_UNIT_FEET, &out));
+    CHECK(close_rel(out, 5280.0, 1e-12));
+    CHECK_OK(geoloc_convert_length(0.0, GEOLOC_UNIT_MILES, GEOLOC_UNIT_KILOMETERS, &out));
+    CHECK(out == 0.0);
+    CHECK_OK(geoloc_convert_length(DBL_MAX, GEOLOC_UNIT_METERS, GEOLOC_UNIT_METERS, &out));
+    CHECK(out == DBL_MAX);
+
+    for (from = GEOLOC_UNIT_METERS; from <= GEOLOC_UNIT_FEET; from++) {
+        for (to = GEOLOC_UNIT_METERS; to <= GEOLOC_UNIT_FEET; to++) {
+            double back = 0;
+            out = 0;
+            CHECK_OK(geoloc_convert_length(123.456, (geoloc_unit)from, (geoloc_unit)to, &out));
+            CHECK(close_rel(out, 123.456 * meters_per[from] / meters_per[to], 1e-14));
+            CHECK_OK(geoloc_convert_length(out, (geoloc_unit)to, (geoloc_unit)from, &back));
+            CHECK(close_rel(back, 123.456, 1e-14));
+            if (from == to) CHECK(out == 123.456);
+        }
+    }
+
+    /* Errors leave *out alone. */
+    out = 42.0;
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_convert_length(1.0, GEOLOC_UNIT_MILES, GEOLOC_UNIT_METERS, NULL));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_convert_length(nan_value(), GEOLOC_UNIT_MILES, GEOLOC_UNIT_METERS, &out));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_convert_length(INFINITY, GEOLOC_UNIT_MILES, GEOLOC_UNIT_METERS, &out));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_convert_length(-INFINITY, GEOLOC_UNIT_MILES, GEOLOC_UNIT_METERS, &out));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_convert_length(1.0, INVALID_UNIT, GEOLOC_UNIT_METERS, &out));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_convert_length(1.0, GEOLOC_UNIT_METERS, INVALID_UNIT, &out));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_convert_length(1.0, (geoloc_unit)-1, GEOLOC_UNIT_METERS, &out));
+    CHECK(out == 42.0);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Coordinates
+ * ------------------------------------------------------------------------------------------- */
+
+static void test_coord_check(void)
+{
+    geoloc_coord out;
+    geoloc_coord bad = {0, 0};
+
+    CHECK_OK(geoloc_coord_check(MOUNT_VERNON, &out));
+    CHECK(out.lat == MOUNT_VERNON.lat && out.lon == MOUNT_VERNON.lon);
+    CHECK_OK(geoloc_coord_check(MOUNT_VERNON, NULL)); /* check only */
+    {
+        geoloc_coord c = {90.0, 180.0};
+        CHECK_OK(geoloc_coord_check(c, &out));
+        CHECK(out.lat == 90.0 && out.lon == -180.0);
+    }
+    {
+        geoloc_coord c = {-90.0, -180.0};
+        CHECK_OK(geoloc_coord_check(c, &out));
+        CHECK(out.lat == -90.0 && out.lon == -180.0);
+    }
+    {
+        geoloc_coord c = {45.0, 540.0};
+        CHECK_OK(geoloc_coord_check(c, &out));
+        CHECK(out.lon == -180.0);
+    }
+    {
+        geoloc_coord c = {45.0, -190.5};
+        CHECK_OK(geoloc_coord_check(c, &out));
+        CHECK(out.lon == 169.5);
+    }
+    {
+        geoloc_coord c = {0.0, 1e300};
+        CHECK_OK(geoloc_coord_check(c, &out));
+        CHECK(out.lon >= -180.0 && out.lon < 180.0);
+    }
+    {
+        geoloc_coord c = {0.0, -DBL_MAX};
+        CHECK_OK(geoloc_coord_check(c, &out));
+        CHECK(out.lon >= -180.0 && out.lon < 180.0);
+    }
+
+    out.lat = 1.5;
+    out.lon = 2.5;
+    bad.lat = 90.0000001;
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_coord_check(bad, &out));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_coord_check(bad, NULL));
+    bad.lat = -90.0000001;
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_coord_check(bad, &out));
+    bad.lat = 1e308;
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_coord_check(bad, &out));
+    bad.lat = nan_value();
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_coord_check(bad, &out));
+    bad.lat = INFINITY;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_coord_check(bad, &out));
+    bad.lat = -INFINITY;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_coord_check(bad, &out));
+    bad.lat = 0;
+    bad.lon = nan_value();
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_coord_check(bad, &out));
+    bad.lon = INFINITY;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_coord_check(bad, &out));
+    bad.lon = -INFINITY;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_coord_check(bad, &out));
+    CHECK(out.lat == 1.5 && out.lon == 2.5);
+}
+
+static void test_coord_parse(void)
+{
+    static const struct {
+        const char *text;
+        double lat, lon;
+    } good[] = {
+        {"38.321991,-88.867400", 38.321991, -88.8674},
+        {"38.321991, -88.867400", 38.321991, -88.8674},
+        {" +38.321991 , -88.8674 ", 38.321991, -88.8674},
+        {"\t38.5,\t-88.5\n", 38.5, -88.5},
+        {"1e1,2E1", 10.0, 20.0},
+        {"3.,.5", 3.0, 0.5},
+        {"90,180", 90.0, -180.0},
+        {"-90,-180", -90.0, -180.0},
+        {"45,540", 45.0, -180.0},
+        {"0,0", 0.0, 0.0},
+    };
+    static const char *const unparsable[] = {
+        "", "   ", "abc", "38.3", "38.3,-88.8,1", "38.3,", ",-88.8", "38.3;-88.8", "38.3 -88.8",
+        "38.3,-88.8x", "38.3,-88.8 x", "nan,0", "0,nan", "inf,0", "-infinity,0", "0x1p3,0",
+        "++1,0", "1e,0", ".,0", "1.2.3,0", "1 2,3", "\xd9\xa1,0",
+    };
+    geoloc_coord out;
+    size_t i;
+
+    for (i = 0; i < COUNT_OF(good); i++) {
+        out.lat = out.lon = 999;
+        if (!CHECK_OK(geoloc_coord_parse(good[i].text, &out))) {
+            fprintf(stderr, "    input \"%s\"\n", good[i].text);
+            continue;
+        }
+        CHECK(out.lat == good[i].lat);
+        CHECK(out.lon == good[i].lon);
+    }
+
+    out.lat = 1.5;
+    out.lon = 2.5;
+    for (i = 0; i < COUNT_OF(unparsable); i++) {
+        int before = check_failed;
+        CHECK_ERR(GEOLOC_E_PARSE, geoloc_coord_parse(unparsable[i], &out));
+        if (check_failed != before) fprintf(stderr, "    input \"%s\"\n", unparsable[i]);
+    }
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_coord_parse("90.0000001,0", &out));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_coord_parse("-90.0000001,0", &out));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_coord_parse("1e3,0", &out));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_coord_parse("1e999,0", &out));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_coord_parse("0,-1e999", &out));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_coord_parse(NULL, &out));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_coord_parse("38.3,-88.8", NULL));
+    for (i = 0; i < COUNT_OF(BAD_UTF8); i++) {
+        CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_coord_parse(BAD_UTF8[i], &out));
+    }
+    CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_coord_parse("38.3,-88.8\xff", &out));
+    CHECK(out.lat == 1.5 && out.lon == 2.5);
+}
+
+struct coord_format_args {
+    geoloc_coord c;
+    geoloc_coord_style style;
+};
+
+static geoloc_status call_coord_format(const void *ctx, char *buf, size_t cap, size_t *needed)
+{
+    const struct coord_format_args *a = ctx;
+    return geoloc_coord_format(a->c, a->style, buf, cap, needed);
+}
+
+static void test_coord_format(void)
+{
+    static const struct {
+        double lat, lon;
+        geoloc_coord_style style;
+        const char *want;
+    } cases[] = {
+        {38.321991, -88.8674, GEOLOC_COORD_COMPACT, "38.321991,-88.867400"},
+        {38.321991, -88.8674, GEOLOC_COORD_READABLE, "38.321991, -88.867400"},
+        {-0.0000001, -0.0000004, GEOLOC_COORD_COMPACT, "0.000000,0.000000"},
+        {-0.0, -0.0, GEOLOC_COORD_READABLE, "0.000000, 0.000000"},
+        {90.0, 180.0, GEOLOC_COORD_COMPACT, "90.000000,-180.000000"},
+        {-90.0, 540.0, GEOLOC_COORD_READABLE, "-90.000000, -180.000000"},
+        {51.5007, -0.1246, GEOLOC_COORD_COMPACT, "51.500700,-0.124600"},
+    };
+    struct coord_format_args a;
+    char buf[64];
+    size_t needed = 0, i;
+    geoloc_coord bad = {0, 0};
+
+    for (i = 0; i < COUNT_OF(cases); i++) {
+        a.c.lat = cases[i].lat;
+        a.c.lon = cases[i].lon;
+        a.style = cases[i].style;
+        CHECK_TEXT_CONTRACT(call_coord_format, &a, GEOLOC_OK, cases[i].want);
+    }
+
+    /* Format then parse gives the coordinate back to 6 decimals. */
+    CHECK_OK(geoloc_coord_format(MOUNT_VERNON, GEOLOC_COORD_READABLE, buf, sizeof buf, &needed));
+    {
+        geoloc_coord back;
+        CHECK_OK(geoloc_coord_parse(buf, &back));
+        CHECK(fabs(back.lat - MOUNT_VERNON.lat) < 5e-7 && fabs(back.lon - MOUNT_VERNON.lon) < 5e-7);
+    }
+
+    strcpy(buf, "untouched");
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_coord_format(MOUNT_VERNON, INVALID_STYLE, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_coord_format(MOUNT_VERNON, (geoloc_coord_style)-1, buf, sizeof buf, &needed));
+    bad.lat = 90.0000001;
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_coord_format(bad, GEOLOC_COORD_COMPACT, buf, sizeof buf, &needed));
+    bad.lat = nan_value();
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_coord_format(bad, GEOLOC_COORD_COMPACT, buf, sizeof buf, &needed));
+    bad.lat = 0;
+    bad.lon = -INFINITY;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_coord_format(bad, GEOLOC_COORD_COMPACT, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_coord_format(MOUNT_VERNON, GEOLOC_COORD_COMPACT, buf, sizeof buf, NULL));
+    CHECK_STR(buf, "untouched");
+}
+
+struct distance_text_args {
+    double meters;
+    geoloc_unit unit;
+};
+
+static geoloc_status call_distance_text(const void *ctx, char *buf, size_t cap, size_t *needed)
+{
+    const struct distance_text_args *a = ctx;
+    return geoloc_distance_text(a->meters, a->unit, buf, cap, needed);
+}
+
+static void test_distance_text(void)
+{
+    static const struct distance_text_args args[] = {
+        {5149.3, GEOLOC_UNIT_MILES},      {0.0, GEOLOC_UNIT_MILES},
+        {1609.344, GEOLOC_UNIT_MILES},    {12000.0, GEOLOC_UNIT_KILOMETERS},
+        {250.0, GEOLOC_UNIT_METERS},      {7593.2, GEOLOC_UNIT_NAUTICAL_MILES},
+        {249.936, GEOLOC_UNIT_FEET},      {-0.0, GEOLOC_UNIT_MILES},
+    };
+    static const char *const want[] = {
+        "3.2 miles", "0.0 miles", "1.0 miles", "12.0 km", "250.0 m", "4.1 nmi", "820.0 ft",
+        "0.0 miles",
+    };
+    char buf[64];
+    size_t needed, i;
+
+    for (i = 0; i < COUNT_OF(args); i++) {
+        CHECK_TEXT_CONTRACT(call_distance_text, &args[i], GEOLOC_OK, want[i]);
+    }
+    /* The "%.1f miles" of a computed distance. */
+    {
+        double m = 0;
+        char want_text[64];
+        CHECK_OK(geoloc_distance(MOUNT_VERNON, NEW_YORK, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, &m));
+        snprintf(want_text, sizeof want_text, "%.1f miles", m / 1609.344);
+        CHECK_OK(geoloc_distance_text(m, GEOLOC_UNIT_MILES, buf, sizeof buf, &needed));
+        CHECK_STR(buf, want_text);
+    }
+
+    strcpy(buf, "untouched");
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_distance_text(nan_value(), GEOLOC_UNIT_MILES, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_distance_text(INFINITY, GEOLOC_UNIT_MILES, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_distance_text(-INFINITY, GEOLOC_UNIT_MILES, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_distance_text(-1.0, GEOLOC_UNIT_MILES, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_distance_text(-DBL_MIN, GEOLOC_UNIT_MILES, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_distance_text(1.0, INVALID_UNIT, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_distance_text(1.0, GEOLOC_UNIT_MILES, buf, sizeof buf, NULL));
+    CHECK_STR(buf, "untouched");
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Several failures at once: the first in the function's list of errors wins, and a soft failure
+ * only when no hard one applies
+ * ------------------------------------------------------------------------------------------- */
+
+static void test_precedence(void)
+{
+    geoloc_coord nan_coord = {0, 0}, far_north = {91.0, 0};
+    double d = 42.0;
+    int64_t minutes = 42;
+    char buf[64];
+    size_t needed;
+    geoloc_coord out;
+    nan_coord.lat = nan_value();
+
+    /* The header's order: NULL_ARGUMENT, COUNT_TOO_LARGE, INVALID_ARGUMENT, UNSUPPORTED,
+     * INVALID_UTF8, PARSE, NOT_FINITE, OUT_OF_RANGE, NO_HOME, NOT_FOUND, BUFFER_TOO_SMALL, soft. */
+    /* convert_length */
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_convert_length(nan_value(), INVALID_UNIT, GEOLOC_UNIT_METERS, NULL));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_convert_length(nan_value(), INVALID_UNIT, GEOLOC_UNIT_METERS, &d));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_convert_length(nan_value(), GEOLOC_UNIT_FEET, GEOLOC_UNIT_METERS, &d));
+    /* coord_parse */
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_coord_parse("\xff", NULL));
+    CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_coord_parse("1e999,\xff", &out));
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_coord_parse("91,abc", &out));
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_coord_parse("1e999,abc", &out));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_coord_parse("91,1e999", &out));
+    /* coord_format */
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_coord_format(nan_coord, INVALID_STYLE, buf, sizeof buf, NULL));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_coord_format(nan_coord, INVALID_STYLE, buf, 1, &needed));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_coord_format(nan_coord, GEOLOC_COORD_COMPACT, buf, 1, &needed));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_coord_format(far_north, GEOLOC_COORD_COMPACT, buf, 1, &needed));
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_coord_format(MOUNT_VERNON, GEOLOC_COORD_COMPACT, buf, 1, &needed));
+    /* distance: the first bad coordinate (a before b) */
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_distance(nan_coord, NEW_YORK, INVALID_MODEL, INVALID_UNIT, NULL));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_distance(nan_coord, far_north, INVALID_MODEL, GEOLOC_UNIT_METERS, &d));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_distance(nan_coord, far_north, GEOLOC_MODEL_WGS84, INVALID_UNIT, &d));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_distance(nan_coord, far_north, GEOLOC_MODEL_WGS84, GEOLOC_UNIT_METERS, &d));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_distance(nan_coord, far_north, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, &d));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_distance(far_north, nan_coord, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, &d));
+    /* distance_text */
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_distance_text(nan_value(), INVALID_UNIT, buf, sizeof buf, NULL));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_distance_text(nan_value(), INVALID_UNIT, buf, 1, &needed));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_distance_text(nan_value(), GEOLOC_UNIT_MILES, buf, 1, &needed));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_distance_text(-1.0, GEOLOC_UNIT_MILES, buf, 1, &needed));
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_distance_text(1.0, GEOLOC_UNIT_MILES, buf, 1, &needed));
+    /* eta_minutes: every number's finiteness before any range */
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_eta_minutes(nan_value(), 60.0, INVALID_UNIT, 1.0, NULL));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_eta_minutes(nan_value(), -1.0, INVALID_UNIT, 1.0, &minutes));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_eta_minutes(-1.0, 60.0, GEOLOC_UNIT_MILES, nan_value(), &minutes));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_eta_minutes(-1.0, 60.0, GEOLOC_UNIT_MILES, 1.0, &minutes));
+    /* weather_condition: NULL_ARGUMENT, INVALID_ARGUMENT, NOT_FINITE, OUT_OF_RANGE,
+     * BUFFER_TOO_SMALL, UNKNOWN_CODE (soft) */
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_weather_condition(4, nan_value(), INVALID_TEMP_UNIT, GEOLOC_TEMP_CELSIUS, GEOLOC_DAYLIGHT_UNKNOWN, buf, sizeof buf, NULL));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_weather_condition(4, nan_value(), GEOLOC_TEMP_CELSIUS, GEOLOC_TEMP_CELSIUS, INVALID_DAYLIGHT, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_weather_condition(4, nan_value(), GEOLOC_TEMP_CELSIUS, GEOLOC_TEMP_CELSIUS, GEOLOC_DAYLIGHT_UNKNOWN, buf, 1, &needed));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_weather_condition(4, -300.0, GEOLOC_TEMP_CELSIUS, GEOLOC_TEMP_CELSIUS, GEOLOC_DAYLIGHT_UNKNOWN, buf, 1, &needed));
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_weather_condition(4, 20.0, GEOLOC_TEMP_CELSIUS, GEOLOC_TEMP_CELSIUS, GEOLOC_DAYLIGHT_UNKNOWN, buf, 1, &needed));
+    /* mileage: NULL_ARGUMENT, COUNT_TOO_LARGE, INVALID_ARGUMENT, UNSUPPORTED, INVALID_UTF8,
+     * NO_HOME, BUFFER_TOO_SMALL, HOME_INVALID (soft) */
+    {
+        geoloc_mileage_result r;
+        const char *stops[] = {"\xff"};
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_mileage(NULL, stops, 1, true, INVALID_MODEL, INVALID_UNIT, NULL, NULL, 0, NULL, 0));
+        CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_mileage("\xff", stops, (size_t)-1, true, INVALID_MODEL, INVALID_UNIT, &r, NULL, 0, NULL, 0));
+        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_mileage("\xff", stops, 1, true, GEOLOC_MODEL_WGS84, INVALID_UNIT, &r, NULL, 0, NULL, 0));
+        CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_mileage("\xff", stops, 1, true, GEOLOC_MODEL_WGS84, GEOLOC_UNIT_MILES, &r, NULL, 0, NULL, 0));
+        CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_mileage(NULL, stops, 1, true, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, &r, NULL, 0, NULL, 0));
+    }
+    /* address_format: NULL_ARGUMENT, INVALID_UTF8, INVALID_ARGUMENT, COUNT_TOO_LARGE,
+     * BUFFER_TOO_SMALL */
+    {
+        geoloc_address_part bad[2] = {{"city", "\xff"}, {NULL, "x"}};
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_address_format(bad, 2, INVALID_ADDRESS_STYLE, buf, sizeof buf, &needed));
+        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_address_format(bad, 1, INVALID_ADDRESS_STYLE, buf, 1, &needed));
+        CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_address_format(bad, 1, GEOLOC_ADDRESS_POSTAL, buf, 1, &needed));
+        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_address_format(bad, 0, INVALID_ADDRESS_STYLE, buf, 1, &needed));
+        CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_address_format(NULL, (size_t)-1, INVALID_ADDRESS_STYLE, buf, 1, &needed));
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_address_format(NULL, 1, INVALID_ADDRESS_STYLE, buf, 1, &needed));
+    }
+    CHECK(d == 42.0 && minutes == 42);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Many threads at once
+ * ------------------------------------------------------------------------------------------- */
+
+struct worker {
+    double want_pairs[6];
+    char want_text[64];
+    int mismatches;
+};
+
+static void *worker_thread(void *arg)
+{
+    struct worker *w = arg;
+    const geoloc_coord *points = (const geoloc_coord *)&TOUR_POINTS[0][0];
+    int i;
+    for (i = 0; i < 2000; i++) {
+        double out[6];
+        char buf[64];
+        size_t needed, k;
+        if (geoloc_distance_one_to_many(MOUNT_VERNON, points, 6, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, out) != GEOLOC_OK) w->mismatches++;
+        for (k = 0; k < 6; k++) {
+            if (out[k] != w->want_pairs[k]) w->mismatches++;
+        }
+        if (geoloc_coord_format(points[i % 6], GEOLOC_COORD_READABLE, buf, sizeof buf, &needed) != GEOLOC_OK) w->mismatches++;
+        if (i % 6 == 0 && strcmp(buf, w->want_text) != 0) w->mismatches++;
+    }
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    struct worker workers[4];
+    pthread_t threads[4];
+    const geoloc_coord *points = (const geoloc_coord *)&TOUR_POINTS[0][0];
+    size_t i, needed;
+    memset(workers, 0, sizeof workers);
+    for (i = 0; i < COUNT_OF(workers); i++) {
+        CHECK_OK(geoloc_distance_one_to_many(MOUNT_VERNON, points, 6, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, workers[i].want_pairs));
+        CHECK_OK(geoloc_coord_format(points[0], GEOLOC_COORD_READABLE, workers[i].want_text, sizeof workers[i].want_text, &needed));
+    }
+    for (i = 0; i < COUNT_OF(workers); i++) CHECK(pthread_create(&threads[i], NULL, worker_thread, &workers[i]) == 0);
+    for (i = 0; i < COUNT_OF(workers); i++) {
+        pthread_join(threads[i], NULL);
+        CHECK(workers[i].mismatches == 0);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The shared golden cases of this capability (tests/golden)
+ * ------------------------------------------------------------------------------------------- */
+
+static void row_coord_parse(char **f)
+{
+    geoloc_status want = status_of(f[1]);
+    geoloc_coord out = {1234.5, 1234.5};
+    geoloc_status s = geoloc_coord_parse(f[0], &out);
+    CHECK_STATUS(s, want);
+    check_message(s);
+    if (want == GEOLOC_OK && s == GEOLOC_OK) {
+        double lat = number(f[2]), lon = number(f[3]);
+        if (!ROW_CHECK(same_double(out.lat, lat) && same_double(out.lon, lon))) {
+            fprintf(stderr, "    got %.17g,%.17g want %.17g,%.17g\n", out.lat, out.lon, lat, lon);
+        }
+    } else if (want != GEOLOC_OK) {
+        ROW_CHECK(out.lat == 1234.5 && out.lon == 1234.5);
+    }
+}
+
+static void row_coord_format(char **f)
+{
+    geoloc_coord c;
+    char buf[128];
+    size_t needed = 0;
+    c.lat = number(f[0]);
+    c.lon = number(f[1]);
+    if (CHECK_OK(geoloc_coord_format(c, coord_style_of(f[2]), buf, sizeof buf, &needed))) {
+        ROW_CHECK_STR(buf, f[3]);
+        ROW_CHECK(f[3] != NULL && needed == strlen(f[3]) + 1);
+    }
+}
+
+static void row_distance_text(char **f)
+{
+    char buf[128];
+    size_t needed = 0;
+    if (CHECK_OK(geoloc_distance_text(number(f[0]), unit_of(f[1]), buf, sizeof buf, &needed))) {
+        ROW_CHECK_STR(buf, f[2]);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const struct golden_file files[] = {
+        {"coord_parse.tsv", "input\tstatus\tlat\tlon", row_coord_parse, NULL},
+        {"coord_format.tsv", "lat\tlon\tstyle\texpected", row_coord_format, NULL},
+        {"distance_text.tsv", "meters\tunit\texpected", row_distance_text, NULL},
+    };
+    int failed_files;
+
+    /* One stream order for CTest's merged log: failures next to what they belong to. */
+    setvbuf(stdout, NULL, _IONBF, 0);
+    test_versions();
+    test_status_strings();
+    test_last_error();
+    test_units();
+    test_coord_check();
+    test_coord_parse();
+    test_coord_format();
+    test_distance_text();
+    test_precedence();
+    test_threads();
+    failed_files = golden_run(argc, argv, files, sizeof files / sizeof files[0]);
+    (void)failed_files;
+    return check_summary("test_core");
+}
