@@ -1,7 +1,10 @@
-"""Loading libgeoloc.so and the one ctypes table of its C interface (include/geoloc.h).
+"""Loading libgeoloc.so, and how the capability modules declare its C interface (include/geoloc.h).
 
-Everything that touches ctypes declarations lives here: the structures, the argtypes/restype of
-every function in the header, and the status check that turns a non-OK status into an exception.
+Here: finding and loading the library, its version check, geoloc_coord (every capability's
+structure), the one status check that turns a non-OK status into an exception, and declare(),
+through which each capability module (_core, _distance, _route, ...) gives the argtypes and
+restype of its own functions. FUNCTIONS collects them all, for the test that compares them with
+the header.
 """
 
 from __future__ import annotations
@@ -13,14 +16,11 @@ import sys
 from ctypes import (
     POINTER,
     Structure,
-    c_bool,
     c_char,
     c_char_p,
     c_double,
     c_int,
     c_int32,
-    c_int64,
-    c_size_t,
     c_void_p,
 )
 from pathlib import Path
@@ -33,18 +33,12 @@ __all__ = [
     "ENV_VAR",
     "MAX_COUNT",
     "CCoord",
-    "CLeg",
-    "CMileageResult",
-    "CAddressPart",
-    "CMatch",
-    "CLoadOptions",
-    "CPlaces",
-    "CRegion",
-    "CGazetteer",
-    "PlacesPtr",
-    "RegionPtr",
-    "GazetteerPtr",
+    "STATUS",
+    "ENUM",
+    "TEXT_OUT",
     "FUNCTIONS",
+    "declare",
+    "require_all",
     "lib",
     "library_path",
     "last_error",
@@ -68,279 +62,52 @@ class CCoord(Structure):
     _fields_ = [("lat", c_double), ("lon", c_double)]
 
 
-class CLeg(Structure):
-    """geoloc_leg: one mileage leg; from/to are stop indices, -1 for home."""
-
-    _fields_ = [("from_", c_int64), ("to", c_int64), ("distance", c_double)]
-
-
-class CMileageResult(Structure):
-    """geoloc_mileage_result."""
-
-    _fields_ = [
-        ("total", c_double),
-        ("rounded", c_double),
-        ("stops_used", c_size_t),
-        ("stops_skipped", c_size_t),
-        ("leg_count", c_size_t),
-        ("text", c_char * 32),
-    ]
-
-
-class CAddressPart(Structure):
-    """geoloc_address_part: a key and its value, UTF-8 (value NULL = absent)."""
-
-    _fields_ = [("key", c_char_p), ("value", c_char_p)]
-
-
-class CMatch(Structure):
-    """geoloc_match: a place's index in its set and its distance in the unit of the query."""
-
-    _fields_ = [("index", c_size_t), ("distance", c_double)]
-
-
-class CLoadOptions(Structure):
-    """geoloc_load_options of the CSV and GeoJSON loaders (all zero: the defaults)."""
-
-    _fields_ = [
-        ("strict", c_bool),
-        ("latitude_column", c_char_p),
-        ("longitude_column", c_char_p),
-        ("id_column", c_char_p),
-        ("name_column", c_char_p),
-        ("delimiter", c_char),
-    ]
-
-
-# The opaque handles: each its own incomplete structure, so a pointer to one is a distinct type
-# and ctypes refuses to pass, say, a region where a place set is expected.
-
-
-class CPlaces(Structure):
-    """geoloc_places (opaque)."""
-
-
-class CRegion(Structure):
-    """geoloc_region (opaque)."""
-
-
-class CGazetteer(Structure):
-    """geoloc_gazetteer (opaque)."""
-
-
-PlacesPtr = POINTER(CPlaces)
-RegionPtr = POINTER(CRegion)
-GazetteerPtr = POINTER(CGazetteer)
-
-
 # --------------------------------------------------------------------------------------------
-# The table: every function of the header, in header order
+# The table: every function of the header, each declared by the module of its capability
 # --------------------------------------------------------------------------------------------
 
 # geoloc_status and the other C enums are int-sized.
-_status = c_int
-_enum = c_int
-_text_out = POINTER(c_char)  # caller-owned buffer (create_string_buffer) or None
-_matches_out = POINTER(CMatch)  # caller-owned array of geoloc_match or None
+STATUS = c_int
+ENUM = c_int
+TEXT_OUT = POINTER(c_char)  # caller-owned buffer (create_string_buffer) or None
 
-#: name -> (restype, argtypes, returns a geoloc_status)
-FUNCTIONS: Dict[str, Tuple[Any, Tuple[Any, ...], bool]] = {
-    # Versions and errors
-    "geoloc_version": (c_char_p, (), False),
-    "geoloc_version_number": (c_int32, (), False),
-    "geoloc_status_string": (c_char_p, (_status,), False),
-    "geoloc_last_error": (c_char_p, (), False),
-    # Units
-    "geoloc_convert_length": (_status, (c_double, _enum, _enum, POINTER(c_double)), True),
-    # Coordinates
-    "geoloc_coord_check": (_status, (CCoord, POINTER(CCoord)), True),
-    "geoloc_coord_parse": (_status, (c_char_p, POINTER(CCoord)), True),
-    "geoloc_coord_format": (
-        _status,
-        (CCoord, _enum, _text_out, c_size_t, POINTER(c_size_t)),
-        True,
-    ),
-    # Distance
-    "geoloc_distance": (_status, (CCoord, CCoord, _enum, _enum, POINTER(c_double)), True),
-    "geoloc_distance_pairs": (
-        _status,
-        (POINTER(CCoord), POINTER(CCoord), c_size_t, _enum, _enum, POINTER(c_double)),
-        True,
-    ),
-    "geoloc_distance_one_to_many": (
-        _status,
-        (CCoord, POINTER(CCoord), c_size_t, _enum, _enum, POINTER(c_double)),
-        True,
-    ),
-    "geoloc_distance_text": (
-        _status,
-        (c_double, _enum, _text_out, c_size_t, POINTER(c_size_t)),
-        True,
-    ),
-    # Geodesics on the WGS84 ellipsoid
-    "geoloc_geodesic_inverse": (
-        _status,
-        (CCoord, CCoord, POINTER(c_double), POINTER(c_double), POINTER(c_double)),
-        True,
-    ),
-    "geoloc_geodesic_direct": (
-        _status,
-        (CCoord, c_double, c_double, POINTER(CCoord), POINTER(c_double)),
-        True,
-    ),
-    # Routes and mileage
-    "geoloc_route_length": (
-        _status,
-        (POINTER(CCoord), c_size_t, c_bool, _enum, _enum, POINTER(c_double), POINTER(c_double)),
-        True,
-    ),
-    "geoloc_mileage": (
-        _status,
-        (
-            c_char_p,
-            POINTER(c_char_p),
-            c_size_t,
-            c_bool,
-            _enum,
-            _enum,
-            POINTER(CMileageResult),
-            POINTER(CLeg),
-            c_size_t,
-            POINTER(c_size_t),
-            c_size_t,
-        ),
-        True,
-    ),
-    "geoloc_eta_minutes": (
-        _status,
-        (c_double, c_double, _enum, c_double, POINTER(c_int64)),
-        True,
-    ),
-    # Weather
-    "geoloc_weather_label": (_status, (c_int32, _enum, POINTER(c_char_p)), True),
-    "geoloc_weather_code_documented": (c_bool, (c_int32,), False),
-    "geoloc_weather_condition": (
-        _status,
-        (c_int32, c_double, _enum, _enum, _enum, _text_out, c_size_t, POINTER(c_size_t)),
-        True,
-    ),
-    # Addresses
-    "geoloc_address_format": (
-        _status,
-        (POINTER(CAddressPart), c_size_t, _enum, _text_out, c_size_t, POINTER(c_size_t)),
-        True,
-    ),
-    "geoloc_us_state_code": (_status, (c_char_p, POINTER(c_char_p)), True),
-    "geoloc_us_state_name": (_status, (c_char_p, POINTER(c_char_p)), True),
-    "geoloc_country_name": (_status, (c_char_p, POINTER(c_char_p)), True),
-    # Place sets
-    "geoloc_places_create": (
-        _status,
-        (
-            POINTER(CCoord),
-            POINTER(c_char_p),
-            POINTER(c_char_p),
-            c_size_t,
-            POINTER(c_char_p),
-            c_size_t,
-            POINTER(c_char_p),
-            POINTER(PlacesPtr),
-        ),
-        True,
-    ),
-    "geoloc_places_load_csv": (_status, (c_char_p, POINTER(CLoadOptions), POINTER(PlacesPtr)), True),
-    "geoloc_places_parse_csv": (
-        _status,
-        (c_char_p, c_size_t, POINTER(CLoadOptions), POINTER(PlacesPtr)),
-        True,
-    ),
-    "geoloc_places_load_geojson": (_status, (c_char_p, POINTER(CLoadOptions), POINTER(PlacesPtr)), True),
-    "geoloc_places_parse_geojson": (
-        _status,
-        (c_char_p, c_size_t, POINTER(CLoadOptions), POINTER(PlacesPtr)),
-        True,
-    ),
-    "geoloc_places_destroy": (None, (PlacesPtr,), False),
-    "geoloc_places_count": (_status, (PlacesPtr, POINTER(c_size_t)), True),
-    "geoloc_places_issue_count": (_status, (PlacesPtr, POINTER(c_size_t)), True),
-    "geoloc_places_issue": (
-        _status,
-        (PlacesPtr, c_size_t, POINTER(c_size_t), _text_out, c_size_t, POINTER(c_size_t)),
-        True,
-    ),
-    "geoloc_places_coord": (_status, (PlacesPtr, c_size_t, POINTER(CCoord)), True),
-    "geoloc_places_coords": (_status, (PlacesPtr, POINTER(CCoord), c_size_t, POINTER(c_size_t)), True),
-    "geoloc_places_id": (
-        _status,
-        (PlacesPtr, c_size_t, _text_out, c_size_t, POINTER(c_size_t)),
-        True,
-    ),
-    "geoloc_places_name": (
-        _status,
-        (PlacesPtr, c_size_t, _text_out, c_size_t, POINTER(c_size_t)),
-        True,
-    ),
-    "geoloc_places_attribute_count": (_status, (PlacesPtr, POINTER(c_size_t)), True),
-    "geoloc_places_attribute_name": (
-        _status,
-        (PlacesPtr, c_size_t, _text_out, c_size_t, POINTER(c_size_t)),
-        True,
-    ),
-    "geoloc_places_attribute": (
-        _status,
-        (PlacesPtr, c_size_t, c_char_p, _text_out, c_size_t, POINTER(c_size_t)),
-        True,
-    ),
-    "geoloc_places_within": (
-        _status,
-        (PlacesPtr, CCoord, c_double, _enum, _enum, c_size_t, _matches_out, c_size_t, POINTER(c_size_t)),
-        True,
-    ),
-    "geoloc_places_within_many": (
-        _status,
-        (PlacesPtr, POINTER(CCoord), c_size_t, c_double, _enum, _enum, c_size_t, POINTER(c_size_t), _matches_out, c_size_t, POINTER(c_size_t)),
-        True,
-    ),
-    "geoloc_places_nearest": (
-        _status,
-        (PlacesPtr, CCoord, c_size_t, _enum, _enum, c_double, _matches_out, c_size_t, POINTER(c_size_t)),
-        True,
-    ),
-    "geoloc_places_nearest_many": (
-        _status,
-        (PlacesPtr, POINTER(CCoord), c_size_t, c_size_t, _enum, _enum, c_double, POINTER(c_size_t), POINTER(c_double)),
-        True,
-    ),
-    # Regions
-    "geoloc_region_from_wkt": (_status, (c_char_p, POINTER(RegionPtr)), True),
-    "geoloc_region_from_geojson": (_status, (c_char_p, POINTER(RegionPtr)), True),
-    "geoloc_region_destroy": (None, (RegionPtr,), False),
-    "geoloc_region_contains": (_status, (RegionPtr, CCoord, POINTER(c_bool)), True),
-    "geoloc_places_in_region": (
-        _status,
-        (
-            PlacesPtr,
-            RegionPtr,
-            POINTER(CCoord),
-            _enum,
-            _enum,
-            c_size_t,
-            _matches_out,
-            c_size_t,
-            POINTER(c_size_t),
-        ),
-        True,
-    ),
-    # Offline reverse geocoding
-    "geoloc_gazetteer_open": (_status, (c_char_p, POINTER(GazetteerPtr)), True),
-    "geoloc_gazetteer_destroy": (None, (GazetteerPtr,), False),
-    "geoloc_gazetteer_places": (_status, (GazetteerPtr, POINTER(PlacesPtr)), True),
-    "geoloc_reverse_geocode": (
-        _status,
-        (GazetteerPtr, CCoord, _enum, _text_out, c_size_t, POINTER(c_size_t), POINTER(CMatch)),
-        True,
-    ),
-}
+#: name -> (restype, argtypes, returns a geoloc_status), filled by declare().
+FUNCTIONS: Dict[str, Tuple[Any, Tuple[Any, ...], bool]] = {}
+
+
+def declare(table: Dict[str, Tuple[Any, Tuple[Any, ...], bool]]) -> None:
+    """Declares a capability's functions on the loaded library: restype, argtypes, and the status
+    check on those that return a geoloc_status. A function the library lacks is noted for
+    require_all(), which the package calls once every module has declared its own."""
+    for name, (restype, argtypes, checked) in table.items():
+        FUNCTIONS[name] = (restype, argtypes, checked)
+        fn = getattr(lib, name, None)
+        if fn is None:
+            _missing.append(name)
+            continue
+        fn.restype = restype
+        fn.argtypes = argtypes
+        if checked:
+            fn.errcheck = _check_status
+
+
+_missing: List[str] = []
+
+
+def require_all() -> None:
+    """Raises one ImportError naming every declared function the loaded library lacks."""
+    if _missing:
+        raise ImportError(
+            "libgeoloc at %s lacks %s, which include/geoloc.h %s; it is not the libgeoloc %s "
+            "this package was written for.\n%s"
+            % (
+                library_path,
+                ", ".join(_missing),
+                "declares" if len(_missing) == 1 else "declare",
+                __version__,
+                _BUILD_HINT,
+            )
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -470,37 +237,20 @@ def _expected_version() -> Tuple[int, int]:
     return int(major), int(minor)
 
 
-def _declare(handle: ctypes.CDLL, path: str) -> None:
-    missing = [name for name in FUNCTIONS if not hasattr(handle, name)]
-    if "geoloc_version_number" not in missing:
-        handle.geoloc_version_number.restype = c_int32
-        handle.geoloc_version_number.argtypes = ()
-        number = handle.geoloc_version_number()
-        have = (number // 10000, number // 100 % 100)
-        if have != _expected_version():
-            raise ImportError(
-                "libgeoloc at %s is version %d.%d.%d but the geoloc package %s needs %d.%d.x; "
-                "build the matching library or install the matching package.\n%s"
-                % ((path,) + have + (number % 100, __version__) + _expected_version() + (_BUILD_HINT,))
-            )
-    if missing:
+def _check_version(handle: ctypes.CDLL, path: str) -> None:
+    """The library's MAJOR.MINOR must be the package's."""
+    if not hasattr(handle, "geoloc_version_number"):
+        return  # declare() names it among the missing functions
+    handle.geoloc_version_number.restype = c_int32
+    handle.geoloc_version_number.argtypes = ()
+    number = handle.geoloc_version_number()
+    have = (number // 10000, number // 100 % 100)
+    if have != _expected_version():
         raise ImportError(
-            "libgeoloc at %s lacks %s, which include/geoloc.h %s; it is not the libgeoloc %s "
-            "this package was written for.\n%s"
-            % (
-                path,
-                ", ".join(missing),
-                "declares" if len(missing) == 1 else "declare",
-                __version__,
-                _BUILD_HINT,
-            )
+            "libgeoloc at %s is version %d.%d.%d but the geoloc package %s needs %d.%d.x; "
+            "build the matching library or install the matching package.\n%s"
+            % ((path,) + have + (number % 100, __version__) + _expected_version() + (_BUILD_HINT,))
         )
-    for name, (restype, argtypes, checked) in FUNCTIONS.items():
-        fn = getattr(handle, name)
-        fn.restype = restype
-        fn.argtypes = argtypes
-        if checked:
-            fn.errcheck = _check_status
 
 
 def last_error() -> str:
@@ -527,6 +277,6 @@ def _check_status(result: int, func: Any, args: Sequence[Any]) -> int:
 _handle, _spec = _load()
 #: The path of the loaded libgeoloc (the name given to the loader if the path is not known).
 library_path: str = _real_path(_handle, _spec)
-_declare(_handle, library_path)
-#: The loaded library with every function declared.
+_check_version(_handle, library_path)
+#: The loaded library; each capability's module declares its functions on it (declare()).
 lib: ctypes.CDLL = _handle

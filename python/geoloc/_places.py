@@ -1,4 +1,4 @@
-"""Place sets, regions and the gazetteer: the classes that hold a libgeoloc handle.
+"""Place sets and regions: the set, its loaders, radius, nearest and region queries.
 
 Each object owns one C handle (``geoloc_places``, ``geoloc_region``, ``geoloc_gazetteer``) and
 frees it exactly once: on ``close()``, at the end of a ``with`` block, or when it is garbage
@@ -15,15 +15,24 @@ import dataclasses
 import json
 import operator
 import os
-import threading
-import weakref
 from collections.abc import Mapping
-from ctypes import POINTER, byref, c_bool, c_double, c_size_t
-from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from ctypes import POINTER, Structure, byref, c_bool, c_char, c_char_p, c_double, c_size_t
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy
 
-from . import (
+from . import _ffi
+from ._enums import AddressStyle, Model, Unit, coerce
+from ._errors import (
+    BufferTooSmallError,
+    CountTooLargeError,
+    InternalError,
+    InvalidUTF8Error,
+    NotFoundError,
+    OutOfRangeError,
+)
+from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
+from ._core import (
     MAX_COUNT,
     Coord,
     CoordLike,
@@ -34,33 +43,149 @@ from . import (
     _coords_ptr,
     _float,
     _integer,
+    _Handle,
+    _Owner,
     _points,
     _text,
     _text_result,
+    _Using,
 )
-from ._enums import AddressStyle, Model, Unit, coerce
-from ._errors import (
-    BufferTooSmallError,
-    CountTooLargeError,
-    InternalError,
-    InvalidUTF8Error,
-    NotFoundError,
-    OutOfRangeError,
-)
-from ._ffi import CCoord, CLoadOptions, CMatch, GazetteerPtr, PlacesPtr, RegionPtr
-from ._ffi import lib as _lib  # looked up through this module, so a test can watch the calls
 
-__all__ = [
-    "Match",
-    "LoadIssue",
-    "Place",
-    "Places",
-    "Region",
-    "Gazetteer",
-    "ReverseGeocode",
-    "reverse_geocode",
-    "shared_gazetteer",
-]
+class CMatch(Structure):
+    """geoloc_match: a place's index in its set and its distance in the unit of the query."""
+
+    _fields_ = [("index", c_size_t), ("distance", c_double)]
+
+
+class CLoadOptions(Structure):
+    """geoloc_load_options of the CSV and GeoJSON loaders (all zero: the defaults)."""
+
+    _fields_ = [
+        ("strict", c_bool),
+        ("latitude_column", c_char_p),
+        ("longitude_column", c_char_p),
+        ("id_column", c_char_p),
+        ("name_column", c_char_p),
+        ("delimiter", c_char),
+    ]
+
+
+class CPlaces(Structure):
+    """geoloc_places (opaque)."""
+
+
+class CRegion(Structure):
+    """geoloc_region (opaque)."""
+
+PlacesPtr = POINTER(CPlaces)
+RegionPtr = POINTER(CRegion)
+_matches_out = POINTER(CMatch)  # caller-owned array of geoloc_match or None
+
+
+if TYPE_CHECKING:
+    from ._geocoding import Gazetteer
+
+_ffi.declare({
+    "geoloc_places_create": (
+        STATUS,
+        (
+            POINTER(CCoord),
+            POINTER(c_char_p),
+            POINTER(c_char_p),
+            c_size_t,
+            POINTER(c_char_p),
+            c_size_t,
+            POINTER(c_char_p),
+            POINTER(PlacesPtr),
+        ),
+        True,
+    ),
+    "geoloc_places_load_csv": (STATUS, (c_char_p, POINTER(CLoadOptions), POINTER(PlacesPtr)), True),
+    "geoloc_places_parse_csv": (
+        STATUS,
+        (c_char_p, c_size_t, POINTER(CLoadOptions), POINTER(PlacesPtr)),
+        True,
+    ),
+    "geoloc_places_load_geojson": (STATUS, (c_char_p, POINTER(CLoadOptions), POINTER(PlacesPtr)), True),
+    "geoloc_places_parse_geojson": (
+        STATUS,
+        (c_char_p, c_size_t, POINTER(CLoadOptions), POINTER(PlacesPtr)),
+        True,
+    ),
+    "geoloc_places_destroy": (None, (PlacesPtr,), False),
+    "geoloc_places_count": (STATUS, (PlacesPtr, POINTER(c_size_t)), True),
+    "geoloc_places_issue_count": (STATUS, (PlacesPtr, POINTER(c_size_t)), True),
+    "geoloc_places_issue": (
+        STATUS,
+        (PlacesPtr, c_size_t, POINTER(c_size_t), TEXT_OUT, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_coord": (STATUS, (PlacesPtr, c_size_t, POINTER(CCoord)), True),
+    "geoloc_places_coords": (STATUS, (PlacesPtr, POINTER(CCoord), c_size_t, POINTER(c_size_t)), True),
+    "geoloc_places_id": (
+        STATUS,
+        (PlacesPtr, c_size_t, TEXT_OUT, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_name": (
+        STATUS,
+        (PlacesPtr, c_size_t, TEXT_OUT, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_attribute_count": (STATUS, (PlacesPtr, POINTER(c_size_t)), True),
+    "geoloc_places_attribute_name": (
+        STATUS,
+        (PlacesPtr, c_size_t, TEXT_OUT, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_attribute": (
+        STATUS,
+        (PlacesPtr, c_size_t, c_char_p, TEXT_OUT, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_within": (
+        STATUS,
+        (PlacesPtr, CCoord, c_double, ENUM, ENUM, c_size_t, _matches_out, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_within_many": (
+        STATUS,
+        (PlacesPtr, POINTER(CCoord), c_size_t, c_double, ENUM, ENUM, c_size_t, POINTER(c_size_t), _matches_out, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_nearest": (
+        STATUS,
+        (PlacesPtr, CCoord, c_size_t, ENUM, ENUM, c_double, _matches_out, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_nearest_many": (
+        STATUS,
+        (PlacesPtr, POINTER(CCoord), c_size_t, c_size_t, ENUM, ENUM, c_double, POINTER(c_size_t), POINTER(c_double)),
+        True,
+    ),
+    "geoloc_region_from_wkt": (STATUS, (c_char_p, POINTER(RegionPtr)), True),
+    "geoloc_region_from_geojson": (STATUS, (c_char_p, POINTER(RegionPtr)), True),
+    "geoloc_region_destroy": (None, (RegionPtr,), False),
+    "geoloc_region_contains": (STATUS, (RegionPtr, CCoord, POINTER(c_bool)), True),
+    "geoloc_places_in_region": (
+        STATUS,
+        (
+            PlacesPtr,
+            RegionPtr,
+            POINTER(CCoord),
+            ENUM,
+            ENUM,
+            c_size_t,
+            _matches_out,
+            c_size_t,
+            POINTER(c_size_t),
+        ),
+        True,
+    ),
+})
+
+
+_lib = _ffi.lib  # looked up through this module, so a test can watch the calls
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 StyleLike = Union[AddressStyle, int, str]
@@ -120,154 +245,6 @@ class Place:
         return self.coord.lon
 
 
-class ReverseGeocode(NamedTuple):
-    """The nearest populated place to a coordinate (:meth:`Gazetteer.reverse`)."""
-
-    #: The place as text in the style asked for ("Springfield, IL").
-    text: str
-    #: The place's index in :attr:`Gazetteer.places`.
-    index: int
-    #: Its great-circle distance from the coordinate, meters.
-    distance_m: float
-    #: Its name ("Springfield").
-    name: str
-    #: ISO 3166-1 alpha-2 country code ("US"), None if the gazetteer has none for it.
-    country_code: Optional[str]
-    #: First-level division code ("IL"), None if absent.
-    admin1_code: Optional[str]
-    #: First-level division name ("Illinois"), None if absent.
-    admin1_name: Optional[str]
-    #: Second-level division name ("Sangamon County"), None if absent.
-    admin2_name: Optional[str]
-    #: The place's coordinate.
-    coord: Coord
-
-
-# --------------------------------------------------------------------------------------------
-# Handle ownership
-# --------------------------------------------------------------------------------------------
-
-
-class _Owner:
-    """One C handle, its destroy function, and the calls in progress on it.
-
-    ``acquire`` hands the pointer to a call and counts it; ``close`` marks the handle closed and
-    frees it at once, or, when calls are still running in other threads, lets the last of them
-    free it. After close nothing hands the pointer out again. Everything needed at destruction is
-    held here, so freeing works at interpreter shutdown when module globals may be gone.
-    """
-
-    __slots__ = ("_lock", "_ptr", "_users", "_closed", "_destroy", "_what", "_parent")
-
-    def __init__(
-        self, ptr: Any, destroy: Optional[Callable[[Any], None]], what: str, parent: Optional["_Owner"] = None
-    ) -> None:
-        self._lock = threading.Lock()
-        self._ptr = ptr
-        self._users = 0
-        self._closed = False
-        self._destroy = destroy  # None for a borrowed handle
-        self._what = what
-        self._parent = parent  # the owner a borrowed handle lives in
-
-    @property
-    def closed(self) -> bool:
-        return self._closed or (self._parent is not None and self._parent.closed)
-
-    def acquire(self) -> Any:
-        if self._parent is not None:
-            self._parent.acquire()
-        try:
-            with self._lock:
-                if self._closed:
-                    raise ValueError("operation on a closed %s" % self._what)
-                self._users += 1
-                return self._ptr
-        except BaseException:
-            if self._parent is not None:
-                self._parent.release()
-            raise
-
-    def release(self) -> None:
-        ptr = None
-        with self._lock:
-            self._users -= 1
-            if self._closed and self._users == 0 and self._ptr is not None:
-                ptr, self._ptr = self._ptr, None
-        if ptr is not None and self._destroy is not None:
-            self._destroy(ptr)
-        if self._parent is not None:
-            self._parent.release()
-
-    def close(self) -> None:
-        ptr = None
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            if self._users == 0:
-                ptr, self._ptr = self._ptr, None
-        if ptr is not None and self._destroy is not None:
-            self._destroy(ptr)
-
-
-class _Handle:
-    """Base of the handle classes: close(), closed, with, and __del__."""
-
-    _owner: Optional[_Owner] = None
-
-    def close(self) -> None:
-        """Frees the library handle (once; closing again does nothing). Later use raises ValueError."""
-        owner = self._owner
-        if owner is not None:
-            owner.close()
-
-    @property
-    def closed(self) -> bool:
-        """Whether close() was called (for a borrowed place set: on it or on its gazetteer)."""
-        owner = self._owner
-        return owner is None or owner.closed
-
-    def __enter__(self):
-        self._check_open()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        # Also at interpreter shutdown: _Owner.close needs no module global.
-        try:
-            owner = self._owner
-            if owner is not None:
-                owner.close()
-        except Exception:  # pragma: no cover - nothing sensible to do in a finaliser
-            pass
-
-    def _check_open(self) -> None:
-        owner = self._owner
-        if owner is None or owner.closed:
-            raise ValueError("operation on a closed %s" % type(self).__name__)
-
-    def __reduce__(self):
-        raise TypeError("cannot pickle a %s (it holds a library handle)" % type(self).__name__)
-
-
-class _Using:
-    """``with _Using(owner) as ptr:``: the pointer, held for the duration of one call."""
-
-    __slots__ = ("_owner",)
-
-    def __init__(self, owner: Optional[_Owner], what: str) -> None:
-        if owner is None:
-            raise ValueError("operation on a closed %s" % what)
-        self._owner = owner
-
-    def __enter__(self) -> Any:
-        return self._owner.acquire()
-
-    def __exit__(self, *exc: Any) -> None:
-        self._owner.release()
 
 
 # --------------------------------------------------------------------------------------------
@@ -963,109 +940,3 @@ class Region(_Handle):
 
     def __repr__(self) -> str:
         return "<geoloc.Region%s>" % (" closed" if self.closed else "")
-
-
-# --------------------------------------------------------------------------------------------
-# The gazetteer and reverse geocoding
-# --------------------------------------------------------------------------------------------
-
-
-class Gazetteer(_Handle):
-    """A set of populated places with the attributes country_code, admin1_code, admin1_name and
-    admin2_name, for offline reverse geocoding. The shipped one is GeoNames cities1000 (places
-    of 1,000 people or more; CC BY 4.0, https://www.geonames.org/)."""
-
-    def __init__(self) -> None:
-        raise TypeError("use Gazetteer.open(path=None)")
-
-    @classmethod
-    def open(cls, path: Optional[PathLike] = None) -> "Gazetteer":
-        """Opens a gazetteer file (TSV or CSV with the shipped one's columns), or with ``path``
-        None the shipped one, looked for at $GEOLOC_GAZETTEER, beside the library
-        (<libdir>/../share/geoloc/cities1000.tsv), then in the source tree the library was built
-        from; it is loaded once per process and shared by every handle. Raises NotFoundError
-        (the message names every path tried), InvalidArgumentError (missing columns), ParseError."""
-        out = GazetteerPtr()
-        _lib.geoloc_gazetteer_open(_path(path), byref(out))
-        self = object.__new__(cls)
-        self._owner = _Owner(out, _lib.geoloc_gazetteer_destroy, "Gazetteer")
-        self._places_ref = None  # a weak reference: the view refers to the gazetteer, not back
-        return self
-
-    def _use(self) -> _Using:
-        return _Using(self._owner, "Gazetteer")
-
-    @property
-    def places(self) -> Places:
-        """The gazetteer's place set, to read or search. It belongs to the gazetteer: it keeps
-        the gazetteer open while it is referenced, its close() frees nothing, and it stops working
-        (ValueError) once the gazetteer is closed."""
-        self._check_open()
-        ref = self._places_ref
-        view = None if ref is None else ref()
-        if view is None or view.closed:
-            out = PlacesPtr()
-            with self._use() as ptr:
-                _lib.geoloc_gazetteer_places(ptr, byref(out))
-                view = Places._adopt(out, borrowed_from=self)
-            self._places_ref = weakref.ref(view)
-        return view
-
-    def _reverse(self, coord: CoordLike, style: StyleLike) -> Tuple[str, CMatch]:
-        c = _coord(coord)
-        s = coerce(AddressStyle, style, "style")
-        place = CMatch()
-        with self._use() as ptr:
-            text = _text_result(
-                lambda buf, cap, needed: _lib.geoloc_reverse_geocode(ptr, c, s, buf, cap, needed, byref(place))
-            )
-        return text, place
-
-    def reverse_geocode(self, coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE) -> str:
-        """The nearest populated place to ``coord`` as text in an address style:
-        "Springfield, IL" (CITY_STATE), "Springfield, Illinois, United States"
-        (CITY_STATE_COUNTRY). Raises NotFiniteError, OutOfRangeError, NotFoundError (an empty
-        gazetteer)."""
-        return self._reverse(coord, style)[0]
-
-    def reverse(self, coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE) -> ReverseGeocode:
-        """The nearest populated place to ``coord`` with its fields: the text in ``style``, its
-        index in :attr:`places`, its distance in meters, name, country and division codes and
-        names (None where the gazetteer has none)."""
-        text, m = self._reverse(coord, style)
-        places = self.places
-        index = m.index
-        return ReverseGeocode(
-            text=text,
-            index=index,
-            distance_m=m.distance,
-            name=places.name(index),
-            country_code=places.attribute(index, "country_code"),
-            admin1_code=places.attribute(index, "admin1_code"),
-            admin1_name=places.attribute(index, "admin1_name"),
-            admin2_name=places.attribute(index, "admin2_name"),
-            coord=places.coord(index),
-        )
-
-    def __repr__(self) -> str:
-        return "<geoloc.Gazetteer%s>" % (" closed" if self.closed else "")
-
-
-_shared_lock = threading.Lock()
-_shared: Optional[Gazetteer] = None
-
-
-def shared_gazetteer() -> Gazetteer:
-    """The shipped gazetteer, opened on first use and kept for the process (reopened if someone
-    closed it). What :func:`reverse_geocode` uses."""
-    global _shared
-    with _shared_lock:
-        if _shared is None or _shared.closed:
-            _shared = Gazetteer.open(None)
-        return _shared
-
-
-def reverse_geocode(coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE) -> str:
-    """The nearest populated place to ``coord`` in the shipped gazetteer as text:
-    ``reverse_geocode((39.80, -89.64))`` is "Springfield, IL". See :meth:`Gazetteer.reverse_geocode`."""
-    return shared_gazetteer().reverse_geocode(coord, style)

@@ -32,7 +32,7 @@ from geoloc import (
     TempUnit,
     Unit,
 )
-from geoloc import _errors, _ffi
+from geoloc import _address, _errors, _ffi, _geocoding, _places, _route
 
 NAN = float("nan")
 INF = float("inf")
@@ -142,7 +142,7 @@ def _ctype_of(c_type):
              "geoloc_temp_unit", "geoloc_address_style"}
     if key in enums:
         return ctypes.c_int
-    handles = {"places": _ffi.PlacesPtr, "region": _ffi.RegionPtr, "gazetteer": _ffi.GazetteerPtr}
+    handles = {"places": _places.PlacesPtr, "region": _places.RegionPtr, "gazetteer": _geocoding.GazetteerPtr}
     for handle, ptr in handles.items():
         for const in ("", "const"):
             if key == "%sgeoloc_%s*" % (const, handle):
@@ -152,8 +152,8 @@ def _ctype_of(c_type):
     table = {
         "void": None,
         "bool*": ctypes.POINTER(ctypes.c_bool),
-        "geoloc_match*": ctypes.POINTER(_ffi.CMatch),
-        "constgeoloc_load_options*": ctypes.POINTER(_ffi.CLoadOptions),
+        "geoloc_match*": ctypes.POINTER(_places.CMatch),
+        "constgeoloc_load_options*": ctypes.POINTER(_places.CLoadOptions),
         "double": c_double,
         "bool": ctypes.c_bool,
         "size_t": c_size_t,
@@ -168,9 +168,9 @@ def _ctype_of(c_type):
         "geoloc_coord": _ffi.CCoord,
         "geoloc_coord*": ctypes.POINTER(_ffi.CCoord),
         "constgeoloc_coord*": ctypes.POINTER(_ffi.CCoord),
-        "geoloc_mileage_result*": ctypes.POINTER(_ffi.CMileageResult),
-        "geoloc_leg*": ctypes.POINTER(_ffi.CLeg),
-        "constgeoloc_address_part*": ctypes.POINTER(_ffi.CAddressPart),
+        "geoloc_mileage_result*": ctypes.POINTER(_route.CMileageResult),
+        "geoloc_leg*": ctypes.POINTER(_route.CLeg),
+        "constgeoloc_address_part*": ctypes.POINTER(_address.CAddressPart),
     }
     return table[key]
 
@@ -231,8 +231,8 @@ def test_structure_layouts_match_a_c_compiler(tmp_path, repo_root):
     exe = tmp_path / "layout"
     subprocess.run([cc, "-I", str(repo_root / "include"), "-o", str(exe), str(src)], check=True)
     got = dict(line.split() for line in subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout.splitlines())
-    classes = {"geoloc_coord": _ffi.CCoord, "geoloc_leg": _ffi.CLeg,
-               "geoloc_mileage_result": _ffi.CMileageResult, "geoloc_address_part": _ffi.CAddressPart}
+    classes = {"geoloc_coord": _ffi.CCoord, "geoloc_leg": _route.CLeg,
+               "geoloc_mileage_result": _route.CMileageResult, "geoloc_address_part": _address.CAddressPart}
     for struct, cls in classes.items():
         assert int(got[struct]) == ctypes.sizeof(cls), struct
         assert len(cls._fields_) == len(fields[struct])
@@ -301,7 +301,7 @@ def test_raw_calls_map_statuses_and_messages():
         assert str(n) in err.message
         raises(geoloc.CountTooLargeError, lib.geoloc_distance_one_to_many, _ffi.CCoord(0, 0), None, n, 0, 0, None)
         raises(geoloc.CountTooLargeError, lib.geoloc_route_length, None, n, False, 0, 0, byref(out), None)
-        result = _ffi.CMileageResult()
+        result = _route.CMileageResult()
         raises(geoloc.CountTooLargeError, lib.geoloc_mileage, HOME.encode(), None, n, True, 0, 2, byref(result), None, 0, None, 0)
     # The size query: NULL/0 asks for the size, a short buffer gets "".
     needed = c_size_t()
@@ -607,7 +607,7 @@ def test_batch_inputs_of_any_layout():
 
 
 def test_batch_input_that_is_already_right_is_not_copied():
-    from geoloc import _points  # the private conversion all batch functions share
+    from geoloc._core import _points  # the private conversion all batch functions share
 
     a = _random_points(10, 8)
     assert _points(a, "a") is a

@@ -39,7 +39,7 @@ from geoloc import (
     ReverseGeocode,
     Unit,
 )
-from geoloc import _ffi, _places
+from geoloc import _ffi, _geocoding, _places
 
 NAN = float("nan")
 INF = float("inf")
@@ -88,10 +88,10 @@ def brute_within(pts, q, radius, unit="meters", model="sphere"):
 
 
 def test_handle_pointer_types_are_distinct():
-    assert len({_ffi.PlacesPtr, _ffi.RegionPtr, _ffi.GazetteerPtr}) == 3
+    assert len({_places.PlacesPtr, _places.RegionPtr, _geocoding.GazetteerPtr}) == 3
     out = c_size_t()
     with pytest.raises(ctypes.ArgumentError):
-        _ffi.lib.geoloc_places_count(_ffi.RegionPtr(), ctypes.byref(out))
+        _ffi.lib.geoloc_places_count(_places.RegionPtr(), ctypes.byref(out))
 
 
 def test_structure_layouts_match_a_c_compiler(tmp_path, repo_root):
@@ -99,9 +99,9 @@ def test_structure_layouts_match_a_c_compiler(tmp_path, repo_root):
     if cc is None:
         pytest.skip("no C compiler to compare layouts with")
     fields = {
-        "geoloc_match": (_ffi.CMatch, ["index", "distance"]),
+        "geoloc_match": (_places.CMatch, ["index", "distance"]),
         "geoloc_load_options": (
-            _ffi.CLoadOptions,
+            _places.CLoadOptions,
             ["strict", "latitude_column", "longitude_column", "id_column", "name_column", "delimiter"],
         ),
     }
@@ -860,6 +860,7 @@ def test_gazetteer_view_keeps_it_open_and_is_not_freed_by_close(monkeypatch):
             return fn
 
     monkeypatch.setattr(_places, "_lib", Spy())
+    monkeypatch.setattr(_geocoding, "_lib", Spy())
     g = Gazetteer.open()
     view = g.places
     g_ref = weakref.ref(g)

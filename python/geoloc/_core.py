@@ -1,0 +1,401 @@
+"""The shared basics: argument conversion, versions, coordinates, units and distance text, and
+the ownership of library handles that Places, Region and Gazetteer share."""
+
+from __future__ import annotations
+
+import ctypes
+import operator
+import threading
+from ctypes import POINTER, byref, c_char_p, c_double, c_int32, c_size_t
+from typing import Any, Callable, NamedTuple, Optional, Sequence, Tuple, Union
+
+import numpy
+
+from . import _ffi
+from ._enums import CoordStyle, Model, Unit, coerce
+from ._errors import (
+    BufferTooSmallError,
+    CountTooLargeError,
+    InternalError,
+    InvalidArgumentError,
+    InvalidUTF8Error,
+    OutOfRangeError,
+)
+from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
+
+_ffi.declare({
+    "geoloc_version": (c_char_p, (), False),
+    "geoloc_version_number": (c_int32, (), False),
+    "geoloc_status_string": (c_char_p, (STATUS,), False),
+    "geoloc_last_error": (c_char_p, (), False),
+    "geoloc_convert_length": (STATUS, (c_double, ENUM, ENUM, POINTER(c_double)), True),
+    "geoloc_coord_check": (STATUS, (CCoord, POINTER(CCoord)), True),
+    "geoloc_coord_parse": (STATUS, (c_char_p, POINTER(CCoord)), True),
+    "geoloc_coord_format": (
+        STATUS,
+        (CCoord, ENUM, TEXT_OUT, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_distance_text": (
+        STATUS,
+        (c_double, ENUM, TEXT_OUT, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+})
+
+_lib = _ffi.lib
+
+#: The path of the libgeoloc file that was loaded.
+library_path: str = _ffi.library_path
+
+#: The Earth radius of Model.SPHERE, in meters (GEOLOC_EARTH_MEAN_RADIUS_M).
+EARTH_MEAN_RADIUS_M = 6371008.8
+
+#: The largest element count any function accepts (GEOLOC_MAX_COUNT, 2**30).
+MAX_COUNT = _ffi.MAX_COUNT
+
+_INT32_MIN = -(1 << 31)
+_INT32_MAX = (1 << 31) - 1
+
+TextIn = Union[str, bytes]
+CoordLike = Union["Coord", Sequence[float]]
+UnitLike = Union[Unit, int, str]
+ModelLike = Union[Model, int, str]
+
+
+
+# --------------------------------------------------------------------------------------------
+# Argument conversion
+# --------------------------------------------------------------------------------------------
+
+
+def _text(value: Optional[TextIn], what: str) -> Optional[bytes]:
+    """str as UTF-8 bytes; bytes as they are (the library checks their UTF-8); None as NULL."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            data = value.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise InvalidUTF8Error(
+                "%s cannot be written as UTF-8 (%s at index %d)" % (what, err.reason, err.start)
+            ) from None
+    elif isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+    else:
+        raise TypeError("%s must be str or bytes, not %s" % (what, type(value).__name__))
+    if b"\0" in data:
+        raise InvalidArgumentError("%s contains a NUL character at index %d" % (what, data.index(b"\0")))
+    return data
+
+
+def _float(value: Any, what: str) -> float:
+    """A number as a Python float (NaN and infinities pass: the library reports them)."""
+    if value is None or isinstance(value, (str, bytes)):
+        raise TypeError("%s must be a number, not %s" % (what, type(value).__name__))
+    try:
+        return float(value)
+    except TypeError:
+        raise TypeError("%s must be a number, not %s" % (what, type(value).__name__)) from None
+
+
+def _integer(value: Any, what: str) -> int:
+    """A Python int (or anything with __index__, but not bool or None), else TypeError."""
+    if isinstance(value, bool) or value is None:
+        raise TypeError("%s must be an int, not %s" % (what, type(value).__name__))
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be an int, not %s" % (what, type(value).__name__)) from None
+
+
+def _int32(value: Any, what: str) -> int:
+    """An integer that must fit a C int32_t: OutOfRangeError (a ValueError) outside it."""
+    number = _integer(value, what)
+    if not _INT32_MIN <= number <= _INT32_MAX:
+        raise OutOfRangeError("%s %d is outside the int32 range [%d, %d]" % (what, number, _INT32_MIN, _INT32_MAX))
+    return number
+
+
+def _coord(value: Any, what: str = "coordinate") -> CCoord:
+    """A (lat, lon) pair as a geoloc_coord."""
+    if isinstance(value, tuple) and len(value) == 2 and type(value[0]) is float and type(value[1]) is float:
+        return CCoord(value[0], value[1])  # the common case, without the general checks below
+    if value is None or isinstance(value, (str, bytes)):
+        raise TypeError(
+            "%s must be a (lat, lon) pair of numbers, not %s (use parse_coord for text)"
+            % (what, type(value).__name__)
+        )
+    try:
+        lat, lon = value
+    except TypeError:
+        raise TypeError("%s must be a (lat, lon) pair of numbers, not %s" % (what, type(value).__name__)) from None
+    except ValueError:
+        raise ValueError("%s must have exactly two numbers (lat, lon)" % what) from None
+    return CCoord(_float(lat, what + " latitude"), _float(lon, what + " longitude"))
+
+
+def _points(value: Any, what: str) -> numpy.ndarray:
+    """An array-like of (lat, lon) rows as a C-contiguous (n, 2) float64 array (no copy if it is one)."""
+    if isinstance(value, numpy.ndarray):
+        _check_shape(value.shape, what)  # before any copy: a huge strided view is refused cheaply
+    arr = numpy.ascontiguousarray(value, dtype=numpy.float64)
+    if arr.ndim == 1 and arr.size == 0:
+        arr = arr.reshape(0, 2)
+    _check_shape(arr.shape, what)
+    if not arr.flags.aligned:
+        arr = arr.copy()
+    return arr
+
+
+def _check_shape(shape: Tuple[int, ...], what: str) -> None:
+    if len(shape) == 1 and shape[0] == 0:
+        return
+    if len(shape) != 2 or shape[1] != 2:
+        raise ValueError("%s must have shape (n, 2) of (lat, lon) rows, not %s" % (what, tuple(shape)))
+    if shape[0] > MAX_COUNT:
+        raise CountTooLargeError("%s has %d rows, more than GEOLOC_MAX_COUNT (%d)" % (what, shape[0], MAX_COUNT))
+
+
+def _coords_ptr(arr: numpy.ndarray) -> Any:
+    return arr.ctypes.data_as(POINTER(CCoord))
+
+
+def _doubles_ptr(arr: numpy.ndarray) -> Any:
+    return arr.ctypes.data_as(POINTER(c_double))
+
+
+def _text_result(call: Callable[[Any, int, Any], Any], soft: Tuple[type, ...] = ()) -> str:
+    """Runs ``call(buf, cap, needed)`` under the size-query contract and returns the text.
+
+    A first call with a 256-byte buffer; on BufferTooSmallError one more with the size the library
+    said it needs. Exceptions in ``soft`` are soft failures: the text was still written.
+    """
+    cap = 256
+    needed = c_size_t(0)
+    for _ in range(4):
+        buf = ctypes.create_string_buffer(cap)
+        try:
+            call(buf, cap, byref(needed))
+        except BufferTooSmallError:
+            if needed.value <= cap:
+                raise
+            cap = needed.value
+            continue
+        except soft:
+            pass
+        return _decode(buf.raw[: needed.value - 1])
+    raise InternalError("the text size kept changing between calls (last needed %d)" % needed.value)
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InternalError("libgeoloc returned text that is not UTF-8: %r (%s)" % (raw, err)) from None
+
+
+def _static_text(raw: Optional[bytes]) -> str:
+    return _decode(raw) if raw else ""
+
+
+# --------------------------------------------------------------------------------------------
+# Versions
+# --------------------------------------------------------------------------------------------
+
+
+def library_version() -> str:
+    """The loaded libgeoloc's version, "MAJOR.MINOR.PATCH"."""
+    return _static_text(_lib.geoloc_version())
+
+
+# --------------------------------------------------------------------------------------------
+# Coordinates
+# --------------------------------------------------------------------------------------------
+
+
+class Coord(NamedTuple):
+    """A position: latitude and longitude in degrees (WGS84 datum)."""
+
+    lat: float
+    lon: float
+
+
+def parse_coord(text: TextIn) -> Coord:
+    """Reads "lat,lon" text such as "38.321991,-88.867400" into a Coord (degrees).
+
+    Whitespace around each number and a leading sign are allowed; the longitude is reduced to
+    [-180, 180). Raises ParseError (not two numbers, trailing text), OutOfRangeError (latitude
+    beyond ±90), NotFiniteError ("1e999"), InvalidUTF8Error, NullArgumentError (None).
+    """
+    out = CCoord()
+    _lib.geoloc_coord_parse(_text(text, "text"), byref(out))
+    return Coord(out.lat, out.lon)
+
+
+def format_coord(coord: CoordLike, style: Union[CoordStyle, int, str] = CoordStyle.COMPACT) -> str:
+    """A coordinate as text with 6 decimals: "38.321991,-88.867400" (COMPACT) or
+    "38.321991, -88.867400" (READABLE); longitude reduced to [-180, 180), "-0.000000" as
+    "0.000000". Raises NotFiniteError, OutOfRangeError (latitude), InvalidArgumentError (style)."""
+    c = _coord(coord)
+    s = coerce(CoordStyle, style, "style")
+    return _text_result(lambda buf, cap, needed: _lib.geoloc_coord_format(c, s, buf, cap, needed))
+
+
+def check_coord(coord: CoordLike) -> Coord:
+    """Checks a coordinate (degrees) and returns it with the longitude reduced to [-180, 180).
+    Raises NotFiniteError (NaN, ±inf) or OutOfRangeError (latitude beyond ±90)."""
+    out = CCoord()
+    _lib.geoloc_coord_check(_coord(coord), byref(out))
+    return Coord(out.lat, out.lon)
+
+
+# --------------------------------------------------------------------------------------------
+# Units and distance text
+# --------------------------------------------------------------------------------------------
+
+
+def convert_length(value: float, from_unit: UnitLike, to_unit: UnitLike) -> float:
+    """``value`` (a finite length in ``from_unit``; negative values convert as they are) in
+    ``to_unit``. A mile is 1609.344 m, a nautical mile 1852 m, a foot 0.3048 m."""
+    out = c_double()
+    _lib.geoloc_convert_length(
+        _float(value, "value"), coerce(Unit, from_unit, "from_unit"), coerce(Unit, to_unit, "to_unit"), byref(out)
+    )
+    return out.value
+
+
+def distance_text(meters: float, unit: UnitLike = Unit.MILES) -> str:
+    """A length given in meters as display text in ``unit`` with one decimal ("%.1f"):
+    "3.2 miles", "12.0 km", "250.0 m", "4.1 nmi", "820.0 ft". Raises OutOfRangeError for a
+    negative length, NotFiniteError for NaN or ±inf."""
+    m = _float(meters, "meters")
+    u = coerce(Unit, unit, "unit")
+    return _text_result(lambda buf, cap, needed: _lib.geoloc_distance_text(m, u, buf, cap, needed))
+
+
+# --------------------------------------------------------------------------------------------
+# Handle ownership
+# --------------------------------------------------------------------------------------------
+
+
+class _Owner:
+    """One C handle, its destroy function, and the calls in progress on it.
+
+    ``acquire`` hands the pointer to a call and counts it; ``close`` marks the handle closed and
+    frees it at once, or, when calls are still running in other threads, lets the last of them
+    free it. After close nothing hands the pointer out again. Everything needed at destruction is
+    held here, so freeing works at interpreter shutdown when module globals may be gone.
+    """
+
+    __slots__ = ("_lock", "_ptr", "_users", "_closed", "_destroy", "_what", "_parent")
+
+    def __init__(
+        self, ptr: Any, destroy: Optional[Callable[[Any], None]], what: str, parent: Optional["_Owner"] = None
+    ) -> None:
+        self._lock = threading.Lock()
+        self._ptr = ptr
+        self._users = 0
+        self._closed = False
+        self._destroy = destroy  # None for a borrowed handle
+        self._what = what
+        self._parent = parent  # the owner a borrowed handle lives in
+
+    @property
+    def closed(self) -> bool:
+        return self._closed or (self._parent is not None and self._parent.closed)
+
+    def acquire(self) -> Any:
+        if self._parent is not None:
+            self._parent.acquire()
+        try:
+            with self._lock:
+                if self._closed:
+                    raise ValueError("operation on a closed %s" % self._what)
+                self._users += 1
+                return self._ptr
+        except BaseException:
+            if self._parent is not None:
+                self._parent.release()
+            raise
+
+    def release(self) -> None:
+        ptr = None
+        with self._lock:
+            self._users -= 1
+            if self._closed and self._users == 0 and self._ptr is not None:
+                ptr, self._ptr = self._ptr, None
+        if ptr is not None and self._destroy is not None:
+            self._destroy(ptr)
+        if self._parent is not None:
+            self._parent.release()
+
+    def close(self) -> None:
+        ptr = None
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            if self._users == 0:
+                ptr, self._ptr = self._ptr, None
+        if ptr is not None and self._destroy is not None:
+            self._destroy(ptr)
+
+
+class _Handle:
+    """Base of the handle classes: close(), closed, with, and __del__."""
+
+    _owner: Optional[_Owner] = None
+
+    def close(self) -> None:
+        """Frees the library handle (once; closing again does nothing). Later use raises ValueError."""
+        owner = self._owner
+        if owner is not None:
+            owner.close()
+
+    @property
+    def closed(self) -> bool:
+        """Whether close() was called (for a borrowed place set: on it or on its gazetteer)."""
+        owner = self._owner
+        return owner is None or owner.closed
+
+    def __enter__(self):
+        self._check_open()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # Also at interpreter shutdown: _Owner.close needs no module global.
+        try:
+            owner = self._owner
+            if owner is not None:
+                owner.close()
+        except Exception:  # pragma: no cover - nothing sensible to do in a finaliser
+            pass
+
+    def _check_open(self) -> None:
+        owner = self._owner
+        if owner is None or owner.closed:
+            raise ValueError("operation on a closed %s" % type(self).__name__)
+
+    def __reduce__(self):
+        raise TypeError("cannot pickle a %s (it holds a library handle)" % type(self).__name__)
+
+
+class _Using:
+    """``with _Using(owner) as ptr:``: the pointer, held for the duration of one call."""
+
+    __slots__ = ("_owner",)
+
+    def __init__(self, owner: Optional[_Owner], what: str) -> None:
+        if owner is None:
+            raise ValueError("operation on a closed %s" % what)
+        self._owner = owner
+
+    def __enter__(self) -> Any:
+        return self._owner.acquire()
+
+    def __exit__(self, *exc: Any) -> None:
+        self._owner.release()

@@ -1,0 +1,174 @@
+"""Offline reverse geocoding: the gazetteer ("Springfield, IL" for a coordinate)."""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from ctypes import POINTER, Structure, byref, c_char_p, c_size_t
+from typing import NamedTuple, Optional, Tuple, Union
+
+
+from . import _ffi
+from ._enums import AddressStyle, coerce
+from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
+from ._core import (
+    Coord,
+    CoordLike,
+    _coord,
+    _Handle,
+    _Owner,
+    _text_result,
+    _Using,
+)
+from ._places import PathLike, Places, _path, PlacesPtr, CMatch
+
+class CGazetteer(Structure):
+    """geoloc_gazetteer (opaque)."""
+
+GazetteerPtr = POINTER(CGazetteer)
+
+
+_ffi.declare({
+    "geoloc_gazetteer_open": (STATUS, (c_char_p, POINTER(GazetteerPtr)), True),
+    "geoloc_gazetteer_destroy": (None, (GazetteerPtr,), False),
+    "geoloc_gazetteer_places": (STATUS, (GazetteerPtr, POINTER(PlacesPtr)), True),
+    "geoloc_reverse_geocode": (
+        STATUS,
+        (GazetteerPtr, CCoord, ENUM, TEXT_OUT, c_size_t, POINTER(c_size_t), POINTER(CMatch)),
+        True,
+    ),
+})
+
+
+_lib = _ffi.lib  # looked up through this module, so a test can watch the calls
+
+StyleLike = Union[AddressStyle, int, str]
+
+
+class ReverseGeocode(NamedTuple):
+    """The nearest populated place to a coordinate (:meth:`Gazetteer.reverse`)."""
+
+    #: The place as text in the style asked for ("Springfield, IL").
+    text: str
+    #: The place's index in :attr:`Gazetteer.places`.
+    index: int
+    #: Its great-circle distance from the coordinate, meters.
+    distance_m: float
+    #: Its name ("Springfield").
+    name: str
+    #: ISO 3166-1 alpha-2 country code ("US"), None if the gazetteer has none for it.
+    country_code: Optional[str]
+    #: First-level division code ("IL"), None if absent.
+    admin1_code: Optional[str]
+    #: First-level division name ("Illinois"), None if absent.
+    admin1_name: Optional[str]
+    #: Second-level division name ("Sangamon County"), None if absent.
+    admin2_name: Optional[str]
+    #: The place's coordinate.
+    coord: Coord
+
+
+# --------------------------------------------------------------------------------------------
+# The gazetteer and reverse geocoding
+# --------------------------------------------------------------------------------------------
+
+
+class Gazetteer(_Handle):
+    """A set of populated places with the attributes country_code, admin1_code, admin1_name and
+    admin2_name, for offline reverse geocoding. The shipped one is GeoNames cities1000 (places
+    of 1,000 people or more; CC BY 4.0, https://www.geonames.org/)."""
+
+    def __init__(self) -> None:
+        raise TypeError("use Gazetteer.open(path=None)")
+
+    @classmethod
+    def open(cls, path: Optional[PathLike] = None) -> "Gazetteer":
+        """Opens a gazetteer file (TSV or CSV with the shipped one's columns), or with ``path``
+        None the shipped one, looked for at $GEOLOC_GAZETTEER, beside the library
+        (<libdir>/../share/geoloc/cities1000.tsv), then in the source tree the library was built
+        from; it is loaded once per process and shared by every handle. Raises NotFoundError
+        (the message names every path tried), InvalidArgumentError (missing columns), ParseError."""
+        out = GazetteerPtr()
+        _lib.geoloc_gazetteer_open(_path(path), byref(out))
+        self = object.__new__(cls)
+        self._owner = _Owner(out, _lib.geoloc_gazetteer_destroy, "Gazetteer")
+        self._places_ref = None  # a weak reference: the view refers to the gazetteer, not back
+        return self
+
+    def _use(self) -> _Using:
+        return _Using(self._owner, "Gazetteer")
+
+    @property
+    def places(self) -> Places:
+        """The gazetteer's place set, to read or search. It belongs to the gazetteer: it keeps
+        the gazetteer open while it is referenced, its close() frees nothing, and it stops working
+        (ValueError) once the gazetteer is closed."""
+        self._check_open()
+        ref = self._places_ref
+        view = None if ref is None else ref()
+        if view is None or view.closed:
+            out = PlacesPtr()
+            with self._use() as ptr:
+                _lib.geoloc_gazetteer_places(ptr, byref(out))
+                view = Places._adopt(out, borrowed_from=self)
+            self._places_ref = weakref.ref(view)
+        return view
+
+    def _reverse(self, coord: CoordLike, style: StyleLike) -> Tuple[str, CMatch]:
+        c = _coord(coord)
+        s = coerce(AddressStyle, style, "style")
+        place = CMatch()
+        with self._use() as ptr:
+            text = _text_result(
+                lambda buf, cap, needed: _lib.geoloc_reverse_geocode(ptr, c, s, buf, cap, needed, byref(place))
+            )
+        return text, place
+
+    def reverse_geocode(self, coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE) -> str:
+        """The nearest populated place to ``coord`` as text in an address style:
+        "Springfield, IL" (CITY_STATE), "Springfield, Illinois, United States"
+        (CITY_STATE_COUNTRY). Raises NotFiniteError, OutOfRangeError, NotFoundError (an empty
+        gazetteer)."""
+        return self._reverse(coord, style)[0]
+
+    def reverse(self, coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE) -> ReverseGeocode:
+        """The nearest populated place to ``coord`` with its fields: the text in ``style``, its
+        index in :attr:`places`, its distance in meters, name, country and division codes and
+        names (None where the gazetteer has none)."""
+        text, m = self._reverse(coord, style)
+        places = self.places
+        index = m.index
+        return ReverseGeocode(
+            text=text,
+            index=index,
+            distance_m=m.distance,
+            name=places.name(index),
+            country_code=places.attribute(index, "country_code"),
+            admin1_code=places.attribute(index, "admin1_code"),
+            admin1_name=places.attribute(index, "admin1_name"),
+            admin2_name=places.attribute(index, "admin2_name"),
+            coord=places.coord(index),
+        )
+
+    def __repr__(self) -> str:
+        return "<geoloc.Gazetteer%s>" % (" closed" if self.closed else "")
+
+
+_shared_lock = threading.Lock()
+_shared: Optional[Gazetteer] = None
+
+
+def shared_gazetteer() -> Gazetteer:
+    """The shipped gazetteer, opened on first use and kept for the process (reopened if someone
+    closed it). What :func:`reverse_geocode` uses."""
+    global _shared
+    with _shared_lock:
+        if _shared is None or _shared.closed:
+            _shared = Gazetteer.open(None)
+        return _shared
+
+
+def reverse_geocode(coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE) -> str:
+    """The nearest populated place to ``coord`` in the shipped gazetteer as text:
+    ``reverse_geocode((39.80, -89.64))`` is "Springfield, IL". See :meth:`Gazetteer.reverse_geocode`."""
+    return shared_gazetteer().reverse_geocode(coord, style)
