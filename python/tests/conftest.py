@@ -53,3 +53,13 @@ def header_text() -> str:
 @pytest.fixture(scope="session")
 def pyproject_text() -> str:
     return PYPROJECT.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def gazetteer():
+    """The shipped gazetteer, opened once for the place and geocoding tests."""
+    import geoloc  # after sys.path names this tree's package
+
+    g = geoloc.Gazetteer.open()
+    yield g
+    g.close()

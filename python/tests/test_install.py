@@ -3,7 +3,6 @@ the built library from there."""
 import os
 import shutil
 import subprocess
-import sys
 import venv
 
 import pytest
