@@ -254,6 +254,14 @@ public final class FixFilter {
     }
 
     /// A filter from bytes made by `saved()`.
+    public convenience init(restoring bytes: [UInt8]) throws(GeoLocError) {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 8)
+        defer { copy.deallocate() }
+        if !bytes.isEmpty { copy.copyBytes(from: bytes) }
+        try self.init(restoring: UnsafeRawBufferPointer(copy))
+    }
+
+    /// A filter from bytes made by `saved()`.
     /// - Throws: `.parse` for bytes that are not a saved filter of this version, or corrupted.
     public convenience init(restoring bytes: UnsafeRawBufferPointer) throws(GeoLocError) {
         var r = try StateReader(bytes, magic: FixFilter.magic, what: "saved filter")

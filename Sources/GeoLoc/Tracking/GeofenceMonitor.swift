@@ -202,6 +202,14 @@ public final class GeofenceMonitor {
     }
 
     /// A monitor from bytes made by `saved()` of a monitor over the same set.
+    public convenience init(fences: Geofences, restoring bytes: [UInt8]) throws(GeoLocError) {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 8)
+        defer { copy.deallocate() }
+        if !bytes.isEmpty { copy.copyBytes(from: bytes) }
+        try self.init(fences: fences, restoring: UnsafeRawBufferPointer(copy))
+    }
+
+    /// A monitor from bytes made by `saved()` of a monitor over the same set.
     /// - Throws: `.parse` for bytes that are not a saved monitor of this version or are
     ///   corrupted; `.invalidArgument` when they were saved over another region set.
     public convenience init(fences: Geofences, restoring bytes: UnsafeRawBufferPointer) throws(GeoLocError) {
