@@ -1353,6 +1353,99 @@ GEOLOC_API geoloc_status geoloc_track_stay_points(const geoloc_fix *fixes, size_
                                                   geoloc_stay_point *out, size_t cap,
                                                   size_t *needed);
 
+/* Tracks in files: GPX 1.1 and GeoJSON. */
+
+/** A track read from a file: its fixes and the points that could not be used. Immutable. */
+typedef struct geoloc_track geoloc_track;
+
+/**
+ * Reads a GPX 1.1 file: the trkpt elements of every trk and trkseg, in document order, with
+ * lat/lon, ele (altitude), time (ISO 8601; no zone means UTC; times become seconds since
+ * 1970-01-01 UTC) and, when present, speed and course. GPX has no accuracy: fixes have
+ * accuracy_m 0. A track in which no point has a time gets times 0, 1, 2, ...
+ * (geoloc_track_timed says false). The reader is the library's own strict XML subset: elements,
+ * attributes, text, CDATA, comments, processing instructions, the five predefined entities and
+ * character references; a DOCTYPE is refused; nesting deeper than 64 or more than 64 attributes
+ * on an element is an error.
+ * A point that cannot be used (no or bad lat/lon, latitude beyond ±90, malformed ele, time,
+ * speed or course, no time in a track with times) is skipped and reported with its record
+ * number (the 0-based index of the trkpt in the document) and the reason, which also gives the
+ * line ("trkpt 3 (line 12): lat \"abc\" is not a decimal number"); with options->strict the
+ * first one fails the load with GEOLOC_E_PARSE. Only options->strict is used (NULL: not
+ * strict).
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND (no such file),
+ * GEOLOC_E_INVALID_ARGUMENT (unreadable file), GEOLOC_E_PARSE (malformed XML, with its line and
+ * column; a root other than gpx; strict mode), GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NO_MEMORY.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_load_gpx(const char *path, const geoloc_load_options *options,
+                                               geoloc_track **out);
+
+/** As geoloc_track_load_gpx, from len bytes of GPX in memory. */
+GEOLOC_API geoloc_status geoloc_track_parse_gpx(const char *text, size_t len,
+                                                const geoloc_load_options *options,
+                                                geoloc_track **out);
+
+/**
+ * Reads a GeoJSON track: a LineString or MultiLineString geometry, a Feature of one, or a
+ * FeatureCollection of such Features, positions in order ([lon, lat] or [lon, lat, elevation]).
+ * Times, when present, are the Feature's property "times" or "coordTimes" (or
+ * "coordinateProperties": {"times": ...}): one per position, ISO 8601 text or seconds. A bad
+ * position is reported with its 0-based index among all positions. Otherwise as
+ * geoloc_track_load_gpx (GEOLOC_E_PARSE for malformed JSON gives its line and column).
+ */
+GEOLOC_API geoloc_status geoloc_track_load_geojson(const char *path,
+                                                   const geoloc_load_options *options,
+                                                   geoloc_track **out);
+
+/** As geoloc_track_load_geojson, from len bytes in memory. */
+GEOLOC_API geoloc_status geoloc_track_parse_geojson(const char *text, size_t len,
+                                                    const geoloc_load_options *options,
+                                                    geoloc_track **out);
+
+/** Frees a track. NULL is allowed. */
+GEOLOC_API void geoloc_track_destroy(geoloc_track *track);
+
+/**
+ * The track's fixes in order.
+ * [out] out, cap, count  *count is always set to the number of fixes; when cap < *count the
+ *                        first cap are written and GEOLOC_E_BUFFER_TOO_SMALL is returned
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (cap), GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_fixes(const geoloc_track *track, geoloc_fix *out, size_t cap,
+                                            size_t *count);
+
+/** Whether the file had times (false: the times are 0, 1, 2, ...). Errors: NULL_ARGUMENT. */
+GEOLOC_API geoloc_status geoloc_track_timed(const geoloc_track *track, bool *timed);
+
+/** How many points the reader skipped. Errors: GEOLOC_E_NULL_ARGUMENT. */
+GEOLOC_API geoloc_status geoloc_track_issue_count(const geoloc_track *track, size_t *count);
+
+/** The i-th skipped point: its record number and the reason, as geoloc_places_issue.
+ *  Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_BUFFER_TOO_SMALL. */
+GEOLOC_API geoloc_status geoloc_track_issue(const geoloc_track *track, size_t i, size_t *record,
+                                            char *buf, size_t cap, size_t *needed);
+
+/**
+ * Writes fixes as a GPX 1.1 document: one trk (with <name> when name is not NULL) and one
+ * trkseg; lat/lon with 8 decimals (longitude reduced to [-180, 180)), ele with 3 when present,
+ * time as UTC ISO 8601 (times taken as seconds since 1970-01-01 UTC; milliseconds shown when
+ * not whole). geoloc_track_parse_gpx reads it back to the same positions within 5e-9 degrees.
+ * [out] buf, cap, needed  the text (see the conventions at the top)
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_UTF8 (name),
+ * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (also a time outside the years 0 .. 9999),
+ * GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_write_gpx(const geoloc_fix *fixes, size_t n,
+                                                const char *name, char *buf, size_t cap,
+                                                size_t *needed);
+
+/** Writes fixes as a GeoJSON Feature with a LineString (with elevations when every fix has an
+ *  altitude) and the times as ISO 8601 text in the property "times". As geoloc_track_write_gpx. */
+GEOLOC_API geoloc_status geoloc_track_write_geojson(const geoloc_fix *fixes, size_t n, char *buf,
+                                                    size_t cap, size_t *needed);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
