@@ -603,6 +603,155 @@ static void test_resample_and_stays(void)
     CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_track_stay_points(s, (size_t)n, NAN, 100, sp, 8, &needed));
 }
 
+
+/* ------------------------------------------------------------------------------------------ */
+
+static geoloc_track *parse(int gpx, const char *text, int strict, geoloc_status *status)
+{
+    geoloc_track *t = NULL;
+    geoloc_load_options o = {0};
+    o.strict = strict != 0;
+    *status = gpx ? geoloc_track_parse_gpx(text, strlen(text), &o, &t) : geoloc_track_parse_geojson(text, strlen(text), &o, &t);
+    return t;
+}
+
+static void test_formats_round_trip(void)
+{
+    geoloc_fix f[4] = {at(39.8, -89.65, 0, 0, 1777644000, 0), at(39.8, -89.65, 10, 3, 1777644010.5, 0),
+                       at(-0.5, 179.9999999, 0, 0, 1777644020, 0), at(89.9, -180, 0, 0, 1777644030, 0)};
+    for (int i = 0; i < 4; i++) f[i].altitude_m = 100.25 * i;
+    char buf[4096];
+    size_t needed, n;
+    geoloc_status st;
+    for (int gpx = 0; gpx <= 1; gpx++) {
+        if (gpx) {
+            CHECK_OK(geoloc_track_write_gpx(f, 4, "A & B <walk>", buf, sizeof buf, &needed));
+            CHECK(strstr(buf, "<name>A &amp; B &lt;walk&gt;</name>") != NULL);
+            CHECK(strstr(buf, "<time>2026-05-01T14:00:10.500Z</time>") != NULL);
+        } else {
+            CHECK_OK(geoloc_track_write_geojson(f, 4, buf, sizeof buf, &needed));
+        }
+        CHECK(needed == strlen(buf) + 1);
+        geoloc_track *t = parse(gpx, buf, 1, &st);
+        if (!CHECK_OK(st)) continue;
+        geoloc_fix g[4];
+        bool timed = false;
+        CHECK_OK(geoloc_track_fixes(t, g, 4, &n));
+        CHECK_OK(geoloc_track_timed(t, &timed));
+        CHECK(n == 4 && timed);
+        int same = 1;
+        for (int i = 0; i < 4; i++) {
+            double dl = fabs(remainder(g[i].lon - f[i].lon, 360));
+            same &= fabs(g[i].lat - f[i].lat) <= 5e-9 && dl <= 5e-9 && g[i].time == f[i].time &&
+                    fabs(g[i].altitude_m - f[i].altitude_m) <= 5e-4 && g[i].accuracy_m == 0;
+        }
+        CHECK(same);
+        CHECK_OK(geoloc_track_issue_count(t, &n));
+        CHECK(n == 0);
+        geoloc_track_destroy(t);
+    }
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_track_write_gpx(f, 4, NULL, buf, 10, &needed));
+    f[1].time = 1e13;
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_track_write_gpx(f, 4, NULL, buf, sizeof buf, &needed));
+    CHECK_OK(geoloc_track_write_gpx(NULL, 0, NULL, buf, sizeof buf, &needed));
+}
+
+static void check_issue(geoloc_track *t, size_t i, size_t record, const char *part)
+{
+    size_t r = 99, needed;
+    char reason[256];
+    if (!CHECK_OK(geoloc_track_issue(t, i, &r, reason, sizeof reason, &needed))) return;
+    if (!CHECK(r == record && strstr(reason, part) != NULL))
+        fprintf(stderr, "    issue %zu: record %zu, \"%s\" (want %zu, \"%s\")\n", i, r, reason, record, part);
+}
+
+static void test_formats_bad_input(void)
+{
+    geoloc_status st;
+    geoloc_track *t;
+    size_t n;
+    const char *gpx =
+        "<?xml version='1.0'?>\n<!-- a comment -->\n<gpx xmlns='http://www.topografix.com/GPX/1/1' version='1.1'>\n"
+        "<trk><trkseg>\n"
+        "<trkpt lat='1' lon='2'><time>2026-01-01T00:00:00Z</time></trkpt>\n"
+        "<trkpt lat='1.5' lon='2'><time><![CDATA[2026-01-01T00:00:05Z]]></time><ele>1&#48;</ele></trkpt>\n"
+        "<trkpt lat='abc' lon='2'><time>2026-01-01T00:00:10Z</time></trkpt>\n"
+        "<trkpt lat='95' lon='2'><time>2026-01-01T00:00:15Z</time></trkpt>\n"
+        "<trkpt lat='1' lon='2'/>\n"
+        "<trkpt lat='1' lon='2'><time>yesterday</time></trkpt>\n"
+        "<trkpt lon='2'><time>2026-01-01T00:00:30+01:00</time></trkpt>\n"
+        "</trkseg></trk></gpx>\n";
+    t = parse(1, gpx, 0, &st);
+    CHECK_OK(st);
+    geoloc_fix g[8];
+    CHECK_OK(geoloc_track_fixes(t, g, 8, &n));
+    CHECK(n == 2 && g[1].altitude_m == 10 && g[1].time - g[0].time == 5);
+    CHECK_OK(geoloc_track_issue_count(t, &n));
+    CHECK(n == 5);
+    check_issue(t, 0, 2, "trkpt 2 (line 7): lat \"abc\" is not a decimal number");
+    check_issue(t, 1, 3, "lat 95 is outside");
+    check_issue(t, 2, 4, "no <time>");
+    check_issue(t, 3, 5, "is not an ISO 8601");
+    check_issue(t, 4, 6, "no lat");
+    geoloc_track_destroy(t);
+    t = parse(1, gpx, 1, &st);
+    CHECK(st == GEOLOC_E_PARSE && t == NULL && strstr(geoloc_last_error(), "trkpt 2 (line 7)") != NULL);
+
+    /* Untimed: times are the order. */
+    t = parse(1, "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"/><trkpt lat=\"1\" lon=\"3\"></trkpt></trkseg></trk></gpx>", 1, &st);
+    bool timed = true;
+    CHECK_OK(st);
+    CHECK_OK(geoloc_track_timed(t, &timed));
+    CHECK_OK(geoloc_track_fixes(t, g, 8, &n));
+    CHECK(!timed && n == 2 && g[0].time == 0 && g[1].time == 1);
+    geoloc_track_destroy(t);
+
+    /* Malformed documents: the whole load fails, with the line and column. */
+    const char *bad[] = {
+        "<gpx><trk></gpx>", "<gpx>", "", "<gpx></gpx><gpx></gpx>", "<gpx a='1' a='2'></gpx>",
+        "<!DOCTYPE gpx [<!ENTITY x 'y'>]><gpx></gpx>", "<gpx>&unknown;</gpx>", "<gpx>&#0;</gpx>",
+        "<gpx a=1></gpx>", "<kml></kml>", "<gpx><trk><![CDATA[x</trk></gpx>", "text<gpx/>",
+        "<gpx><!-- a -- b --></gpx>", "<gpx x='<'/>",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        t = parse(1, bad[i], 0, &st);
+        if (!CHECK(st == GEOLOC_E_PARSE && t == NULL)) fprintf(stderr, "    %s: status %d\n", bad[i], (int)st);
+    }
+    t = parse(1, "<gpx>\n  <trk>\n</gpx>", 0, &st);
+    CHECK(strstr(geoloc_last_error(), "line 3, column 3") != NULL);
+    char deep[2000] = "<gpx>";
+    for (int i = 0; i < 70; i++) strcat(deep, "<a>");
+    t = parse(1, deep, 0, &st);
+    CHECK(st == GEOLOC_E_PARSE && strstr(geoloc_last_error(), "deeper than 64") != NULL);
+    const char utf8[] = {'<', 'g', 'p', 'x', '>', (char)0xff, '<', '/', 'g', 'p', 'x', '>', 0};
+    t = parse(1, utf8, 0, &st);
+    CHECK(st == GEOLOC_E_INVALID_UTF8 && t == NULL);
+    CHECK_ERR(GEOLOC_E_NOT_FOUND, geoloc_track_load_gpx("/no/such/walk.gpx", NULL, &t));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_track_parse_gpx(NULL, 3, NULL, &t));
+
+    /* GeoJSON: bad positions by index; bad documents. */
+    t = parse(0, "{\"type\":\"FeatureCollection\",\"features\":["
+                 "{\"type\":\"Feature\",\"properties\":{\"coordTimes\":[\"2026-01-01T00:00:00Z\",5,\"x\"]},"
+                 "\"geometry\":{\"type\":\"LineString\",\"coordinates\":[[2,1,7],[2,\"1\"],[2,1]]}},"
+                 "{\"type\":\"Feature\",\"properties\":{\"times\":[10,11]},"
+                 "\"geometry\":{\"type\":\"LineString\",\"coordinates\":[[2,91],[3,1]]}}]}", 0, &st);
+    CHECK_OK(st);
+    CHECK_OK(geoloc_track_fixes(t, g, 8, &n));
+    CHECK(n == 2 && g[0].altitude_m == 7 && g[0].time == 1767225600 && g[1].time == 11 && isnan(g[1].altitude_m));
+    CHECK_OK(geoloc_track_issue_count(t, &n));
+    CHECK(n == 3);
+    check_issue(t, 0, 1, "position 1 latitude is not a number");
+    check_issue(t, 1, 2, "position 2 its time is not");
+    check_issue(t, 2, 3, "position 3 latitude 91 is outside");
+    geoloc_track_destroy(t);
+    const char *badjson[] = {"{", "[1,2]", "{\"type\":\"Point\",\"coordinates\":[1,2]}",
+                             "{\"type\":\"Feature\",\"properties\":{\"times\":[1]},\"geometry\":{\"type\":\"LineString\",\"coordinates\":[[1,2],[1,3]]}}"};
+    for (size_t i = 0; i < sizeof badjson / sizeof badjson[0]; i++) {
+        t = parse(0, badjson[i], 0, &st);
+        if (!CHECK(st == GEOLOC_E_PARSE && t == NULL)) fprintf(stderr, "    %s: status %d\n", badjson[i], (int)st);
+    }
+}
+
 int main(void)
 {
     test_filter_rules();
@@ -613,5 +762,7 @@ int main(void)
     test_track_stats();
     test_simplify();
     test_resample_and_stays();
+    test_formats_round_trip();
+    test_formats_bad_input();
     return check_summary("test_tracking");
 }
