@@ -416,14 +416,18 @@ class Monitor(_Handle):
         arr = _fix_array(fixes)
         ptr = self._use()
         needed = c_size_t(0)
+        # Room for one event per 8 fixes (or more, if an earlier batch needed it): a batch with
+        # more is refused by the library without any change and run again with the exact count.
+        cap = max(self._capacity, arr.shape[0] // 8 + 64)
         for _ in range(2):
-            out = numpy.zeros(self._capacity, dtype=EVENT_DTYPE)
+            out = numpy.empty(cap, dtype=EVENT_DTYPE)
             try:
                 _lib.geoloc_monitor_run(ptr, _fix_ptr(arr), arr.shape[0], out.ctypes.data_as(POINTER(CGeofenceEvent)),
-                                        self._capacity, byref(needed))
-                return out[: needed.value].copy() if needed.value < self._capacity // 4 else out[: needed.value]
+                                        cap, byref(needed))
+                return out[: needed.value].copy() if needed.value < cap // 4 else out[: needed.value]
             except BufferTooSmallError:
-                self._capacity = max(needed.value, 2 * self._capacity)
+                cap = needed.value
+                self._capacity = min(needed.value, 1 << 20)
         raise RuntimeError("the events did not fit")
 
     def inside(self) -> numpy.ndarray:
@@ -517,9 +521,12 @@ def resample(fixes: Any, distance_m: Optional[float] = None, time_s: Optional[fl
 def stay_points(fixes: Any, distance_m: float, time_s: float) -> numpy.ndarray:
     """Stay points: a structured array (first, last, lat, lon, arrival, departure)."""
     arr = _fix_array(fixes)
-    return _sized(lambda out, cap, needed: _lib.geoloc_track_stay_points(
-        _fix_ptr(arr), arr.shape[0], float(distance_m), float(time_s), ctypes.cast(out, POINTER(CStayPoint)), cap,
-        needed), STAY_DTYPE)
+    # A stay has at least two fixes, so n // 2 + 1 is always room enough: one call.
+    out = numpy.empty(arr.shape[0] // 2 + 1, dtype=STAY_DTYPE)
+    needed = c_size_t(0)
+    _lib.geoloc_track_stay_points(_fix_ptr(arr), arr.shape[0], float(distance_m), float(time_s),
+                                  out.ctypes.data_as(POINTER(CStayPoint)), out.shape[0], byref(needed))
+    return out[: needed.value].copy()
 
 
 class Track(NamedTuple):
