@@ -136,16 +136,11 @@ public enum Track {
         keep[0] = true
         keep[n - 1] = true
         if n <= 2 { return n }
-        // Unit vectors, structure of arrays.
+        // Unit vectors, structure of arrays (the batch haversine's polynomial sine, 4 lanes).
         let xs = UnsafeMutablePointer<Double>.allocate(capacity: 3 * n)
         defer { xs.deallocate() }
         let ys = xs + n, zs = xs + 2 * n
-        let d2r = Double.pi / 180
-        for i in 0..<n {
-            let phi = base[stride * i] * d2r, lam = base[stride * i + 1] * d2r
-            let c = cos(phi)
-            xs[i] = c * cos(lam); ys[i] = c * sin(lam); zs[i] = sin(phi)
-        }
+        unitVectors(base, stride: stride, count: n, xs, ys, zs)
         // Thresholds on 1 - cos(angle): the tolerance's, and its forms for the two cases.
         let theta = min(tolerance / Earth.meanRadius, Double.pi)
         let sinHalf = sin(theta / 2)
@@ -154,43 +149,7 @@ public enum Track {
         var stack: [(Int, Int)] = [(0, n - 1)]
         while let (a, b) = stack.popLast() {
             if b - a < 2 { continue }
-            let A = SIMD3(xs[a], ys[a], zs[a]), B = SIMD3(xs[b], ys[b], zs[b])
-            var nrm = SIMD3(A.y * B.z - A.z * B.y, A.z * B.x - A.x * B.z, A.x * B.y - A.y * B.x)
-            let len = (nrm * nrm).sum().squareRoot()
-            var bestS2 = -1.0, bestS2At = -1
-            var bestC2 = -1.0, bestC2At = -1
-            if len > 1e-15 {
-                nrm /= len
-                // Tangents: along the arc at A (towards B) and back at B (towards A).
-                let ta = SIMD3(nrm.y * A.z - nrm.z * A.y, nrm.z * A.x - nrm.x * A.z, nrm.x * A.y - nrm.y * A.x)
-                let tb = SIMD3(B.y * nrm.z - B.z * nrm.y, B.z * nrm.x - B.x * nrm.z, B.x * nrm.y - B.y * nrm.x)
-                for i in (a + 1)..<b {
-                    let px = xs[i], py = ys[i], pz = zs[i]
-                    let fa = px * ta.x + py * ta.y + pz * ta.z
-                    let fb = px * tb.x + py * tb.y + pz * tb.z
-                    if fa >= 0 && fb >= 0 {
-                        let s = px * nrm.x + py * nrm.y + pz * nrm.z
-                        let s2 = s * s
-                        if s2 > bestS2 { bestS2 = s2; bestS2At = i }
-                    } else {
-                        let dax = px - A.x, day = py - A.y, daz = pz - A.z
-                        let dbx = px - B.x, dby = py - B.y, dbz = pz - B.z
-                        let c2 = min(dax * dax + day * day + daz * daz, dbx * dbx + dby * dby + dbz * dbz)
-                        if c2 > bestC2 { bestC2 = c2; bestC2At = i }
-                    }
-                }
-            } else {
-                // A and B coincide (or are antipodal): distance to A.
-                for i in (a + 1)..<b {
-                    let dx = xs[i] - A.x, dy = ys[i] - A.y, dz = zs[i] - A.z
-                    let c2 = dx * dx + dy * dy + dz * dz
-                    if c2 > bestC2 { bestC2 = c2; bestC2At = i }
-                }
-            }
-            // Both candidates as 1 - cos(angle).
-            let gS = bestS2 < 0 ? -1 : bestS2 / (1 + (1 - min(bestS2, 1)).squareRoot())
-            let gC = bestC2 < 0 ? -1 : bestC2 / 2
-            let (g, at) = gS >= gC ? (gS, bestS2At) : (gC, bestC2At)
+            let (g, at) = farthest(xs, ys, zs, a, b)
             if g > gTol {
                 keep[at] = true
                 kept += 1
@@ -199,6 +158,125 @@ public enum Track {
             }
         }
         return kept
+    }
+
+    private typealias V = SIMD4<Double>
+    private typealias K = HaversineKernel
+
+    /// Unit vectors of checked points, four at a time with the batch haversine's polynomial sine
+    /// (relative error about 1e-16: the same as libm's for this purpose), the rest with libm.
+    private static func unitVectors(
+        _ base: UnsafePointer<Double>, stride: Int, count n: Int,
+        _ xs: UnsafeMutablePointer<Double>, _ ys: UnsafeMutablePointer<Double>, _ zs: UnsafeMutablePointer<Double>
+    ) {
+        let d2r = Double.pi / 180
+        let sign = SIMD4<UInt64>(repeating: 0x8000_0000_0000_0000)
+        var i = 0
+        while i + 4 <= n {
+            var lat = V(), lon = V()
+            for j in 0..<4 {
+                lat[j] = base[stride * (i + j)]
+                lon[j] = normalizedLongitude(base[stride * (i + j) + 1])
+            }
+            let phi = lat * d2r, lam = lon * d2r
+            let sphi = K.sinPoly(phi)
+            let cphi = K.sinPoly((K.pio2Hi - K.magnitude(phi)) + K.pio2Lo)
+            let alam = K.magnitude(lam)
+            // cos λ = sin(π/2 - |λ|), an argument in [-π/2, π/2] for |λ| <= π.
+            let clam = K.sinPoly((K.pio2Hi - alam) + K.pio2Lo)
+            let over = alam .> K.pio2Hi
+            let slamAbs = K.sinPoly(K.select(over, (K.piHi - alam) + K.piLo, alam))
+            let slam = unsafeBitCast(K.bits(slamAbs) | (K.bits(lam) & sign), to: V.self)
+            UnsafeMutableRawPointer(xs + i).storeBytes(of: cphi * clam, as: V.self)
+            UnsafeMutableRawPointer(ys + i).storeBytes(of: cphi * slam, as: V.self)
+            UnsafeMutableRawPointer(zs + i).storeBytes(of: sphi, as: V.self)
+            i += 4
+        }
+        while i < n {
+            let phi = base[stride * i] * d2r, lam = normalizedLongitude(base[stride * i + 1]) * d2r
+            let c = cos(phi)
+            xs[i] = c * cos(lam); ys[i] = c * sin(lam); zs[i] = sin(phi)
+            i += 1
+        }
+    }
+
+    @inline(__always)
+    private static func load(_ p: UnsafePointer<Double>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+
+    /// The point strictly between a and b farthest from the arc a-b, as 1 - cos(angle), and its
+    /// index (ties: the first). Four points at a time.
+    private static func farthest(
+        _ xs: UnsafePointer<Double>, _ ys: UnsafePointer<Double>, _ zs: UnsafePointer<Double>, _ a: Int, _ b: Int
+    ) -> (Double, Int) {
+        let A = SIMD3(xs[a], ys[a], zs[a]), B = SIMD3(xs[b], ys[b], zs[b])
+        var nrm = SIMD3(A.y * B.z - A.z * B.y, A.z * B.x - A.x * B.z, A.x * B.y - A.y * B.x)
+        let len = (nrm * nrm).sum().squareRoot()
+        var bestS2 = -1.0, bestS2At = -1
+        var bestC2 = -1.0, bestC2At = -1
+        if len > 1e-15 {
+            nrm /= len
+            // Tangents: along the arc at A (towards B) and back at B (towards A).
+            let ta = SIMD3(nrm.y * A.z - nrm.z * A.y, nrm.z * A.x - nrm.x * A.z, nrm.x * A.y - nrm.y * A.x)
+            let tb = SIMD3(B.y * nrm.z - B.z * nrm.y, B.z * nrm.x - B.x * nrm.z, B.x * nrm.y - B.y * nrm.x)
+            var i = a + 1
+            if b - i >= 8 {
+                let minus = V(repeating: -1)
+                var bs = minus, bc = minus
+                // Indices as doubles (exact below 2^53), so every selection is one bitwise blend.
+                var bsi = minus, bci = minus
+                var idx = V(Double(i), Double(i + 1), Double(i + 2), Double(i + 3))
+                let four = V(repeating: 4)
+                while i + 4 <= b {
+                    let px = load(xs + i), py = load(ys + i), pz = load(zs + i)
+                    let fa = px * ta.x + py * ta.y + pz * ta.z
+                    let fb = px * tb.x + py * tb.y + pz * tb.z
+                    let sv = px * nrm.x + py * nrm.y + pz * nrm.z
+                    let inside = (fa .>= 0) .& (fb .>= 0)
+                    let s2 = K.select(inside, sv * sv, minus)
+                    let dax = px - A.x, day = py - A.y, daz = pz - A.z
+                    let dbx = px - B.x, dby = py - B.y, dbz = pz - B.z
+                    let ca = dax * dax + day * day + daz * daz, cb = dbx * dbx + dby * dby + dbz * dbz
+                    let c2 = K.select(inside, minus, K.select(ca .< cb, ca, cb))
+                    let ms = s2 .> bs, mc = c2 .> bc
+                    bs = K.select(ms, s2, bs)
+                    bc = K.select(mc, c2, bc)
+                    bsi = K.select(ms, idx, bsi)
+                    bci = K.select(mc, idx, bci)
+                    idx += four
+                    i += 4
+                }
+                for j in 0..<4 {
+                    if bs[j] > bestS2 || (bs[j] == bestS2 && Int(bsi[j]) < bestS2At) { bestS2 = bs[j]; bestS2At = Int(bsi[j]) }
+                    if bc[j] > bestC2 || (bc[j] == bestC2 && Int(bci[j]) < bestC2At) { bestC2 = bc[j]; bestC2At = Int(bci[j]) }
+                }
+            }
+            while i < b {
+                let px = xs[i], py = ys[i], pz = zs[i]
+                let fa = px * ta.x + py * ta.y + pz * ta.z
+                let fb = px * tb.x + py * tb.y + pz * tb.z
+                if fa >= 0 && fb >= 0 {
+                    let sv = px * nrm.x + py * nrm.y + pz * nrm.z
+                    if sv * sv > bestS2 { bestS2 = sv * sv; bestS2At = i }
+                } else {
+                    let dax = px - A.x, day = py - A.y, daz = pz - A.z
+                    let dbx = px - B.x, dby = py - B.y, dbz = pz - B.z
+                    let c2 = min(dax * dax + day * day + daz * daz, dbx * dbx + dby * dby + dbz * dbz)
+                    if c2 > bestC2 { bestC2 = c2; bestC2At = i }
+                }
+                i += 1
+            }
+        } else {
+            // A and B coincide (or are antipodal): distance to A.
+            for i in (a + 1)..<b {
+                let dx = xs[i] - A.x, dy = ys[i] - A.y, dz = zs[i] - A.z
+                let c2 = dx * dx + dy * dy + dz * dz
+                if c2 > bestC2 { bestC2 = c2; bestC2At = i }
+            }
+        }
+        // Both candidates as 1 - cos(angle).
+        let gS = bestS2 < 0 ? -1 : bestS2 / (1 + (1 - min(bestS2, 1)).squareRoot())
+        let gC = bestC2 < 0 ? -1 : bestC2 / 2
+        return gS >= gC ? (gS, bestS2At) : (gC, bestC2At)
     }
 
     /// The distance in meters from point p to the great-circle arc from a to b, as `simplify`
