@@ -38,13 +38,6 @@ private func readBytes(_ p: UnsafeRawPointer?, _ len: Int) throws(GeoLocError) -
     return UnsafeRawBufferPointer(start: p, count: len)
 }
 
-/// What a geoloc_monitor handle holds: the monitor and its event scratch.
-final class MonitorHandle {
-    let monitor: GeofenceMonitor
-    var events: [GeofenceEvent] = []
-    init(_ monitor: GeofenceMonitor) { self.monitor = monitor }
-}
-
 // MARK: - The fix filter
 
 private func filterOptions(_ o: geoloc_filter_options) -> FilterOptions {
@@ -396,12 +389,6 @@ public func geoloc_track_stay_points(
 }
 
 // MARK: - Track files
-
-/// What a geoloc_track handle holds.
-final class TrackHandle {
-    let load: TrackLoad
-    init(_ load: TrackLoad) { self.load = load }
-}
 
 private enum TrackFileFormat { case gpx, geoJSON }
 
