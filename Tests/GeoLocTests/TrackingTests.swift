@@ -203,4 +203,31 @@ final class TrackingTests: XCTestCase {
         XCTAssertEqual(try Track.stayPoints(f, distance: 10, time: 30).map { [$0.first, $0.last] }, [[1, 2]])
         XCTAssertEqual(try Track.stats([]), TrackStats())
     }
+
+    // MARK: Files
+
+    func testGPXAndGeoJSONRoundTripAndBadPoints() throws {
+        var f = [at(39.8, -89.65, 0, 0, t: 1_777_644_000), at(39.8, -89.65, 10, 3, t: 1_777_644_010.5)]
+        f[0].altitude = 180.5
+        let gpx = try TrackFormat.gpx(f, name: "walk & talk")
+        XCTAssertTrue(gpx.contains("<name>walk &amp; talk</name>"))
+        XCTAssertTrue(gpx.contains("<time>2026-05-01T14:00:10.500Z</time>"))
+        let back = try TrackFormat.readGPX(text: gpx)
+        XCTAssertEqual(back.fixes.count, 2)
+        XCTAssertTrue(back.timed)
+        XCTAssertEqual(back.fixes[1].time, f[1].time)
+        XCTAssertEqual(back.fixes[0].altitude, 180.5)
+        XCTAssertEqual(back.fixes[1].latitude, f[1].latitude, accuracy: 5e-9)
+        let json = try TrackFormat.geoJSON(f)
+        let back2 = try TrackFormat.readGeoJSON(text: json)
+        XCTAssertEqual(back2.fixes.map(\.time), f.map(\.time))
+        let bad = "<gpx><trk><trkseg><trkpt lat='1' lon='2'/>\n<trkpt lat='1' lon='east'/></trkseg></trk></gpx>"
+        let r = try TrackFormat.readGPX(text: bad)
+        XCTAssertEqual(r.fixes.count, 1)
+        XCTAssertEqual(r.issues, [LoadIssue(record: 1, reason: "trkpt 1 (line 2): lon \"east\" is not a decimal number")])
+        XCTAssertFalse(r.timed)
+        assertThrows(.parse) { () throws(GeoLocError) in
+            try TrackFormat.readGPX(text: "<gpx><trk></gpx>")
+        }
+    }
 }

@@ -223,6 +223,22 @@ public enum TrackFormat {
         return TrackLoad(fixes: fixes, issues: log.issues, timed: timed)
     }
 
+    /// Reads GPX text.
+    public static func readGPX(text: String, strict: Bool = false) throws(GeoLocError) -> TrackLoad {
+        let result: Result<TrackLoad, GeoLocError> = Array(text.utf8).withUnsafeBytes { b in
+            do throws(GeoLocError) { return .success(try readGPX(b, strict: strict)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Reads GeoJSON text.
+    public static func readGeoJSON(text: String, strict: Bool = false) throws(GeoLocError) -> TrackLoad {
+        let result: Result<TrackLoad, GeoLocError> = Array(text.utf8).withUnsafeBytes { b in
+            do throws(GeoLocError) { return .success(try readGeoJSON(b, strict: strict)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
     /// Reads a GPX file.
     public static func readGPX(file path: String, strict: Bool = false) throws(GeoLocError) -> TrackLoad {
         let file = try LoadedFile(path: path)
