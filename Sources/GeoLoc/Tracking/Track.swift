@@ -5,6 +5,9 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(GeoLocKernels)
+import GeoLocKernels
+#endif
 
 /// The statistics of a track (fixes in time order).
 public struct TrackStats: Sendable, Equatable {
@@ -219,6 +222,28 @@ public enum Track {
             let ta = SIMD3(nrm.y * A.z - nrm.z * A.y, nrm.z * A.x - nrm.x * A.z, nrm.x * A.y - nrm.y * A.x)
             let tb = SIMD3(B.y * nrm.z - B.z * nrm.y, B.z * nrm.x - B.x * nrm.z, B.x * nrm.y - B.y * nrm.x)
             var i = a + 1
+            #if canImport(GeoLocKernels)
+            if b - i >= 16 && K.supportedLevel > 0 {
+                var frame = (A.x, A.y, A.z, B.x, B.y, B.z, nrm.x, nrm.y, nrm.z, ta.x, ta.y, ta.z, tb.x, tb.y, tb.z)
+                var best = (-1.0, -1.0)
+                var at = (0, 0)
+                let done = withUnsafePointer(to: &frame) { fp in
+                    withUnsafeMutablePointer(to: &best) { bp in
+                        withUnsafeMutablePointer(to: &at) { ap in
+                            glk_dp_farthest(
+                                xs, ys, zs, i, b, UnsafeRawPointer(fp).assumingMemoryBound(to: Double.self),
+                                UnsafeMutableRawPointer(bp).assumingMemoryBound(to: Double.self),
+                                UnsafeMutableRawPointer(ap).assumingMemoryBound(to: Int.self), Int32(K.supportedLevel))
+                        }
+                    }
+                }
+                if done != 0 {
+                    bestS2 = best.0; bestS2At = at.0
+                    bestC2 = best.1; bestC2At = at.1
+                    i = b
+                }
+            }
+            #endif
             if b - i >= 8 {
                 let minus = V(repeating: -1)
                 var bs = minus, bc = minus

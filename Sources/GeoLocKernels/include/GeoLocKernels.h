@@ -43,6 +43,15 @@ GLK_HIDDEN int glk_haversine_one_to_many(double lat0, double lon0, double cos_la
                                          const double *points, size_t n, double radius,
                                          double *out, int level);
 
+/* The farthest-point scan of the spherical Douglas-Peucker (Sources/GeoLoc/Tracking/Track.swift)
+ * over the points a .. b - 1 of the unit vectors xs, ys, zs, for the arc whose frame is
+ * frame[15] = {A, B, unit normal, tangent at A, tangent back at B}: best[0], at[0] the largest
+ * squared cross-track sine among points projecting inside the arc, best[1], at[1] the largest
+ * squared chord to the nearer end among the others (-1, SIZE_MAX when none). Returns 1, or 0
+ * without writing when `level` (lowered to glk_level_supported()) is 0. */
+GLK_HIDDEN int glk_dp_farthest(const double *xs, const double *ys, const double *zs, size_t a, size_t b,
+                               const double *frame, double *best, size_t *at, int level);
+
 #ifdef __cplusplus
 }
 #endif
