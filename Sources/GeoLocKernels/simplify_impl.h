@@ -74,3 +74,51 @@ KTARGET static void KSUF(glk_dp_farthest)(const double *xs, const double *ys, co
     best[1] = c2best;
     at[1] = c2at;
 }
+
+/* The whole Douglas-Peucker over the n unit vectors: keep[0] = keep[n - 1] = 1 and keep[i] = 1 for
+ * every point the recursion keeps at the threshold g_tol on 1 - cos(angle); the same recursion
+ * as Track.simplify's Swift loop. `stack` has room for 2 * n entries. Returns the
+ * number kept. */
+KTARGET static size_t KSUF(glk_dp_run)(const double *xs, const double *ys, const double *zs, size_t n, double g_tol,
+                                      unsigned char *keep, size_t *stack)
+{
+    size_t top = 0, kept = 2;
+    keep[0] = keep[n - 1] = 1;
+    stack[top++] = 0;
+    stack[top++] = n - 1;
+    while (top > 0) {
+        size_t b = stack[--top], a = stack[--top];
+        if (b - a < 2) continue;
+        double A[3] = {xs[a], ys[a], zs[a]}, B[3] = {xs[b], ys[b], zs[b]};
+        double nx = A[1] * B[2] - A[2] * B[1], ny = A[2] * B[0] - A[0] * B[2], nz = A[0] * B[1] - A[1] * B[0];
+        double len = __builtin_sqrt(nx * nx + ny * ny + nz * nz);
+        double best[2] = {-1, -1};
+        size_t at[2] = {(size_t)-1, (size_t)-1};
+        if (len > 1e-15) {
+            nx /= len; ny /= len; nz /= len;
+            double f[15] = {A[0], A[1], A[2], B[0], B[1], B[2], nx, ny, nz,
+                            ny * A[2] - nz * A[1], nz * A[0] - nx * A[2], nx * A[1] - ny * A[0],
+                            B[1] * nz - B[2] * ny, B[2] * nx - B[0] * nz, B[0] * ny - B[1] * nx};
+            KSUF(glk_dp_farthest)(xs, ys, zs, a + 1, b, f, best, at);
+        } else {
+            for (size_t i = a + 1; i < b; i++) {
+                double dx = xs[i] - A[0], dy = ys[i] - A[1], dz = zs[i] - A[2];
+                double c2 = dx * dx + dy * dy + dz * dz;
+                if (c2 > best[1]) { best[1] = c2; at[1] = i; }
+            }
+        }
+        double gs = best[0] < 0 ? -1 : best[0] / (1 + __builtin_sqrt(1 - (best[0] < 1 ? best[0] : 1)));
+        double gc = best[1] < 0 ? -1 : best[1] / 2;
+        double g = gs >= gc ? gs : gc;
+        size_t i = gs >= gc ? at[0] : at[1];
+        if (g > g_tol) {
+            keep[i] = 1;
+            kept++;
+            stack[top++] = i;
+            stack[top++] = b;
+            stack[top++] = a;
+            stack[top++] = i;
+        }
+    }
+    return kept;
+}

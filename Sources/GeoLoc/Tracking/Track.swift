@@ -148,6 +148,12 @@ public enum Track {
         let theta = min(tolerance / Earth.meanRadius, Double.pi)
         let sinHalf = sin(theta / 2)
         let gTol = 2 * sinHalf * sinHalf
+        #if canImport(GeoLocKernels)
+        if K.supportedLevel > 0 {
+            let r = keep.withMemoryRebound(to: UInt8.self) { glk_dp_simplify(xs, ys, zs, n, gTol, $0.baseAddress, Int32(K.supportedLevel)) }
+            if r >= 0 { return r }
+        }
+        #endif
         var kept = 2
         var stack: [(Int, Int)] = [(0, n - 1)]
         while let (a, b) = stack.popLast() {

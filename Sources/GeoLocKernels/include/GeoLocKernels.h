@@ -52,6 +52,13 @@ GLK_HIDDEN int glk_haversine_one_to_many(double lat0, double lon0, double cos_la
 GLK_HIDDEN int glk_dp_farthest(const double *xs, const double *ys, const double *zs, size_t a, size_t b,
                                const double *frame, double *best, size_t *at, int level);
 
+/* The whole spherical Douglas-Peucker over n >= 3 unit vectors at the threshold g_tol (on
+ * 1 - cos(angle)), with the same recursion as Track.simplify's Swift code (AVX2 with FMA): sets
+ * keep[i] = 1 for the points kept (keep must be zeroed) and returns their number; -1 without
+ * writing when `level` (lowered to glk_level_supported()) is 0, n < 3 or memory runs out. */
+GLK_HIDDEN long glk_dp_simplify(const double *xs, const double *ys, const double *zs, size_t n, double g_tol,
+                                unsigned char *keep, int level);
+
 #ifdef __cplusplus
 }
 #endif
