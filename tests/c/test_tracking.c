@@ -4,6 +4,7 @@
  * simplification against a brute-force bound, resampling and stay points.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "check.h"
@@ -752,8 +753,72 @@ static void test_formats_bad_input(void)
     }
 }
 
-int main(void)
+
+/* ------------------------------------------------------------------------------------------ */
+
+/* One geofence set shared by four threads, each with its own monitor and filter over the same
+ * stream: every thread gets the events of a single-threaded run (run under helgrind by CTest). */
+enum { T_FENCES = 400, T_FIXES = 600, T_THREADS = 4 };
+static geoloc_geofences *t_fences;
+static geoloc_fix t_fixes[T_FIXES];
+static geoloc_geofence_event t_want[T_FIXES * 4];
+static size_t t_want_n;
+
+static void *t_worker(void *arg)
 {
+    int *ok = arg;
+    geoloc_geofence_event ev[T_FIXES * 4];
+    geoloc_fix_decision d[T_FIXES];
+    geoloc_monitor *m = NULL;
+    geoloc_fix_filter *f = NULL;
+    size_t n = 0;
+    *ok = geoloc_monitor_create(t_fences, NULL, &m) == GEOLOC_OK &&
+          geoloc_monitor_run(m, t_fixes, T_FIXES, ev, T_FIXES * 4, &n) == GEOLOC_OK && n == t_want_n &&
+          memcmp(ev, t_want, n * sizeof *ev) == 0 && geoloc_fix_filter_create(NULL, &f) == GEOLOC_OK &&
+          geoloc_fix_filter_run(f, t_fixes, T_FIXES, d) == GEOLOC_OK;
+    geoloc_monitor_destroy(m);
+    geoloc_fix_filter_destroy(f);
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    static geoloc_circle_fence c[T_FENCES];
+    for (int i = 0; i < T_FENCES; i++) {
+        geoloc_fix p = at(35.0, 139.0, (uniform() - 0.5) * 6000, (uniform() - 0.5) * 6000, 0, 0);
+        c[i].id = NULL;
+        c[i].center.lat = p.lat;
+        c[i].center.lon = p.lon;
+        c[i].radius_m = 50 + 300 * uniform();
+    }
+    double x = 0, y = 0;
+    for (int i = 0; i < T_FIXES; i++) {
+        x += (uniform() - 0.5) * 100;
+        y += (uniform() - 0.5) * 100;
+        t_fixes[i] = at(35.0, 139.0, x, y, i * 10.0, 10 * uniform());
+    }
+    CHECK_OK(geoloc_geofences_create(c, T_FENCES, NULL, 0, &t_fences));
+    geoloc_monitor *m;
+    CHECK_OK(geoloc_monitor_create(t_fences, NULL, &m));
+    t_want_n = run(m, t_fixes, T_FIXES, t_want, T_FIXES * 4);
+    geoloc_monitor_destroy(m);
+    CHECK(t_want_n > 0);
+    pthread_t th[T_THREADS];
+    int ok[T_THREADS];
+    for (int i = 0; i < T_THREADS; i++) pthread_create(&th[i], NULL, t_worker, &ok[i]);
+    for (int i = 0; i < T_THREADS; i++) {
+        pthread_join(th[i], NULL);
+        CHECK(ok[i]);
+    }
+    geoloc_geofences_destroy(t_fences);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "threads") == 0) {
+        test_threads();
+        return check_summary("test_tracking (threads)");
+    }
     test_filter_rules();
     test_stop_and_go();
     test_monitor_circle();
@@ -764,5 +829,6 @@ int main(void)
     test_resample_and_stays();
     test_formats_round_trip();
     test_formats_bad_input();
+    test_threads();
     return check_summary("test_tracking");
 }
