@@ -317,6 +317,7 @@ static void test_monitor_antimeridian_and_pole(void)
     f[5].lat = 10.01; f[5].lon = 180;     /* in the square (lon 180 == -180): enter 2 */
     f[6].lat = 10.01; f[6].lon = -179.995;
     f[7].lat = 10.01; f[7].lon = -179.9;  /* 9.7 km east of it: exit 2 */
+    f[6].lon += 360.0 * 1000;              /* an unreduced longitude is the same place */
     size_t n = run(m, f, 8, ev, 32);
     CHECK(n == 6);
     CHECK(event_is(&ev[0], 0, 0, GEOLOC_TRANSITION_ENTER));

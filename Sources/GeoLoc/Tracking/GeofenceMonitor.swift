@@ -158,7 +158,7 @@ public final class GeofenceMonitor {
             let insideBefore = s.inside
             var entered = false
             f.candidates(p, stack: &stack) { r in
-                if insideBefore.contains(where: { $0.region == Int32(r) }) { return }
+                if GeofenceMonitor.contains(insideBefore, Int32(r)) { return }
                 let d = f.signedDistance(r, lat: lat, lon: lon, vector: p)
                 if d <= enterAt {
                     let dwell = o.loiteringTime <= 0
@@ -177,6 +177,17 @@ public final class GeofenceMonitor {
             s.lastTime = t
         }
         return s
+    }
+
+    /// Whether the sorted list holds the region (binary search).
+    @inline(__always)
+    static func contains(_ list: [InsideRegion], _ region: Int32) -> Bool {
+        var lo = 0, hi = list.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if list[mid].region < region { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < list.count && list[lo].region == region
     }
 
     // MARK: Saved state

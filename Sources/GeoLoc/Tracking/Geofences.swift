@@ -258,7 +258,9 @@ public final class Geofences: @unchecked Sendable {
 
     func polygonDistance(_ j: Int, lat: Double, lon: Double) -> Double {
         let a = polyOffsets[j], b = polyOffsets[j + 1]
-        var x = lon
+        // The point's longitude in [base, base + 360), base the ring's least (unwrapped, within
+        // ±540) longitude: reduced first, so any finite longitude takes at most two steps.
+        var x = normalizedLongitude(lon)
         let base = polyMinLon[j]
         while x < base { x += 360 }
         while x >= base + 360 { x -= 360 }
