@@ -35,7 +35,11 @@ sys.path.insert(0, str(ROOT / "python"))
 
 LAT0, LON0 = 41.88, -87.63
 M = 6371008.8 * math.pi / 180
-COUNTS = (10, 1000, 100000)
+# Region sets: name, count, half the side of the square they are spread over (meters). The first
+# three share the fixes' 100 km square, so the regions get denser with their number (100,000 of
+# them cover it about 2.4 times over); the last spreads 100,000 over a 1,000 km square, as dense
+# around the fixes as the 1,000.
+SETS = (("10", 10, 50000), ("1000", 1000, 50000), ("100000", 100000, 50000), ("100000w", 100000, 500000))
 TOL = 5.0
 STAY_M, STAY_S = 200.0, 300.0
 
@@ -68,13 +72,13 @@ def make_inputs(n, outdir):
     fixes[:, 3] = rng.uniform(3, 15, n)
     fixes.tofile(outdir / "fixes.bin")
     regions = {}
-    for k in COUNTS:
+    for name, k, half in SETS:
         r = numpy.empty((k, 3))
-        r[:, 0] = LAT0 + rng.uniform(-50000, 50000, k) / M
-        r[:, 1] = LON0 + rng.uniform(-50000, 50000, k) / (M * math.cos(math.radians(LAT0)))
+        r[:, 0] = LAT0 + rng.uniform(-half, half, k) / M
+        r[:, 1] = LON0 + rng.uniform(-half, half, k) / (M * math.cos(math.radians(LAT0)))
         r[:, 2] = rng.uniform(50, 500, k)
-        r.tofile(outdir / ("regions_%d.bin" % k))
-        regions[k] = r
+        r.tofile(outdir / ("regions_%s.bin" % name))
+        regions[name] = r
     return fixes, regions
 
 
@@ -123,7 +127,7 @@ def main():
     rows = []  # (task, tool, note, seconds, per_second)
 
     out = subprocess.run([str(work / "tracking_c"), str(work), str(n), str(TOL), str(STAY_M), str(STAY_S)]
-                         + [str(k) for k in COUNTS], check=True, capture_output=True, text=True).stdout
+                         + [name for name, _, _ in SETS], check=True, capture_output=True, text=True).stdout
     c = {}
     for line in out.strip().splitlines():
         name, _, secs, rate, *note = line.split("\t")
@@ -133,12 +137,13 @@ def main():
     rows.append(("fix filter (automotive preset)", "libgeoloc C", c["filter"][2], c["filter"][0], c["filter"][1]))
     secs, _ = best(lambda: tr.FixFilter("automotive").run(fixes))
     rows.append(("fix filter (automotive preset)", "libgeoloc Python", "", secs, n / secs))
-    for k in COUNTS:
-        key = "monitor_%d" % k
-        rows.append(("geofence monitor, %s regions" % format(k, ","), "libgeoloc C", c[key][2], c[key][0], c[key][1]))
-        fences = tr.Geofences(regions[k][:, :2], regions[k][:, 2])
+    for name, k, half in SETS:
+        key = "monitor_%s" % name
+        task = "geofence monitor, %s regions%s" % (format(k, ","), "" if half == 50000 else " over 1,000 km")
+        rows.append((task, "libgeoloc C", c[key][2], c[key][0], c[key][1]))
+        fences = tr.Geofences(regions[name][:, :2], regions[name][:, 2])
         secs, ev = best(lambda: tr.Monitor(fences).run(fixes))
-        rows.append(("geofence monitor, %s regions" % format(k, ","), "libgeoloc Python", "events=%d" % len(ev), secs, n / secs))
+        rows.append((task, "libgeoloc Python", "events=%d" % len(ev), secs, n / secs))
 
     # Simplification.
     task = "simplify %s points, 5 m" % format(n, ",")

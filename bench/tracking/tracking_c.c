@@ -4,9 +4,9 @@
  * spherical Douglas-Peucker and stay points of the same track.
  *
  * Inputs in DIR (written by bench.py, the same ones its Python rows use): fixes.bin (N x 7
- * doubles, geoloc_fix), regions_<k>.bin (k x 3 doubles: lat, lon, radius_m) for each COUNT.
+ * doubles, geoloc_fix), regions_<name>.bin (k x 3 doubles: lat, lon, radius_m) for each SET.
  * Prints one TSV row per measurement: name, n, seconds (best of REPEAT), per second, note.
- *   tracking_c DIR N TOLERANCE_M STAY_M STAY_S COUNT...
+ *   tracking_c DIR N TOLERANCE_M STAY_M STAY_S SET...
  */
 #include <geoloc.h>
 #include <math.h>
@@ -43,7 +43,7 @@ static void *slurp(const char *dir, const char *name, size_t bytes)
 
 int main(int argc, char **argv)
 {
-    if (argc < 6) { fprintf(stderr, "usage: tracking_c DIR N TOLERANCE_M STAY_M STAY_S COUNT...\n"); return 2; }
+    if (argc < 6) { fprintf(stderr, "usage: tracking_c DIR N TOLERANCE_M STAY_M STAY_S SET...\n"); return 2; }
     const char *dir = argv[1];
     size_t n = (size_t)atol(argv[2]);
     double tol = atof(argv[3]), stay_m = atof(argv[4]), stay_s = atof(argv[5]);
@@ -69,9 +69,14 @@ int main(int argc, char **argv)
     size_t cap = 4 * n + 1024;
     geoloc_geofence_event *ev = malloc(cap * sizeof *ev);
     for (int c = 6; c < argc; c++) {
-        size_t k = (size_t)atol(argv[c]);
-        char name[64];
-        snprintf(name, sizeof name, "regions_%zu.bin", k);
+        char name[256], path[2048];
+        snprintf(name, sizeof name, "regions_%s.bin", argv[c]);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        FILE *probe = fopen(path, "rb");
+        if (!probe) { perror(path); return 1; }
+        fseek(probe, 0, SEEK_END);
+        size_t k = (size_t)ftell(probe) / (3 * sizeof(double));
+        fclose(probe);
         double *raw = slurp(dir, name, k * 3 * sizeof(double));
         geoloc_circle_fence *cf = malloc(k * sizeof *cf);
         for (size_t i = 0; i < k; i++) {
@@ -95,7 +100,7 @@ int main(int argc, char **argv)
             if (t < best) best = t;
             geoloc_monitor_destroy(m);
         }
-        printf("monitor_%zu\t%zu\t%.6f\t%.0f\tevents=%zu index=%.3fs\n", k, n, best, n / best, events, tb);
+        printf("monitor_%s\t%zu\t%.6f\t%.0f\tevents=%zu index=%.3fs\n", argv[c], n, best, n / best, events, tb);
         geoloc_geofences_destroy(fs);
         free(cf);
         free(raw);

@@ -8,16 +8,20 @@ import CGeoLoc
 import Glibc
 #endif
 
+/// A polygon across the antimeridian, for the set below (a global: reachable, not a leak).
+private let ring: UnsafeMutablePointer<geoloc_coord> = {
+    let r = UnsafeMutablePointer<geoloc_coord>.allocate(capacity: 4)
+    r[0] = geoloc_coord(lat: -1, lon: 179); r[1] = geoloc_coord(lat: -1, lon: -179)
+    r[2] = geoloc_coord(lat: 1, lon: -179); r[3] = geoloc_coord(lat: 1, lon: 179)
+    return r
+}()
+
 private let fences: OpaquePointer = {
     var circles = [
         geoloc_circle_fence(id: nil, center: geoloc_coord(lat: 1, lon: 2), radius_m: 5000),
         geoloc_circle_fence(id: nil, center: geoloc_coord(lat: 0, lon: 180), radius_m: 200_000),
         geoloc_circle_fence(id: nil, center: geoloc_coord(lat: 90, lon: 0), radius_m: 100_000),
     ]
-    // A polygon across the antimeridian (kept alive for the life of the process).
-    let ring = UnsafeMutablePointer<geoloc_coord>.allocate(capacity: 4)
-    ring[0] = geoloc_coord(lat: -1, lon: 179); ring[1] = geoloc_coord(lat: -1, lon: -179)
-    ring[2] = geoloc_coord(lat: 1, lon: -179); ring[3] = geoloc_coord(lat: 1, lon: 179)
     var polygons = [geoloc_polygon_fence(id: nil, vertices: UnsafePointer(ring), n_vertices: 4)]
     var out: OpaquePointer?
     precondition(geoloc_geofences_create(&circles, circles.count, &polygons, 1, &out) == GEOLOC_OK)
