@@ -2,7 +2,7 @@
 
 Fixes travel as numpy arrays of shape (n, 7), float64, columns ``lat, lon, time, accuracy_m,
 speed_mps, course_deg, altitude_m`` (the C ``geoloc_fix``; NaN for an absent speed, course or
-altitude); :func:`fixes` builds one from columns. Every call takes a whole batch and makes one
+altitude); :func:`fix_array` builds one from columns. Every call takes a whole batch and makes one
 library call: there is no per-fix Python loop. Results come back as numpy arrays:
 
 - :meth:`FixFilter.run`: a structured array with fields ``verdict`` and ``motion`` (int32; see
@@ -25,8 +25,10 @@ from typing import Any, List, NamedTuple, Optional, Sequence, Tuple, Union
 import numpy
 
 from . import _ffi
+from ._core import _text_result
 from ._errors import BufferTooSmallError
-from ._ffi import CCoord, CLoadOptions
+from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
+from ._places import CLoadOptions
 
 __all__ = [
     "FIX_COLUMNS",
@@ -34,15 +36,15 @@ __all__ = [
     "MOTIONS",
     "TRANSITIONS",
     "ACTIVITIES",
-    "fixes",
+    "fix_array",
     "filter_options",
     "FixFilter",
     "Geofences",
     "Monitor",
     "TrackStats",
     "track_stats",
-    "simplify",
-    "resample",
+    "simplify_track",
+    "resample_track",
     "stay_points",
     "Track",
     "read_gpx",
@@ -138,10 +140,10 @@ TrackPtr = POINTER(CTrack)
 assert EVENT_DTYPE.itemsize == ctypes.sizeof(CGeofenceEvent)
 assert STAY_DTYPE.itemsize == ctypes.sizeof(CStayPoint)
 
-_status = c_int
-_enum = c_int
+_status = STATUS
+_enum = ENUM
 _size_out = POINTER(c_size_t)
-_text_out = POINTER(c_char)
+_text_out = TEXT_OUT
 
 #: name -> (restype, argtypes, returns a geoloc_status), in header order.
 FUNCTIONS = {
@@ -184,13 +186,9 @@ FUNCTIONS = {
     "geoloc_track_write_geojson": (_status, (POINTER(CFix), c_size_t, _text_out, c_size_t, _size_out), True),
 }
 
-_lib = _ffi.lib
-for _name, (_restype, _argtypes, _checked) in FUNCTIONS.items():
-    _fn = getattr(_lib, _name)
-    _fn.restype = _restype
-    _fn.argtypes = _argtypes
-    if _checked:
-        _fn.errcheck = _ffi._check_status
+_ffi.declare(FUNCTIONS)
+
+_lib = _ffi.lib  # looked up through this module, so a test can watch the calls
 
 
 # --------------------------------------------------------------------------------------------
@@ -198,7 +196,7 @@ for _name, (_restype, _argtypes, _checked) in FUNCTIONS.items():
 # --------------------------------------------------------------------------------------------
 
 
-def fixes(lat: Any, lon: Any, time: Any, accuracy_m: Any = 0.0, speed_mps: Any = None, course_deg: Any = None,
+def fix_array(lat: Any, lon: Any, time: Any, accuracy_m: Any = 0.0, speed_mps: Any = None, course_deg: Any = None,
           altitude_m: Any = None) -> numpy.ndarray:
     """An (n, 7) fix array from columns (scalars broadcast; None for an absent column: NaN)."""
     lat = numpy.asarray(lat, dtype=numpy.float64)
@@ -239,18 +237,6 @@ def _activity(value: Union[int, str]) -> int:
         return ACTIVITIES.index(key)
     return int(value)
 
-
-def _text_result(call: Any) -> str:
-    needed = c_size_t(0)
-    cap = 256
-    for _ in range(3):
-        buf = ctypes.create_string_buffer(cap)
-        try:
-            call(buf, cap, byref(needed))
-            return buf.value.decode("utf-8")
-        except BufferTooSmallError:
-            cap = needed.value
-    raise RuntimeError("the text kept growing")
 
 
 def _bytes_result(call: Any) -> bytes:
@@ -483,7 +469,7 @@ def track_stats(fixes: Any, model: Union[int, str] = "sphere", moving_speed_mps:
     return TrackStats(*(getattr(s, name) for name, _ in CTrackStats._fields_))
 
 
-def simplify(points: Any, tolerance_m: float) -> numpy.ndarray:
+def simplify_track(points: Any, tolerance_m: float) -> numpy.ndarray:
     """Douglas-Peucker on the sphere: the indices kept (an (n, 2) lat/lon array, or fixes)."""
     arr = numpy.ascontiguousarray(points, dtype=numpy.float64)
     if arr.ndim == 2 and arr.shape[1] == 7:
@@ -508,7 +494,7 @@ def _sized(call: Any, dtype: Any, width: int = 0) -> numpy.ndarray:
     return out
 
 
-def resample(fixes: Any, distance_m: Optional[float] = None, time_s: Optional[float] = None) -> numpy.ndarray:
+def resample_track(fixes: Any, distance_m: Optional[float] = None, time_s: Optional[float] = None) -> numpy.ndarray:
     """Fixes every ``distance_m`` along the track or every ``time_s`` (give one)."""
     if (distance_m is None) == (time_s is None):
         raise TypeError("give one of distance_m and time_s")

@@ -9,7 +9,7 @@ import numpy
 import pytest
 
 import geoloc
-from geoloc import _tracking as t
+t = geoloc  # the tracking names are the package's
 
 M = 6371008.8 * math.pi / 180
 
@@ -19,7 +19,7 @@ def walk(lat0, lon0, xy, times, acc=5.0):
     xy = numpy.asarray(xy, dtype=float).reshape(-1, 2)
     lat = lat0 + xy[:, 1] / M
     lon = lon0 + xy[:, 0] / (M * math.cos(math.radians(lat0)))
-    return t.fixes(lat, lon, times, acc)
+    return t.fix_array(lat, lon, times, acc)
 
 
 def test_filter_reasons_and_identical_times():
@@ -29,7 +29,7 @@ def test_filter_reasons_and_identical_times():
               [100, 105, 105, 104, 110, 111, 112, 115])
     fx[4, 3] = 50
     d = f.run(fx)
-    assert [t.VERDICTS[v] for v in d["verdict"]] == [
+    assert [geoloc._tracking.VERDICTS[v] for v in d["verdict"]] == [
         "kept", "kept", "dropped_time", "dropped_time", "dropped_accuracy", "dropped_jump", "dropped_distance", "kept"]
     assert (d["motion"] == 0).all()
     g = t.FixFilter()
@@ -77,7 +77,7 @@ def test_monitor_hysteresis_dwell_and_order():
     jitter = walk(51.5, -0.12, [(92 if i % 2 else 108, 0) for i in range(20)], numpy.arange(20.0), 10)
     assert len(m.run(jitter)) == 0
     ev = m.run(walk(51.5, -0.12, [(0, 0), (0, 0), (300, 0)], [30, 90, 100]))
-    assert [(int(e["fix"]), int(e["region"]), t.TRANSITIONS[e["transition"]]) for e in ev] == [
+    assert [(int(e["fix"]), int(e["region"]), geoloc._tracking.TRANSITIONS[e["transition"]]) for e in ev] == [
         (0, 0, "enter"), (0, 1, "enter"), (1, 0, "dwell"), (1, 1, "dwell"), (2, 0, "exit"), (2, 1, "exit")]
     assert list(ev["time"]) == [30, 30, 90, 90, 100, 100]
     with pytest.raises(geoloc.OutOfRangeError):
@@ -91,7 +91,7 @@ def test_antimeridian_and_pole():
                          polygons=[[[10, 179.99], [10, -179.99], [10.02, -179.99], [10.02, 179.99]]])
     pts = [(0, -179.9995), (0, 179.996), (89.995, 0), (89.995, 180), (89.98, -90), (10.01, 180), (10.01, -179.995),
            (10.01, -179.9)]
-    fx = t.fixes([p[0] for p in pts], [p[1] for p in pts], numpy.arange(8.0), 5)
+    fx = t.fix_array([p[0] for p in pts], [p[1] for p in pts], numpy.arange(8.0), 5)
     ev = t.Monitor(fences).run(fx)
     assert [(int(e["fix"]), int(e["region"]), int(e["transition"])) for e in ev] == [
         (0, 0, 0), (1, 0, 2), (2, 1, 0), (4, 1, 2), (5, 2, 0), (7, 2, 2)]
@@ -139,12 +139,12 @@ def test_tracks_and_files(repo_root, tmp_path):
     s = t.track_stats(f)
     assert abs(s.length_m - 400) < 0.01 and s.moving_time_s == 100 and s.elevation_loss_m == 6
     assert t.track_stats(f, model="wgs84").length_m != s.length_m
-    r = t.resample(f, distance_m=150)
+    r = t.resample_track(f, distance_m=150)
     assert r.shape == (4, 7) and abs(r[1, 2] - (100 + 50 / 6)) < 1e-6
-    assert list(t.resample(f, time_s=50)[:, 2]) == [0, 50, 100, 150]
+    assert list(t.resample_track(f, time_s=50)[:, 2]) == [0, 50, 100, 150]
     sp = t.stay_points(f, 10, 30)
     assert [(int(x["first"]), int(x["last"])) for x in sp] == [(1, 2)]
-    assert list(t.simplify(f, 1)) == [0, 3]
+    assert list(t.simplify_track(f, 1)) == [0, 3]
 
     track = t.read_gpx(str(repo_root / "data" / "demo" / "walk.gpx"))
     assert track.fixes.shape == (166, 7) and track.timed and track.issues == []

@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "check.h"
+#include "common.h"
 
 #define R 6371008.8
 #define PI 3.14159265358979323846
@@ -656,6 +656,22 @@ static void test_formats_round_trip(void)
     f[1].time = 1e13;
     CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_track_write_gpx(f, 4, NULL, buf, sizeof buf, &needed));
     CHECK_OK(geoloc_track_write_gpx(NULL, 0, NULL, buf, sizeof buf, &needed));
+    for (size_t i = 0; i < COUNT_OF(BAD_UTF8); i++) {
+        geoloc_circle_fence c = {BAD_UTF8[i], {0, 0}, 10};
+        geoloc_geofences *fs;
+        CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_track_write_gpx(f, 1, BAD_UTF8[i], buf, sizeof buf, &needed));
+        CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_geofences_create(&c, 1, NULL, 0, &fs));
+    }
+    for (size_t i = 0; i < COUNT_OF(HUGE_COUNTS); i++) {
+        geoloc_fix_decision d[1];
+        geoloc_geofences *fs;
+        CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_track_write_gpx(f, HUGE_COUNTS[i], NULL, buf, sizeof buf, &needed));
+        CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_geofences_create(NULL, HUGE_COUNTS[i], NULL, 0, &fs));
+        geoloc_fix_filter *flt;
+        CHECK_OK(geoloc_fix_filter_create(NULL, &flt));
+        CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_fix_filter_run(flt, f, HUGE_COUNTS[i], d));
+        geoloc_fix_filter_destroy(flt);
+    }
 }
 
 static void check_issue(geoloc_track *t, size_t i, size_t record, const char *part)
