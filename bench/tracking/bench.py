@@ -148,7 +148,7 @@ def main():
     # Simplification.
     task = "simplify %s points, 5 m" % format(n, ",")
     rows.append((task, "libgeoloc C (sphere)", c["simplify"][2], c["simplify"][0], c["simplify"][1]))
-    secs, kept = best(lambda: tr.simplify(fixes, TOL))
+    secs, kept = best(lambda: tr.simplify_track(fixes, TOL))
     rows.append((task, "libgeoloc Python (sphere)", "kept=%d" % len(kept), secs, n / secs))
     xy = numpy.ascontiguousarray(fixes[:, [1, 0]])
     tol_deg = TOL / M
