@@ -3,7 +3,8 @@
  *
  * libgeoloc answers the location questions a program asks without a phone, a network or an API
  * key: distance, multi-stop mileage, coordinate text, "City, State" and other address forms,
- * and WMO weather codes as words ("Rain, 45°F").
+ * WMO weather codes as words ("Rain, 45°F"), and what an app does with the location fixes it
+ * receives (filtering, pausing, geofences, tracks).
  *
  * Contents. One section per capability, in this order; the same names are the folders of the
  * Swift core (Sources/GeoLoc/<Name>), the thunk files (Sources/GeoLocC/<Name>.swift), the Python
