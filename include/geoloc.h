@@ -3,7 +3,8 @@
  *
  * libgeoloc answers the location questions a program asks without a phone, a network or an API
  * key: distance, multi-stop mileage, coordinate text, "City, State" and other address forms,
- * and WMO weather codes as words ("Rain, 45°F").
+ * WMO weather codes as words ("Rain, 45°F"), and what an app does with the location fixes it
+ * receives (filtering, pausing, geofences, tracks).
  *
  * Contents. One section per capability, in this order; the same names are the folders of the
  * Swift core (Sources/GeoLoc/<Name>), the thunk files (Sources/GeoLocC/<Name>.swift), the Python
@@ -17,6 +18,7 @@
  *   5. Address    address forms, US state codes and names, country names
  *   6. Places     place sets, radius and nearest search, regions
  *   7. Geocoding  offline reverse geocoding: "City, State" for a coordinate
+ *   8. Tracking   location fixes: filtering, stop detection, geofence monitoring, tracks
  *
  * This header is the reference manual. Conventions that hold for every function:
  *
@@ -46,9 +48,11 @@
  *    of the documented size (the library cannot check that).
  *
  * Thread safety: every function is safe to call from any number of threads at once, with one
- * rule for handles (geoloc_places, geoloc_region, geoloc_gazetteer): a handle is immutable once
- * created, so any number of threads may query the same handle at once, but its destroy function
- * must not run while another thread still uses it. The library keeps no other shared mutable
+ * rule for handles (geoloc_places, geoloc_region, geoloc_gazetteer, geoloc_geofences): a handle
+ * is immutable once created, so any number of threads may query the same handle at once, but
+ * its destroy function must not run while another thread still uses it. The stateful handles
+ * of section 8 (geoloc_fix_filter, geoloc_monitor) are the exception: each is used by one
+ * thread at a time. The library keeps no other shared mutable
  * state; the last-error message is kept per thread.
  *
  * Strings returned as `const char *` (status strings, labels, names, the version) are static:
@@ -932,6 +936,516 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode(const geoloc_gazetteer *gazettee
                                                 geoloc_coord c, geoloc_address_style style,
                                                 char *buf, size_t cap, size_t *needed,
                                                 geoloc_match *place);
+
+/* ---------------------------------------------------------------------------------------------
+ * 8. Tracking: fixes, the fix filter and stop detection, geofences, tracks
+ * -------------------------------------------------------------------------------------------
+ *
+ * libgeoloc never reads a GPS: the host hands it the fixes it received (from a phone, a tracker,
+ * a vehicle) and gets back the decisions and events an app needs, the same on every platform:
+ * which fixes to keep (CoreLocation's distanceFilter and accuracy checks), when the stream stops
+ * and moves again (pausesLocationUpdatesAutomatically), geofence enter/exit/dwell (CLRegion
+ * monitoring, Android's Geofencing API) with no limit on the number of regions, and a track's
+ * statistics, simplification, resampling and stay points.
+ *
+ * Distances here are great-circle distances on the sphere of GEOLOC_EARTH_MEAN_RADIUS_M unless
+ * a function takes a geoloc_model.
+ *
+ * Batches: every function takes many fixes in one call; all fixes are checked first, and the
+ * message names the first bad one ("fixes[7]: accuracy -1 is negative"); nothing is changed
+ * then. A stateful handle (filter, monitor) is used by one thread at a time; different handles
+ * may be used on different threads at once.
+ */
+
+/** One location fix. Seven doubles in this order: a C-contiguous (n, 7) float64 array is an
+ *  array of n fixes. lat/lon as geoloc_coord; time, accuracy_m finite; the optional fields are
+ *  NaN when absent (the one place where NaN is accepted as input). */
+typedef struct geoloc_fix {
+    double lat;
+    double lon;
+    /** Seconds on a clock of the stream's choosing, monotonic per stream (Unix time is fine). */
+    double time;
+    /** Horizontal accuracy: the radius in meters of the fix's uncertainty circle, >= 0. */
+    double accuracy_m;
+    /** Meters per second, >= 0, or NaN. */
+    double speed_mps;
+    /** Degrees clockwise from true north, or NaN. */
+    double course_deg;
+    /** Meters, or NaN. */
+    double altitude_m;
+} geoloc_fix;
+
+/** The kind of movement a stream records (CoreLocation's CLActivityType). */
+typedef enum geoloc_activity {
+    GEOLOC_ACTIVITY_OTHER = 0,
+    GEOLOC_ACTIVITY_AUTOMOTIVE_NAVIGATION = 1,
+    GEOLOC_ACTIVITY_FITNESS = 2,
+    GEOLOC_ACTIVITY_OTHER_NAVIGATION = 3,
+    GEOLOC_ACTIVITY_AIRBORNE = 4
+} geoloc_activity;
+
+/**
+ * The rules of a fix filter. A threshold of 0 turns its rule off (INFINITY does too for
+ * max_accuracy_m and max_speed_mps). The presets (geoloc_filter_options_preset):
+ *
+ *   activity               max_accuracy  distance_filter  max_speed            stop radius, time
+ *   OTHER                  100 m         off              off                  50 m, 300 s
+ *   AUTOMOTIVE_NAVIGATION   65 m         10 m             70 m/s (252 km/h)    50 m, 180 s
+ *   FITNESS                 30 m          5 m             15 m/s (54 km/h)     25 m, 120 s
+ *   OTHER_NAVIGATION        65 m         10 m             40 m/s (144 km/h)    50 m, 300 s
+ *   AIRBORNE               500 m        100 m            350 m/s (1,260 km/h) 500 m, 600 s
+ */
+typedef struct geoloc_filter_options {
+    /** Drop a fix whose accuracy_m is larger than this. */
+    double max_accuracy_m;
+    /** Drop a fix closer than this to the last kept fix (CoreLocation's distanceFilter). */
+    double distance_filter_m;
+    /** Drop a fix implying a speed above this (a jump): see geoloc_fix_filter_run. */
+    double max_speed_mps;
+    /** Stop detection (on when both are > 0): stationary after staying within stop_radius_m
+     *  (plus each fix's accuracy) of an anchor fix for stop_time_s. */
+    double stop_radius_m;
+    double stop_time_s;
+} geoloc_filter_options;
+
+/**
+ * The preset options of an activity (the table above).
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (activity). Thread safety: any.
+ */
+GEOLOC_API geoloc_status geoloc_filter_options_preset(geoloc_activity activity,
+                                                      geoloc_filter_options *out);
+
+/** A fix filter: the state of one stream. Used by one thread at a time. */
+typedef struct geoloc_fix_filter geoloc_fix_filter;
+
+/**
+ * Creates a filter.
+ * [in]  options  NULL for the GEOLOC_ACTIVITY_OTHER preset; values must not be NaN or negative,
+ *                distance_filter_m and the stop values must be finite
+ * [out] out      free it with geoloc_fix_filter_destroy
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_fix_filter_create(const geoloc_filter_options *options,
+                                                  geoloc_fix_filter **out);
+
+/** Frees a filter. NULL is allowed. */
+GEOLOC_API void geoloc_fix_filter_destroy(geoloc_fix_filter *filter);
+
+/** What the filter decided about a fix. */
+typedef enum geoloc_fix_verdict {
+    GEOLOC_FIX_KEPT = 0,
+    /** Its time is not after the previous fix's (backwards or repeated). */
+    GEOLOC_FIX_DROPPED_TIME = 1,
+    /** accuracy_m > max_accuracy_m. */
+    GEOLOC_FIX_DROPPED_ACCURACY = 2,
+    /** An impossible speed from the last valid fix (a jump). */
+    GEOLOC_FIX_DROPPED_JUMP = 3,
+    /** Closer than distance_filter_m to the last kept fix. */
+    GEOLOC_FIX_DROPPED_DISTANCE = 4
+} geoloc_fix_verdict;
+
+/** A change of the stream's movement, reported at the fix that shows it. */
+typedef enum geoloc_motion {
+    GEOLOC_MOTION_NONE = 0,
+    /** The stream became stationary: an app pauses its location updates here. */
+    GEOLOC_MOTION_STOPPED = 1,
+    /** The stream moves again after a stop: an app resumes here. */
+    GEOLOC_MOTION_MOVING = 2
+} geoloc_motion;
+
+/** The decision about one fix (two int-sized enums: an (n, 2) int32 array). */
+typedef struct geoloc_fix_decision {
+    geoloc_fix_verdict verdict;
+    geoloc_motion motion;
+} geoloc_fix_decision;
+
+/**
+ * Runs n fixes of the stream through the filter, in order, and writes a decision for each. The
+ * rules, in this order (the first that applies gives the verdict):
+ *  1. time: not after the time of the last fix that passed this rule: DROPPED_TIME;
+ *  2. accuracy: accuracy_m > max_accuracy_m: DROPPED_ACCURACY;
+ *  3. speed: with a previous valid fix P (one that passed rules 1-3),
+ *     max(0, d - accuracy_m - P.accuracy_m) > max_speed_mps * (time - P.time): DROPPED_JUMP
+ *     (d the great-circle distance; each fix gets the benefit of its accuracy). A real
+ *     relocation is accepted once enough time has passed for it to be possible;
+ *  4. distance: closer than distance_filter_m to the last kept fix: DROPPED_DISTANCE.
+ *  Otherwise KEPT (the first valid fix always is).
+ * Stop detection watches every valid fix (kept or dropped by rule 4): a fix within
+ * stop_radius_m + accuracy_m of the anchor keeps the anchor, and the first such fix at least
+ * stop_time_s after the anchor's time reports GEOLOC_MOTION_STOPPED; a fix beyond it becomes the
+ * anchor and, after a stop, reports GEOLOC_MOTION_MOVING. Fixes dropped by rules 1-3 report
+ * GEOLOC_MOTION_NONE.
+ * [in]  fixes  n fixes (NULL allowed when n == 0), all checked first
+ * [out] out    n decisions
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NOT_FINITE,
+ * GEOLOC_E_OUT_OF_RANGE (latitude, negative accuracy or speed). On failure the filter is
+ * unchanged and nothing is written.
+ * Thread safety: one thread at a time per filter.
+ */
+GEOLOC_API geoloc_status geoloc_fix_filter_run(geoloc_fix_filter *filter, const geoloc_fix *fixes,
+                                               size_t n, geoloc_fix_decision *out);
+
+/** Whether the stream is stationary now. Errors: GEOLOC_E_NULL_ARGUMENT. */
+GEOLOC_API geoloc_status geoloc_fix_filter_stationary(const geoloc_fix_filter *filter,
+                                                      bool *stationary);
+
+/**
+ * The filter's options and state as bytes for the caller to store (an app relaunched in the
+ * background goes on where it stopped). The bytes are versioned and checksummed.
+ * [out] buf, cap, needed  caller-owned bytes; *needed is always set; buf NULL with cap 0 asks
+ *                         for the size (GEOLOC_E_BUFFER_TOO_SMALL then)
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: as _run.
+ */
+GEOLOC_API geoloc_status geoloc_fix_filter_save(const geoloc_fix_filter *filter, void *buf,
+                                                size_t cap, size_t *needed);
+
+/**
+ * A filter from bytes written by geoloc_fix_filter_save; it goes on exactly as the saved one
+ * would have.
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_PARSE (not saved filter bytes, another format
+ * version, corrupted or truncated: the message says which).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_fix_filter_restore(const void *bytes, size_t len,
+                                                   geoloc_fix_filter **out);
+
+/** A circular geofence: every point within radius_m of center (great-circle). */
+typedef struct geoloc_circle_fence {
+    /** NUL-terminated UTF-8, or NULL for "" (regions are named by index in events). */
+    const char *id;
+    geoloc_coord center;
+    /** > 0, at most half the Earth's circumference. */
+    double radius_m;
+} geoloc_circle_fence;
+
+/** A polygonal geofence: one ring of at least 3 vertices (closing it is optional), edges
+ *  straight in longitude/latitude (as geoloc_region's). It may cross the antimeridian: each
+ *  vertex is taken on the side of the previous one nearer to it. A ring that goes round a pole
+ *  is refused: use a circle there. Away from the poles (the distance to an edge is measured in
+ *  the plane tangent at the fix). */
+typedef struct geoloc_polygon_fence {
+    const char *id;
+    const geoloc_coord *vertices;
+    size_t n_vertices;
+} geoloc_polygon_fence;
+
+/** A set of geofences, indexed. Immutable: any number of monitors and threads may share it. */
+typedef struct geoloc_geofences geoloc_geofences;
+
+/**
+ * Creates a set of regions: the circles are regions 0 .. n_circles - 1, the polygons follow.
+ * The index (a bounding-volume tree over the regions in the space of unit vectors: nothing is
+ * special about the antimeridian or the poles) makes a fix cost O(log n + k), k the regions
+ * near the fix, whatever the number of regions.
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (a polygon
+ * with fewer than 3 vertices or round a pole), GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FINITE,
+ * GEOLOC_E_OUT_OF_RANGE ("circles[3]: radius 0 is outside ..."), GEOLOC_E_NO_MEMORY.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_geofences_create(const geoloc_circle_fence *circles,
+                                                 size_t n_circles,
+                                                 const geoloc_polygon_fence *polygons,
+                                                 size_t n_polygons, geoloc_geofences **out);
+
+/** Frees a set. NULL is allowed. Monitors made over it keep what they need and stay usable. */
+GEOLOC_API void geoloc_geofences_destroy(geoloc_geofences *fences);
+
+/** The number of regions. Errors: GEOLOC_E_NULL_ARGUMENT. Thread safety: any thread. */
+GEOLOC_API geoloc_status geoloc_geofences_count(const geoloc_geofences *fences, size_t *count);
+
+/** The id of region `index`. Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_OUT_OF_RANGE,
+ *  GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread. */
+GEOLOC_API geoloc_status geoloc_geofences_id(const geoloc_geofences *fences, size_t index,
+                                             char *buf, size_t cap, size_t *needed);
+
+/**
+ * The rules of a monitor. With s the signed distance in meters from a fix to a region's
+ * boundary (negative inside; for a circle the great-circle distance to the centre minus the
+ * radius) and a = accuracy_factor * accuracy_m:
+ *   an outside region is entered when  s + a <= -enter_margin_m
+ *   an inside region is exited when    s - a >=  exit_margin_m
+ *   otherwise it keeps its state.
+ * So a region changes state only when the fix's whole accuracy circle is clearly on the other
+ * side; a fix whose circle straddles the boundary changes nothing (the hysteresis band is
+ * enter_margin_m + exit_margin_m + 2a wide), and jitter does not make the state flicker.
+ * A region entered at time t0 reports DWELL at the first fix with time >= t0 + loitering_time_s
+ * while still inside (once per stay; with loitering_time_s 0, at the entering fix).
+ * Defaults (geoloc_monitor_options_default): factor 1, margins 5 m, loitering 300 s.
+ */
+typedef struct geoloc_monitor_options {
+    double accuracy_factor;
+    double enter_margin_m;
+    double exit_margin_m;
+    double loitering_time_s;
+} geoloc_monitor_options;
+
+/** The default monitor options. Errors: GEOLOC_E_NULL_ARGUMENT. Thread safety: any thread. */
+GEOLOC_API geoloc_status geoloc_monitor_options_default(geoloc_monitor_options *out);
+
+/** Geofence monitoring of one stream over a set. Used by one thread at a time. */
+typedef struct geoloc_monitor geoloc_monitor;
+
+/**
+ * Creates a monitor. At its first fix, regions the stream is already inside report ENTER.
+ * [in]  fences   the set (the monitor keeps it alive: the caller may destroy its handle)
+ * [in]  options  NULL for the defaults; every value finite and >= 0
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_monitor_create(const geoloc_geofences *fences,
+                                               const geoloc_monitor_options *options,
+                                               geoloc_monitor **out);
+
+/** Frees a monitor. NULL is allowed. */
+GEOLOC_API void geoloc_monitor_destroy(geoloc_monitor *monitor);
+
+/** A region transition. */
+typedef enum geoloc_transition {
+    GEOLOC_TRANSITION_ENTER = 0,
+    GEOLOC_TRANSITION_DWELL = 1,
+    GEOLOC_TRANSITION_EXIT = 2
+} geoloc_transition;
+
+/** One event: the fix (its index in the batch), the region (its index in the set), the fix's
+ *  time and the transition. */
+typedef struct geoloc_geofence_event {
+    size_t fix;
+    size_t region;
+    double time;
+    geoloc_transition transition;
+} geoloc_geofence_event;
+
+/**
+ * Feeds n fixes (times must not decrease, equal times allowed, also from the previous call)
+ * and writes their events in order: by fix, then by region index, then ENTER, DWELL, EXIT.
+ * [out] events, cap, needed  *needed is always set to the number of events of the batch. When
+ *                cap < *needed nothing is written, the monitor is unchanged and
+ *                GEOLOC_E_BUFFER_TOO_SMALL is returned: call again with a larger array.
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NOT_FINITE,
+ * GEOLOC_E_OUT_OF_RANGE (latitude, negative accuracy or speed, a time before the previous
+ * fix's), GEOLOC_E_BUFFER_TOO_SMALL. The monitor is unchanged on any failure.
+ * Thread safety: one thread at a time per monitor.
+ */
+GEOLOC_API geoloc_status geoloc_monitor_run(geoloc_monitor *monitor, const geoloc_fix *fixes,
+                                            size_t n, geoloc_geofence_event *events, size_t cap,
+                                            size_t *needed);
+
+/**
+ * The regions the stream is inside now, ascending.
+ * [out] regions, cap, count  *count always set; the first cap written; BUFFER_TOO_SMALL when
+ *                            cap < *count
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: as _run.
+ */
+GEOLOC_API geoloc_status geoloc_monitor_inside(const geoloc_monitor *monitor, size_t *regions,
+                                               size_t cap, size_t *count);
+
+/**
+ * The monitor's options and state as bytes to store (versioned, checksummed; they name the
+ * region set by a fingerprint). As geoloc_fix_filter_save.
+ */
+GEOLOC_API geoloc_status geoloc_monitor_save(const geoloc_monitor *monitor, void *buf, size_t cap,
+                                             size_t *needed);
+
+/**
+ * A monitor over `fences` from bytes written by geoloc_monitor_save; it emits exactly the events
+ * the saved one would have.
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_PARSE (not saved monitor bytes, another format
+ * version, corrupted or truncated), GEOLOC_E_INVALID_ARGUMENT (saved over another region set).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_monitor_restore(const geoloc_geofences *fences, const void *bytes,
+                                                size_t len, geoloc_monitor **out);
+
+/** The statistics of a track. */
+typedef struct geoloc_track_stats {
+    /** The sum of the legs on the model asked for, meters. */
+    double length_m;
+    /** Last time minus first time. */
+    double duration_s;
+    /** The sum of the durations of the legs at least as fast as moving_speed_mps. */
+    double moving_time_s;
+    /** length_m / duration_s (0 when the duration is 0). */
+    double average_speed_mps;
+    /** The length of the moving legs / moving_time_s (0 when that is 0). */
+    double moving_speed_mps;
+    /** The fastest leg (its length / its duration, over legs with a duration > 0). */
+    double max_speed_mps;
+    /** Sums of the rises and falls between consecutive fixes with an altitude (both >= 0). */
+    double elevation_gain_m;
+    double elevation_loss_m;
+    /** The number of fixes with an altitude. */
+    size_t altitude_count;
+} geoloc_track_stats;
+
+/**
+ * Statistics of a track: n fixes with times that do not decrease.
+ * [in]  model             the Earth model of the legs' lengths
+ * [in]  moving_speed_mps  a leg counts as moving at this speed or above (>= 0; e.g. 0.5)
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (model),
+ * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (also a time before the previous fix's).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_measure(const geoloc_fix *fixes, size_t n,
+                                              geoloc_model model, double moving_speed_mps,
+                                              geoloc_track_stats *out);
+
+/**
+ * Douglas-Peucker simplification measured on the sphere: the indices of the points kept,
+ * ascending, the first and last always among them, such that every dropped point is within
+ * tolerance_m (great-circle) of the simplified line, whose edges are great-circle arcs (the
+ * distance to an edge is the cross-track distance where the point projects inside the arc, the
+ * distance to the nearer end otherwise).
+ * [in]  points       n coordinates (a track's positions)
+ * [in]  tolerance_m  finite, >= 0
+ * [out] kept         room for n indices (NULL allowed when n == 0)
+ * [out] count        how many were kept
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NOT_FINITE,
+ * GEOLOC_E_OUT_OF_RANGE.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_simplify(const geoloc_coord *points, size_t n,
+                                               double tolerance_m, size_t *kept, size_t *count);
+
+/** How geoloc_track_resample spaces its points. */
+typedef enum geoloc_resample_mode {
+    /** Every `step` meters along the track (great-circle). */
+    GEOLOC_RESAMPLE_DISTANCE = 0,
+    /** Every `step` seconds. */
+    GEOLOC_RESAMPLE_TIME = 1
+} geoloc_resample_mode;
+
+/**
+ * Points along a track (times not decreasing) at a fixed step, from the first fix to the last
+ * (both included). A point between two fixes lies on the great-circle arc between them; its time,
+ * accuracy, speed and altitude are interpolated linearly (NaN when either fix lacks the value);
+ * its course is NaN.
+ * [in]  step              > 0, finite, in meters or seconds
+ * [out] out, cap, needed  *needed always set to the number of points; when cap < *needed
+ *                         nothing is written and GEOLOC_E_BUFFER_TOO_SMALL is returned
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (also more than GEOLOC_MAX_COUNT
+ * points), GEOLOC_E_INVALID_ARGUMENT (mode), GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE,
+ * GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_resample(const geoloc_fix *fixes, size_t n,
+                                               geoloc_resample_mode mode, double step,
+                                               geoloc_fix *out, size_t cap, size_t *needed);
+
+/** A stay: fixes first .. last, their mean position, the arrival and departure times. */
+typedef struct geoloc_stay_point {
+    size_t first;
+    size_t last;
+    geoloc_coord center;
+    double arrival;
+    double departure;
+} geoloc_stay_point;
+
+/**
+ * Stay points of a track (the distance-and-time-threshold detection of Li et al., 2008): from
+ * fix i, the longest run i .. j of fixes all within distance_m of fix i; if it has at least two
+ * fixes and spans at least time_s, it is a stay (centre: the normalised mean of the fixes' unit
+ * vectors) and the search goes on after j; otherwise from i + 1.
+ * [out] out, cap, needed  as geoloc_track_resample
+ * Errors: as geoloc_track_resample (distance_m, time_s finite and >= 0).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_stay_points(const geoloc_fix *fixes, size_t n,
+                                                  double distance_m, double time_s,
+                                                  geoloc_stay_point *out, size_t cap,
+                                                  size_t *needed);
+
+/* Tracks in files: GPX 1.1 and GeoJSON. */
+
+/** A track read from a file: its fixes and the points that could not be used. Immutable. */
+typedef struct geoloc_track geoloc_track;
+
+/**
+ * Reads a GPX 1.1 file: the trkpt elements of every trk and trkseg, in document order, with
+ * lat/lon, ele (altitude), time (ISO 8601; no zone means UTC; times become seconds since
+ * 1970-01-01 UTC) and, when present, speed and course. GPX has no accuracy: fixes have
+ * accuracy_m 0. A track in which no point has a time gets times 0, 1, 2, ...
+ * (geoloc_track_timed says false). The reader is the library's own strict XML subset: elements,
+ * attributes, text, CDATA, comments, processing instructions, the five predefined entities and
+ * character references; a DOCTYPE is refused; nesting deeper than 64 or more than 64 attributes
+ * on an element is an error.
+ * A point that cannot be used (no or bad lat/lon, latitude beyond ±90, malformed ele, time,
+ * speed or course, no time in a track with times) is skipped and reported with its record
+ * number (the 0-based index of the trkpt in the document) and the reason, which also gives the
+ * line ("trkpt 3 (line 12): lat \"abc\" is not a decimal number"); with options->strict the
+ * first one fails the load with GEOLOC_E_PARSE. Only options->strict is used (NULL: not
+ * strict).
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND (no such file),
+ * GEOLOC_E_INVALID_ARGUMENT (unreadable file), GEOLOC_E_PARSE (malformed XML, with its line and
+ * column; a root other than gpx; strict mode), GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NO_MEMORY.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_load_gpx(const char *path, const geoloc_load_options *options,
+                                               geoloc_track **out);
+
+/** As geoloc_track_load_gpx, from len bytes of GPX in memory. */
+GEOLOC_API geoloc_status geoloc_track_parse_gpx(const char *text, size_t len,
+                                                const geoloc_load_options *options,
+                                                geoloc_track **out);
+
+/**
+ * Reads a GeoJSON track: a LineString or MultiLineString geometry, a Feature of one, or a
+ * FeatureCollection of such Features, positions in order ([lon, lat] or [lon, lat, elevation]).
+ * Times, when present, are the Feature's property "times" or "coordTimes" (or
+ * "coordinateProperties": {"times": ...}): one per position, ISO 8601 text or seconds. A bad
+ * position is reported with its 0-based index among all positions. Otherwise as
+ * geoloc_track_load_gpx (GEOLOC_E_PARSE for malformed JSON gives its line and column).
+ */
+GEOLOC_API geoloc_status geoloc_track_load_geojson(const char *path,
+                                                   const geoloc_load_options *options,
+                                                   geoloc_track **out);
+
+/** As geoloc_track_load_geojson, from len bytes in memory. */
+GEOLOC_API geoloc_status geoloc_track_parse_geojson(const char *text, size_t len,
+                                                    const geoloc_load_options *options,
+                                                    geoloc_track **out);
+
+/** Frees a track. NULL is allowed. */
+GEOLOC_API void geoloc_track_destroy(geoloc_track *track);
+
+/**
+ * The track's fixes in order.
+ * [out] out, cap, count  *count is always set to the number of fixes; when cap < *count the
+ *                        first cap are written and GEOLOC_E_BUFFER_TOO_SMALL is returned
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (cap), GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_fixes(const geoloc_track *track, geoloc_fix *out, size_t cap,
+                                            size_t *count);
+
+/** Whether the file had times (false: the times are 0, 1, 2, ...). Errors: NULL_ARGUMENT. */
+GEOLOC_API geoloc_status geoloc_track_timed(const geoloc_track *track, bool *timed);
+
+/** How many points the reader skipped. Errors: GEOLOC_E_NULL_ARGUMENT. */
+GEOLOC_API geoloc_status geoloc_track_issue_count(const geoloc_track *track, size_t *count);
+
+/** The i-th skipped point: its record number and the reason, as geoloc_places_issue.
+ *  Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_BUFFER_TOO_SMALL. */
+GEOLOC_API geoloc_status geoloc_track_issue(const geoloc_track *track, size_t i, size_t *record,
+                                            char *buf, size_t cap, size_t *needed);
+
+/**
+ * Writes fixes as a GPX 1.1 document: one trk (with <name> when name is not NULL) and one
+ * trkseg; lat/lon with 8 decimals (longitude reduced to [-180, 180)), ele with 3 when present,
+ * time as UTC ISO 8601 (times taken as seconds since 1970-01-01 UTC; milliseconds shown when
+ * not whole). geoloc_track_parse_gpx reads it back to the same positions within 5e-9 degrees.
+ * [out] buf, cap, needed  the text (see the conventions at the top)
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_UTF8 (name),
+ * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (also a time outside the years 0 .. 9999),
+ * GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_write_gpx(const geoloc_fix *fixes, size_t n,
+                                                const char *name, char *buf, size_t cap,
+                                                size_t *needed);
+
+/** Writes fixes as a GeoJSON Feature with a LineString (with elevations when every fix has an
+ *  altitude) and the times as ISO 8601 text in the property "times". As geoloc_track_write_gpx. */
+GEOLOC_API geoloc_status geoloc_track_write_geojson(const geoloc_fix *fixes, size_t n, char *buf,
+                                                    size_t cap, size_t *needed);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,5 +1,5 @@
 // The handles of the C ABI, shared by every capability that hands one out (place sets, regions,
-// the gazetteer). A handle is a retained Swift object (Unmanaged) passed as an opaque pointer;
+// the gazetteer, tracking's filters, geofence sets, monitors and tracks). A handle is a retained Swift object (Unmanaged) passed as an opaque pointer;
 // destroy releases it.
 import CGeoLoc
 @_spi(CABI) import GeoLoc
@@ -23,6 +23,21 @@ final class GazetteerHandle {
         self.gazetteer = gazetteer
         self.places = PlacesHandle(gazetteer.places)
     }
+}
+
+/// What a geoloc_monitor handle holds: the monitor and the scratch array its batches' events
+/// are gathered in (a geoloc_fix_filter and a geoloc_geofences handle are the core's objects
+/// themselves).
+final class MonitorHandle {
+    let monitor: GeofenceMonitor
+    var events: [GeofenceEvent] = []
+    init(_ monitor: GeofenceMonitor) { self.monitor = monitor }
+}
+
+/// What a geoloc_track handle holds: a track read from a file.
+final class TrackHandle {
+    let load: TrackLoad
+    init(_ load: TrackLoad) { self.load = load }
 }
 
 @inline(__always)

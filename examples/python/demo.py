@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The Python door in a page: the trip in data/demo through libgeoloc, and a numpy batch.
+"""The Python door in a page: the trip in data/demo through libgeoloc, a numpy batch, and the
+demo walk (data/demo/walk.gpx) through the fix filter and the geofences of regions.tsv.
 
 Run with the library built (scripts/build) and GEOLOC_LIBRARY pointing at it:
     GEOLOC_LIBRARY=build/libgeoloc.so python3 examples/python/demo.py
@@ -48,10 +49,37 @@ def main():
     print(geoloc.weather_condition(63, 45.4), "|", geoloc.weather_condition(0, 22.2, given="C", shown="F", daylight="day"))
     place = {"city": "Springfield", "state": "Illinois", "country_code": "US"}
     print(geoloc.format_address(place, style="city_state"), "|", geoloc.format_address(place, style="city_state_country"))
+    walk_and_regions()
     try:
         geoloc.parse_coord("91,0")
     except geoloc.OutOfRangeError as err:
         print("parse_coord('91,0'):", err.message)
+
+
+def walk_and_regions():
+    """The walk through the fitness filter, then its kept fixes through a monitor: one call each."""
+    demo = os.path.join(ROOT, "data", "demo")
+    walk = geoloc.read_gpx(os.path.join(demo, "walk.gpx"))
+    decisions = geoloc.FixFilter("fitness").run(walk.fixes)
+    kept = np.nonzero(decisions["verdict"] == 0)[0]
+    print(f"walk: {len(walk.fixes)} fixes, {len(kept)} kept; stopped at fix "
+          f"{int(np.nonzero(decisions['motion'] == 1)[0][0])}, moving again at {int(np.nonzero(decisions['motion'] == 2)[0][0])}")
+    centers, radii, ids, polygons, polygon_ids = [], [], [], [], []
+    with open(os.path.join(demo, "regions.tsv"), encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("\t") for line in f if line.strip() and not line.startswith("#")][1:]
+    for name, shape, where, radius in rows:
+        points = [tuple(map(float, p.split(","))) for p in where.split()]
+        if shape == "circle":
+            centers.append(points[0]); radii.append(float(radius)); ids.append(name)
+        else:
+            polygons.append(points); polygon_ids.append(name)
+    fences = geoloc.Geofences(centers, radii, ids=ids, polygons=polygons, polygon_ids=polygon_ids)
+    events = geoloc.Monitor(fences).run(walk.fixes[kept])
+    kinds = ("enter", "dwell", "exit")
+    print("geofence events:", ", ".join(f"{kinds[e['transition']]} {fences.id(int(e['region']))} (fix {int(kept[e['fix']])})"
+                                        for e in events))
+    stats = geoloc.track_stats(walk.fixes[kept], model="wgs84")
+    print(f"track: {stats.length_m:.0f} m in {stats.duration_s:.0f} s, moving {stats.moving_time_s:.0f} s")
 
 
 if __name__ == "__main__":

@@ -55,6 +55,23 @@ from ._weather import is_documented_weather_code, weather_condition, weather_lab
 from ._address import country_name, format_address, us_state_code, us_state_name
 from ._places import LoadIssue, Match, Place, Places, Region
 from ._geocoding import Gazetteer, ReverseGeocode, reverse_geocode, shared_gazetteer
+from ._tracking import (
+    FixFilter,
+    Geofences,
+    Monitor,
+    Track,
+    TrackStats,
+    filter_options,
+    fix_array,
+    read_gpx,
+    read_track_geojson,
+    resample_track,
+    simplify_track,
+    stay_points,
+    track_stats,
+    write_gpx,
+    write_track_geojson,
+)
 from ._enums import AddressStyle, CoordStyle, Daylight, Model, TempUnit, Unit
 from ._errors import (
     BufferTooSmallError,
@@ -133,6 +150,22 @@ __all__ = [
     "us_state_code",
     "us_state_name",
     "country_name",
+    # tracking: fixes, the filter, geofences, tracks and track files
+    "fix_array",
+    "filter_options",
+    "FixFilter",
+    "Geofences",
+    "Monitor",
+    "TrackStats",
+    "track_stats",
+    "simplify_track",
+    "resample_track",
+    "stay_points",
+    "Track",
+    "read_gpx",
+    "read_track_geojson",
+    "write_gpx",
+    "write_track_geojson",
     # errors: every exception class of _errors
     *(name for name in _errors.__all__ if name.endswith("Error")),
 ]

@@ -32,7 +32,7 @@ from geoloc import (
     TempUnit,
     Unit,
 )
-from geoloc import _address, _errors, _ffi, _geocoding, _places, _route
+from geoloc import _address, _errors, _ffi, _geocoding, _places, _route, _tracking
 import golden_cases
 from golden_cases import expect_failure
 from helpers import random_lat_lon, CENTRALIA, HOME, INF, NAN, STOP_A, raises, rel_close
@@ -103,10 +103,12 @@ def _header_functions(header_text):
 def _ctype_of(c_type):
     key = c_type.replace(" ", "")
     enums = {"geoloc_status", "geoloc_unit", "geoloc_model", "geoloc_coord_style", "geoloc_daylight",
-             "geoloc_temp_unit", "geoloc_address_style"}
+             "geoloc_temp_unit", "geoloc_address_style", "geoloc_activity", "geoloc_resample_mode"}
     if key in enums:
         return ctypes.c_int
-    handles = {"places": _places.PlacesPtr, "region": _places.RegionPtr, "gazetteer": _geocoding.GazetteerPtr}
+    handles = {"places": _places.PlacesPtr, "region": _places.RegionPtr, "gazetteer": _geocoding.GazetteerPtr,
+               "fix_filter": _tracking.FilterPtr, "geofences": _tracking.GeofencesPtr,
+               "monitor": _tracking.MonitorPtr, "track": _tracking.TrackPtr}
     for handle, ptr in handles.items():
         for const in ("", "const"):
             if key == "%sgeoloc_%s*" % (const, handle):
@@ -135,6 +137,20 @@ def _ctype_of(c_type):
         "geoloc_mileage_result*": ctypes.POINTER(_route.CMileageResult),
         "geoloc_leg*": ctypes.POINTER(_route.CLeg),
         "constgeoloc_address_part*": ctypes.POINTER(_address.CAddressPart),
+        "void*": ctypes.c_void_p,
+        "constvoid*": ctypes.c_void_p,
+        "geoloc_fix*": ctypes.POINTER(_tracking.CFix),
+        "constgeoloc_fix*": ctypes.POINTER(_tracking.CFix),
+        "geoloc_fix_decision*": ctypes.POINTER(_tracking.CFixDecision),
+        "geoloc_filter_options*": ctypes.POINTER(_tracking.CFilterOptions),
+        "constgeoloc_filter_options*": ctypes.POINTER(_tracking.CFilterOptions),
+        "constgeoloc_circle_fence*": ctypes.POINTER(_tracking.CCircleFence),
+        "constgeoloc_polygon_fence*": ctypes.POINTER(_tracking.CPolygonFence),
+        "geoloc_monitor_options*": ctypes.POINTER(_tracking.CMonitorOptions),
+        "constgeoloc_monitor_options*": ctypes.POINTER(_tracking.CMonitorOptions),
+        "geoloc_geofence_event*": ctypes.POINTER(_tracking.CGeofenceEvent),
+        "geoloc_track_stats*": ctypes.POINTER(_tracking.CTrackStats),
+        "geoloc_stay_point*": ctypes.POINTER(_tracking.CStayPoint),
     }
     return table[key]
 
@@ -184,6 +200,14 @@ def test_structure_layouts_match_a_c_compiler(tmp_path, repo_root):
         "geoloc_leg": ["from", "to", "distance"],
         "geoloc_mileage_result": ["total", "rounded", "stops_used", "stops_skipped", "leg_count", "text"],
         "geoloc_address_part": ["key", "value"],
+        "geoloc_fix": ["lat", "lon", "time", "accuracy_m", "speed_mps", "course_deg", "altitude_m"],
+        "geoloc_fix_decision": ["verdict", "motion"],
+        "geoloc_geofence_event": ["fix", "region", "time", "transition"],
+        "geoloc_circle_fence": ["id", "center", "radius_m"],
+        "geoloc_polygon_fence": ["id", "vertices", "n_vertices"],
+        "geoloc_stay_point": ["first", "last", "center", "arrival", "departure"],
+        "geoloc_track_stats": ["length_m", "duration_s", "moving_time_s", "average_speed_mps", "moving_speed_mps",
+                               "max_speed_mps", "elevation_gain_m", "elevation_loss_m", "altitude_count"],
     }
     lines = []
     for struct, names in fields.items():
@@ -196,7 +220,11 @@ def test_structure_layouts_match_a_c_compiler(tmp_path, repo_root):
     subprocess.run([cc, "-I", str(repo_root / "include"), "-o", str(exe), str(src)], check=True)
     got = dict(line.split() for line in subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout.splitlines())
     classes = {"geoloc_coord": _ffi.CCoord, "geoloc_leg": _route.CLeg,
-               "geoloc_mileage_result": _route.CMileageResult, "geoloc_address_part": _address.CAddressPart}
+               "geoloc_mileage_result": _route.CMileageResult, "geoloc_address_part": _address.CAddressPart,
+               "geoloc_fix": _tracking.CFix, "geoloc_fix_decision": _tracking.CFixDecision,
+               "geoloc_geofence_event": _tracking.CGeofenceEvent, "geoloc_circle_fence": _tracking.CCircleFence,
+               "geoloc_polygon_fence": _tracking.CPolygonFence, "geoloc_stay_point": _tracking.CStayPoint,
+               "geoloc_track_stats": _tracking.CTrackStats}
     for struct, cls in classes.items():
         assert int(got[struct]) == ctypes.sizeof(cls), struct
         assert len(cls._fields_) == len(fields[struct])

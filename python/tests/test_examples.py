@@ -17,3 +17,8 @@ def test_demo_runs():
     assert "Rain, 45°F | Sunny, 72°F" in out
     assert "Springfield, IL | Springfield, Illinois, United States" in out
     assert "parse_coord('91,0'): latitude 91 is outside [-90, 90]" in out
+    # The walk: the same fixes, stops and events as the C host's `geoloc-demo track`.
+    assert "walk: 166 fixes, 136 kept; stopped at fix 62, moving again at 89" in out
+    assert "enter Lincoln Home (fix 46), dwell Lincoln Home (fix 76), exit Lincoln Home (fix 91)" in out
+    assert "exit Downtown square (fix 147)" in out
+    assert "track: 1856 m in 1650 s" in out

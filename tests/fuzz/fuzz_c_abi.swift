@@ -101,6 +101,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
     }
 
+    // Tracks, filters and monitors (fuzz_tracking.swift).
+    fuzzTracking(bytes)
+
     // Numbers from the raw bytes: every double bit pattern, including NaNs and infinities.
     if size >= 40 {
         let d = bytes.withUnsafeBytes { raw in (0..<5).map { raw.loadUnaligned(fromByteOffset: 8 * $0, as: Double.self) } }

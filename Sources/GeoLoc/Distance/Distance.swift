@@ -109,7 +109,8 @@ public enum BatchDistance {
             latitude: origin.latitude, longitude: origin.longitude, pp, count: n, into: po, radius: scale)
     }
 
-    static func checkPoints(_ p: UnsafeBufferPointer<Double>, _ n: Int, _ name: String) throws(GeoLocError) {
+    @_spi(CABI)
+    public static func checkPoints(_ p: UnsafeBufferPointer<Double>, _ n: Int, _ name: String) throws(GeoLocError) {
         guard n > 0, let base = p.baseAddress else { return }
         for i in 0..<n {
             try checkPoint(base[2 * i], base[2 * i + 1], at: "\(name)[\(i)]")

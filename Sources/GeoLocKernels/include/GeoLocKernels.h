@@ -43,6 +43,22 @@ GLK_HIDDEN int glk_haversine_one_to_many(double lat0, double lon0, double cos_la
                                          const double *points, size_t n, double radius,
                                          double *out, int level);
 
+/* The farthest-point scan of the spherical Douglas-Peucker (Sources/GeoLoc/Tracking/Track.swift)
+ * over the points a .. b - 1 of the unit vectors xs, ys, zs, for the arc whose frame is
+ * frame[15] = {A, B, unit normal, tangent at A, tangent back at B}: best[0], at[0] the largest
+ * squared cross-track sine among points projecting inside the arc, best[1], at[1] the largest
+ * squared chord to the nearer end among the others (-1, SIZE_MAX when none). Returns 1, or 0
+ * without writing when `level` (lowered to glk_level_supported()) is 0. */
+GLK_HIDDEN int glk_dp_farthest(const double *xs, const double *ys, const double *zs, size_t a, size_t b,
+                               const double *frame, double *best, size_t *at, int level);
+
+/* The whole spherical Douglas-Peucker over n >= 3 unit vectors at the threshold g_tol (on
+ * 1 - cos(angle)), with the same recursion as Track.simplify's Swift code (AVX2 with FMA): sets
+ * keep[i] = 1 for the points kept (keep must be zeroed) and returns their number; -1 without
+ * writing when `level` (lowered to glk_level_supported()) is 0, n < 3 or memory runs out. */
+GLK_HIDDEN long glk_dp_simplify(const double *xs, const double *ys, const double *zs, size_t n, double g_tol,
+                                unsigned char *keep, int level);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,549 @@
+// The C ABI of tracking (Sources/GeoLoc/Tracking): the fix filter, geofence sets and monitors,
+// track statistics, simplification, resampling and stay points. Every function checks its
+// arguments, calls the core and maps every error to a status.
+import CGeoLoc
+@_spi(CABI) import GeoLoc
+
+// MARK: - Shared checks
+
+/// n fixes from C, checked for count and pointer (the fixes themselves are checked by the core).
+private func fixBuffer(_ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ name: String = "fixes") throws(GeoLocError) -> FixBuffer {
+    let n = try checkCount(n, "n")
+    guard n == 0 || fixes != nil else { throw GeoLocError(.nullArgument, "\(name) is NULL with n = \(n)") }
+    return FixBuffer(fixes.map { UnsafeRawPointer($0).assumingMemoryBound(to: Double.self) }, count: n)
+}
+
+/// The (out, cap, needed) triple of a variable-length array result, checked.
+private func arrayOutput<T>(_ out: UnsafeMutablePointer<T>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) throws(GeoLocError) -> Int {
+    guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+    if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
+    return try checkCount(cap, "cap")
+}
+
+/// Writes bytes under the buffer contract (as writeText, without a NUL).
+private func writeBytes(_ bytes: [UInt8], _ buf: UnsafeMutableRawPointer?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) -> geoloc_status {
+    guard let needed else { return fail(.nullArgument, "needed is NULL") }
+    needed.pointee = bytes.count
+    if cap != 0 && buf == nil { return fail(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
+    guard cap < 0 || cap >= bytes.count, let buf else {
+        return fail(.bufferTooSmall, "the state needs \(bytes.count) bytes but the buffer holds \(cap)")
+    }
+    bytes.withUnsafeBytes { buf.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+    return GEOLOC_OK
+}
+
+private func readBytes(_ p: UnsafeRawPointer?, _ len: Int) throws(GeoLocError) -> UnsafeRawBufferPointer {
+    if p == nil && len != 0 { throw GeoLocError(.nullArgument, "bytes is NULL with len = \(UInt(bitPattern: len))") }
+    guard len >= 0 else { throw GeoLocError(.countTooLarge, "len \(UInt(bitPattern: len)) is larger than memory") }
+    return UnsafeRawBufferPointer(start: p, count: len)
+}
+
+// MARK: - The fix filter
+
+private func filterOptions(_ o: geoloc_filter_options) -> FilterOptions {
+    FilterOptions(maxAccuracy: o.max_accuracy_m, distanceFilter: o.distance_filter_m, maxSpeed: o.max_speed_mps,
+                  stopRadius: o.stop_radius_m, stopTime: o.stop_time_s)
+}
+
+@c @implementation
+public func geoloc_filter_options_preset(_ activity: geoloc_activity, _ out: UnsafeMutablePointer<geoloc_filter_options>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let a = try decode(activity.rawValue, as: Activity.self, "activity")
+        let o = FilterOptions(activity: a)
+        out.pointee = geoloc_filter_options(max_accuracy_m: o.maxAccuracy, distance_filter_m: o.distanceFilter,
+                                            max_speed_mps: o.maxSpeed, stop_radius_m: o.stopRadius, stop_time_s: o.stopTime)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_fix_filter_create(_ options: UnsafePointer<geoloc_filter_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let o = options.map { filterOptions($0.pointee) } ?? FilterOptions(activity: .other)
+        out.pointee = retained(try FixFilter(options: o))
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_fix_filter_destroy(_ filter: OpaquePointer?) {
+    release(filter)
+}
+
+@c @implementation
+public func geoloc_fix_filter_run(
+    _ filter: OpaquePointer?, _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ out: UnsafeMutablePointer<geoloc_fix_decision>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let f = try borrow(filter, as: FixFilter.self, "filter")
+        let b = try fixBuffer(fixes, n)
+        guard b.count == 0 || out != nil else { throw GeoLocError(.nullArgument, "out is NULL with n = \(b.count)") }
+        try b.check("fixes")
+        f.run(b) { i, v, m in
+            out![i] = geoloc_fix_decision(verdict: geoloc_fix_verdict(rawValue: UInt32(v.rawValue)),
+                                          motion: geoloc_motion(rawValue: UInt32(m.rawValue)))
+        }
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_fix_filter_stationary(_ filter: OpaquePointer?, _ stationary: UnsafeMutablePointer<Bool>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let f = try borrow(filter, as: FixFilter.self, "filter")
+        guard let stationary else { throw GeoLocError(.nullArgument, "stationary is NULL") }
+        stationary.pointee = f.isStationary
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_fix_filter_save(
+    _ filter: OpaquePointer?, _ buf: UnsafeMutableRawPointer?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let f = try borrow(filter, as: FixFilter.self, "filter")
+        return writeBytes(f.saved(), buf, cap, needed)
+    }
+}
+
+@c @implementation
+public func geoloc_fix_filter_restore(_ bytes: UnsafeRawPointer?, _ len: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let b = try readBytes(bytes, len)
+        out.pointee = retained(try FixFilter(restoring: b))
+        return GEOLOC_OK
+    }
+}
+
+// MARK: - Geofences
+
+@c @implementation
+public func geoloc_geofences_create(
+    _ circles: UnsafePointer<geoloc_circle_fence>?, _ n_circles: Int, _ polygons: UnsafePointer<geoloc_polygon_fence>?,
+    _ n_polygons: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let nc = try checkCount(n_circles, "n_circles")
+        guard nc == 0 || circles != nil else { throw GeoLocError(.nullArgument, "circles is NULL with n_circles = \(nc)") }
+        let np = try checkCount(n_polygons, "n_polygons")
+        guard np == 0 || polygons != nil else { throw GeoLocError(.nullArgument, "polygons is NULL with n_polygons = \(np)") }
+        if nc + np > maxCount { throw GeoLocError(.countTooLarge, "n_circles + n_polygons is larger than GEOLOC_MAX_COUNT") }
+        var cs: [CircleFence] = []
+        cs.reserveCapacity(nc)
+        for i in 0..<nc {
+            let c = circles![i]
+            let id = try optionalText(c.id, "circles[\(i)].id") ?? ""
+            let center: Coordinate
+            do throws(GeoLocError) { center = try coordinate(c.center) } catch {
+                throw GeoLocError(error.code, "circles[\(i)].center: \(error.message)")
+            }
+            cs.append(CircleFence(id: id, center: center, radius: c.radius_m))
+        }
+        var ps: [PolygonFence] = []
+        for i in 0..<np {
+            let p = polygons![i]
+            let id = try optionalText(p.id, "polygons[\(i)].id") ?? ""
+            let k = try checkCount(p.n_vertices, "polygons[\(i)].n_vertices")
+            guard k == 0 || p.vertices != nil else { throw GeoLocError(.nullArgument, "polygons[\(i)].vertices is NULL") }
+            let vs = try BatchDistance.coordinates(degrees(p.vertices, k), count: k, name: "polygons[\(i)].vertices")
+            ps.append(PolygonFence(id: id, vertices: vs))
+        }
+        out.pointee = retained(try Geofences(circles: cs, polygons: ps))
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_geofences_destroy(_ fences: OpaquePointer?) {
+    release(fences)
+}
+
+@c @implementation
+public func geoloc_geofences_count(_ fences: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let f = try borrow(fences, as: Geofences.self, "fences")
+        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
+        count.pointee = f.count
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_geofences_id(
+    _ fences: OpaquePointer?, _ index: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let f = try borrow(fences, as: Geofences.self, "fences")
+        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        guard index >= 0 && index < f.count else {
+            throw GeoLocError(.outOfRange, "region index \(UInt(bitPattern: index)) is not below the count \(f.count)")
+        }
+        return writeText(f.ids[index], buf, cap, needed)
+    }
+}
+
+// MARK: - Monitors
+
+@c @implementation
+public func geoloc_monitor_options_default(_ out: UnsafeMutablePointer<geoloc_monitor_options>?) -> geoloc_status {
+    guard let out else { return fail(.nullArgument, "out is NULL") }
+    let o = MonitorOptions()
+    out.pointee = geoloc_monitor_options(accuracy_factor: o.accuracyFactor, enter_margin_m: o.enterMargin,
+                                         exit_margin_m: o.exitMargin, loitering_time_s: o.loiteringTime)
+    return GEOLOC_OK
+}
+
+@c @implementation
+public func geoloc_monitor_create(
+    _ fences: OpaquePointer?, _ options: UnsafePointer<geoloc_monitor_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let f = try borrow(fences, as: Geofences.self, "fences")
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        var o = MonitorOptions()
+        if let c = options?.pointee {
+            o = MonitorOptions(accuracyFactor: c.accuracy_factor, enterMargin: c.enter_margin_m,
+                               exitMargin: c.exit_margin_m, loiteringTime: c.loitering_time_s)
+        }
+        out.pointee = retained(MonitorHandle(try GeofenceMonitor(fences: f, options: o)))
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_monitor_destroy(_ monitor: OpaquePointer?) {
+    release(monitor)
+}
+
+@c @implementation
+public func geoloc_monitor_run(
+    _ monitor: OpaquePointer?, _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int,
+    _ events: UnsafeMutablePointer<geoloc_geofence_event>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(monitor, as: MonitorHandle.self, "monitor")
+        let b = try fixBuffer(fixes, n)
+        let cap = try arrayOutput(events, cap, needed)
+        try h.monitor.check(b, "fixes")
+        h.events.removeAll(keepingCapacity: true)
+        h.monitor.run(b, events: &h.events) { $0 <= cap }
+        let count = h.events.count
+        needed!.pointee = count
+        guard count <= cap else {
+            throw GeoLocError(.bufferTooSmall, "the fixes have \(count) events but the array holds \(cap)")
+        }
+        if let events {
+            for (i, e) in h.events.enumerated() {
+                events[i] = geoloc_geofence_event(fix: e.fix, region: e.region, time: e.time,
+                                                  transition: geoloc_transition(rawValue: UInt32(e.transition.rawValue)))
+            }
+        }
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_monitor_inside(
+    _ monitor: OpaquePointer?, _ regions: UnsafeMutablePointer<Int>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(monitor, as: MonitorHandle.self, "monitor")
+        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
+        if regions == nil && cap != 0 { throw GeoLocError(.nullArgument, "regions is NULL but cap is \(UInt(bitPattern: cap))") }
+        let cap = try checkCount(cap, "cap")
+        let inside = h.monitor.insideRegions
+        count.pointee = inside.count
+        if let regions {
+            for i in 0..<min(cap, inside.count) { regions[i] = inside[i] }
+        }
+        if inside.count > cap {
+            throw GeoLocError(.bufferTooSmall, "the stream is inside \(inside.count) regions but the array holds \(cap)")
+        }
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_monitor_save(
+    _ monitor: OpaquePointer?, _ buf: UnsafeMutableRawPointer?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(monitor, as: MonitorHandle.self, "monitor")
+        return writeBytes(h.monitor.saved(), buf, cap, needed)
+    }
+}
+
+@c @implementation
+public func geoloc_monitor_restore(
+    _ fences: OpaquePointer?, _ bytes: UnsafeRawPointer?, _ len: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let f = try borrow(fences, as: Geofences.self, "fences")
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let b = try readBytes(bytes, len)
+        out.pointee = retained(MonitorHandle(try GeofenceMonitor(fences: f, restoring: b)))
+        return GEOLOC_OK
+    }
+}
+
+// MARK: - Tracks
+
+@c @implementation
+public func geoloc_track_measure(
+    _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ model: geoloc_model, _ moving_speed_mps: Double,
+    _ out: UnsafeMutablePointer<geoloc_track_stats>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let b = try fixBuffer(fixes, n)
+        let m = try decode(model.rawValue, as: EarthModel.self, "model")
+        try b.check("fixes")
+        try b.checkTimesNondecreasing("fixes")
+        let s = try Track.stats(b, model: m, movingSpeed: moving_speed_mps)
+        out.pointee = geoloc_track_stats(
+            length_m: s.length, duration_s: s.duration, moving_time_s: s.movingTime, average_speed_mps: s.averageSpeed,
+            moving_speed_mps: s.movingSpeed, max_speed_mps: s.maxSpeed, elevation_gain_m: s.elevationGain,
+            elevation_loss_m: s.elevationLoss, altitude_count: s.altitudeCount)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_track_simplify(
+    _ points: UnsafePointer<geoloc_coord>?, _ n: Int, _ tolerance_m: Double, _ kept: UnsafeMutablePointer<Int>?,
+    _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
+        let n = try checkCount(n, "n")
+        guard n == 0 || points != nil else { throw GeoLocError(.nullArgument, "points is NULL with n = \(n)") }
+        guard n == 0 || kept != nil else { throw GeoLocError(.nullArgument, "kept is NULL with n = \(n)") }
+        let deg = degrees(points, n)
+        try BatchDistance.checkPoints(deg, n, "points")
+        let flags = UnsafeMutableBufferPointer<Bool>.allocate(capacity: max(n, 1))
+        defer { flags.deallocate() }
+        let k = try Track.simplify(deg.baseAddress, stride: 2, count: n, tolerance: tolerance_m, keep: flags)
+        var j = 0
+        for i in 0..<n where flags[i] {
+            kept![j] = i
+            j += 1
+        }
+        count.pointee = k
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_track_resample(
+    _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ mode: geoloc_resample_mode, _ step: Double,
+    _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let b = try fixBuffer(fixes, n)
+        let cap = try arrayOutput(out, cap, needed)
+        guard mode.rawValue <= 1 else { throw GeoLocError(.invalidArgument, "mode \(mode.rawValue) is not a known value") }
+        try b.check("fixes")
+        try b.checkTimesNondecreasing("fixes")
+        var points: [Fix] = []
+        try Track.resample(b, step: mode.rawValue == 0 ? .distance(step) : .time(step)) { points.append($0) }
+        needed!.pointee = points.count
+        guard points.count <= cap else {
+            throw GeoLocError(.bufferTooSmall, "the track has \(points.count) points at this step but the array holds \(cap)")
+        }
+        for (i, f) in points.enumerated() {
+            out![i] = geoloc_fix(lat: f.latitude, lon: f.longitude, time: f.time, accuracy_m: f.accuracy,
+                                 speed_mps: f.speed, course_deg: f.course, altitude_m: f.altitude)
+        }
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_track_stay_points(
+    _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ distance_m: Double, _ time_s: Double,
+    _ out: UnsafeMutablePointer<geoloc_stay_point>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let b = try fixBuffer(fixes, n)
+        let cap = try arrayOutput(out, cap, needed)
+        try b.check("fixes")
+        try b.checkTimesNondecreasing("fixes")
+        var stays: [StayPoint] = []
+        try Track.stayPoints(b, distance: distance_m, time: time_s) { stays.append($0) }
+        needed!.pointee = stays.count
+        guard stays.count <= cap else {
+            throw GeoLocError(.bufferTooSmall, "the track has \(stays.count) stay points but the array holds \(cap)")
+        }
+        for (i, s) in stays.enumerated() {
+            out![i] = geoloc_stay_point(first: s.first, last: s.last,
+                                        center: geoloc_coord(lat: s.center.latitude, lon: s.center.longitude),
+                                        arrival: s.arrival, departure: s.departure)
+        }
+        return GEOLOC_OK
+    }
+}
+
+// MARK: - Track files
+
+private enum TrackFileFormat { case gpx, geoJSON }
+
+private func trackLoad(
+    file path: UnsafePointer<CChar>?, _ format: TrackFileFormat, _ options: UnsafePointer<geoloc_load_options>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let file = try readText(path, "path")
+        let strict = options?.pointee.strict ?? false
+        let r = switch format {
+        case .gpx: try TrackFormat.readGPX(file: file, strict: strict)
+        case .geoJSON: try TrackFormat.readGeoJSON(file: file, strict: strict)
+        }
+        out.pointee = retained(TrackHandle(r))
+        return GEOLOC_OK
+    }
+}
+
+private func trackLoad(
+    text: UnsafePointer<CChar>?, _ len: Int, _ format: TrackFileFormat, _ options: UnsafePointer<geoloc_load_options>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let bytes = try readBytes(text.map { UnsafeRawPointer($0) }, len)
+        let strict = options?.pointee.strict ?? false
+        let r = switch format {
+        case .gpx: try TrackFormat.readGPX(bytes, strict: strict)
+        case .geoJSON: try TrackFormat.readGeoJSON(bytes, strict: strict)
+        }
+        out.pointee = retained(TrackHandle(r))
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_track_load_gpx(
+    _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    trackLoad(file: path, .gpx, options, out)
+}
+
+@c @implementation
+public func geoloc_track_parse_gpx(
+    _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    trackLoad(text: text, len, .gpx, options, out)
+}
+
+@c @implementation
+public func geoloc_track_load_geojson(
+    _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    trackLoad(file: path, .geoJSON, options, out)
+}
+
+@c @implementation
+public func geoloc_track_parse_geojson(
+    _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    trackLoad(text: text, len, .geoJSON, options, out)
+}
+
+@c @implementation
+public func geoloc_track_destroy(_ track: OpaquePointer?) {
+    release(track)
+}
+
+@c @implementation
+public func geoloc_track_fixes(
+    _ track: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(track, as: TrackHandle.self, "track")
+        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
+        if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
+        let cap = try checkCount(cap, "cap")
+        let fixes = h.load.fixes
+        count.pointee = fixes.count
+        for i in 0..<min(cap, fixes.count) {
+            let f = fixes[i]
+            out![i] = geoloc_fix(lat: f.latitude, lon: f.longitude, time: f.time, accuracy_m: f.accuracy,
+                                 speed_mps: f.speed, course_deg: f.course, altitude_m: f.altitude)
+        }
+        if fixes.count > cap {
+            throw GeoLocError(.bufferTooSmall, "the track has \(fixes.count) fixes but the array holds \(cap)")
+        }
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_track_timed(_ track: OpaquePointer?, _ timed: UnsafeMutablePointer<Bool>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(track, as: TrackHandle.self, "track")
+        guard let timed else { throw GeoLocError(.nullArgument, "timed is NULL") }
+        timed.pointee = h.load.timed
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_track_issue_count(_ track: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(track, as: TrackHandle.self, "track")
+        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
+        count.pointee = h.load.issues.count
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_track_issue(
+    _ track: OpaquePointer?, _ i: Int, _ record: UnsafeMutablePointer<Int>?, _ buf: UnsafeMutablePointer<CChar>?,
+    _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(track, as: TrackHandle.self, "track")
+        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        let issues = h.load.issues
+        guard i >= 0 && i < issues.count else {
+            throw GeoLocError(.outOfRange, "issue index \(UInt(bitPattern: i)) is not below the count \(issues.count)")
+        }
+        record?.pointee = issues[i].record
+        return writeText(issues[i].reason, buf, cap, needed)
+    }
+}
+
+@c @implementation
+public func geoloc_track_write_gpx(
+    _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ name: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?,
+    _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let b = try fixBuffer(fixes, n)
+        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        let title = try optionalText(name, "name")
+        try b.check("fixes")
+        return writeText(try TrackFormat.gpx(b, name: title), buf, cap, needed)
+    }
+}
+
+@c @implementation
+public func geoloc_track_write_geojson(
+    _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let b = try fixBuffer(fixes, n)
+        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try b.check("fixes")
+        return writeText(try TrackFormat.geoJSON(b), buf, cap, needed)
+    }
+}
