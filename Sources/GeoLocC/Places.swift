@@ -181,6 +181,27 @@ public func geoloc_places_parse_geojson(
 }
 
 @c @implementation
+public func geoloc_places_save(_ places: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let file = try readText(path, "path")
+        if file.isEmpty { throw GeoLocError(.invalidArgument, "path is empty") }
+        try h.set.save(to: file)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_places_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let file = try readText(path, "path")
+        out.pointee = retained(PlacesHandle(try PlaceSet.open(file)))
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
 public func geoloc_places_destroy(_ places: OpaquePointer?) {
     release(places)
 }

@@ -50,13 +50,15 @@ public final class Gazetteer: @unchecked Sendable {
 
     /// A gazetteer read from a file in the shipped format: CSV or TSV with a header naming
     /// `name`, `lat`, `lon`, `country_code` and optionally `id`, `admin1_code`, `admin1_name`,
-    /// `admin2_name` and more (see data/gazetteer/README.md). Unusable rows are skipped.
+    /// `admin2_name` and more (see data/gazetteer/README.md; unusable rows are skipped), or such
+    /// a set saved with ``PlaceSet/save(to:)`` (told apart by its first bytes; opened with mmap).
     /// - Throws: `.notFound` for a missing file, and the errors of
-    ///   ``PlaceSet/load(csvFile:options:)`` and ``init(places:)``, with the path in the message.
+    ///   ``PlaceSet/load(csvFile:options:)``, ``PlaceSet/open(_:)`` and ``init(places:)``, with
+    ///   the path in the message.
     public convenience init(path: String) throws(GeoLocError) {
-        let load = try PlaceSet.load(csvFile: path)
+        let places = isPlaceFile(path) ? try PlaceSet.open(path) : try PlaceSet.load(csvFile: path).places
         do {
-            try self.init(places: load.places)
+            try self.init(places: places)
         } catch {
             throw GeoLocError(error.code, "\(path): \(error.message)")
         }
@@ -71,8 +73,10 @@ public final class Gazetteer: @unchecked Sendable {
         try shippedGazetteer.get()
     }
 
-    /// Where ``shipped()`` looks for cities1000.tsv, in order:
-    /// 1. `$GEOLOC_GAZETTEER`, when set (the path of the file itself);
+    /// Where ``shipped()`` looks for it, in order (in each directory first `cities1000.places`,
+    /// the saved form that opens in milliseconds, which the build makes from the TSV, then
+    /// `cities1000.tsv`; a saved form that cannot be opened is passed over for the next path):
+    /// 1. `$GEOLOC_GAZETTEER`, when set (the path of the file itself, either form);
     /// 2. `<dir>/../share/geoloc/cities1000.tsv` and `<dir>/../../share/geoloc/cities1000.tsv`,
     ///    where `<dir>` is the directory of the binary that holds this code (libgeoloc.so, or a
     ///    program that links GeoLoc statically), found with `dladdr`: an install puts the data in
@@ -87,10 +91,13 @@ public final class Gazetteer: @unchecked Sendable {
             paths.append(String(cString: value))
         }
         for dir in binaryDirectories() {
-            paths.append(normalizedPath(dir + "/../share/geoloc/" + shippedFileName))
-            paths.append(normalizedPath(dir + "/../../share/geoloc/" + shippedFileName))
+            for name in [shippedSavedName, shippedFileName] {
+                paths.append(normalizedPath(dir + "/../share/geoloc/" + name))
+                paths.append(normalizedPath(dir + "/../../share/geoloc/" + name))
+            }
         }
         for dir in binaryDirectories() {
+            paths.append(normalizedPath(dir + "/" + shippedSavedName))
             paths.append(normalizedPath(dir + "/" + shippedFileName))
         }
         paths.append(sourceTreeData)
@@ -185,6 +192,16 @@ public struct ReverseGeocode: Sendable, Equatable {
 // MARK: - The shipped data
 
 private let shippedFileName = "cities1000.tsv"
+/// The same places saved as a place file (PlaceFile.swift), made by the build from the TSV.
+private let shippedSavedName = "cities1000.places"
+
+/// Whether the file at `path` starts with a place file's magic bytes.
+private func isPlaceFile(_ path: String) -> Bool {
+    guard let f = fopen(path, "rb") else { return false }
+    defer { fclose(f) }
+    var head = [UInt8](repeating: 0, count: 8)
+    return fread(&head, 1, 8, f) == 8 && head == Array("GEOLOCPS".utf8)
+}
 
 /// data/gazetteer/cities1000.tsv next to Sources/ of the tree this file was compiled from.
 private let sourceTreeData: String = {
@@ -214,13 +231,18 @@ private final class ShippedGazetteer: @unchecked Sendable {
                 value = g
                 return g
             } catch {
-                guard error.code == .notFound else { throw error }
-                tried.append(path)
+                if error.code == .notFound {
+                    tried.append(path)
+                } else if path.hasSuffix(shippedSavedName) {
+                    tried.append("\(path) (\(error.message))")  // the TSV can still serve
+                } else {
+                    throw error
+                }
             }
         }
         throw GeoLocError(
             .notFound,
-            "the shipped gazetteer (\(shippedFileName)) was not found; tried \(tried.joined(separator: ", ")) "
+            "the shipped gazetteer (\(shippedSavedName) or \(shippedFileName)) was not found; tried \(tried.joined(separator: ", ")) "
                 + "(set GEOLOC_GAZETTEER to the file's path)")
     }
 }

@@ -122,9 +122,8 @@ public struct PlaceSetBuilder {
         c.appendPoint(coordinate)
     }
 
-    /// Builds the indexed set: the GEOS STRtree and the nearest-neighbour tree.
-    /// - Throws: `.invalidArgument` for duplicate attribute names; `.noMemory` or
-    ///   `.internalError` if GEOS fails.
+    /// Builds the indexed set (its kd-tree).
+    /// - Throws: `.invalidArgument` for duplicate attribute names.
     public consuming func build() throws(GeoLocError) -> PlaceSet {
         unique()
         return try PlaceSet(attributeNames: attributeNames, columns: columns)
@@ -156,6 +155,13 @@ struct GrowableBuffer<Element> {
     init(capacity: Int = 16) {
         self.capacity = capacity
         base = .allocate(capacity: capacity)
+    }
+
+    /// A full, read-only view of memory the buffer does not own (never grown nor freed).
+    init(viewing memory: UnsafePointer<Element>, count: Int) {
+        base = UnsafeMutablePointer(mutating: memory)
+        self.count = count
+        capacity = count
     }
 
     func copy() -> GrowableBuffer {
@@ -202,24 +208,48 @@ final class PlaceColumns {
         /// first). Place `i`'s strings are `j = i * fields + f`: f = 0 id, 1 name, 2 + c
         /// attribute c.
         var ends = GrowableBuffer<UInt32>(capacity: 64)
-        /// Bit `i * attributes + c` is set when place `i` has no value for attribute `c`.
-        var absent: [UInt64] = []
+        /// Bit `i * attributes + c` is set when place `i` has no value for attribute `c` (words
+        /// past the end are all zero).
+        var absent = GrowableBuffer<UInt64>(capacity: 1)
         /// `[lat0, lon0, lat1, lon1, ...]`, longitudes already in [-180, 180).
         var latLon = GrowableBuffer<Double>(capacity: 32)
     }
 
     let attributes: Int
     let data: UnsafeMutablePointer<Data>
+    /// The file the text lives in, for a set opened from one; `nil` when the buffers are ours.
+    let mapping: PlaceFileMapping?
 
     init(attributes: Int) {
         self.attributes = attributes
         data = .allocate(capacity: 1)
         data.initialize(to: Data())
+        mapping = nil
+    }
+
+    /// Columns over text that lives in a mapped file (checked by `PlaceFile`: `ends` never
+    /// decrease and the last is `byteCount`). Read-only: never appended to.
+    init(
+        attributes: Int, count: Int, bytes: UnsafePointer<UInt8>, byteCount: Int, ends: UnsafePointer<UInt32>,
+        strings: Int, absent: UnsafePointer<UInt64>, absentWords: Int, mapping: PlaceFileMapping
+    ) {
+        self.attributes = attributes
+        self.mapping = mapping
+        data = .allocate(capacity: 1)
+        data.initialize(to: Data(
+            count: count,
+            bytes: GrowableBuffer(viewing: bytes, count: byteCount),
+            ends: GrowableBuffer(viewing: ends, count: strings),
+            absent: GrowableBuffer(viewing: absent, count: absentWords),
+            latLon: GrowableBuffer(capacity: 1)))
     }
 
     deinit {
-        data.pointee.bytes.deallocate()
-        data.pointee.ends.deallocate()
+        if mapping == nil {
+            data.pointee.bytes.deallocate()
+            data.pointee.ends.deallocate()
+            data.pointee.absent.deallocate()
+        }
         data.pointee.latLon.deallocate()
         data.deinitialize(count: 1)
         data.deallocate()
@@ -232,8 +262,10 @@ final class PlaceColumns {
         let d = data.pointee
         c.data.pointee.bytes.deallocate()
         c.data.pointee.ends.deallocate()
+        c.data.pointee.absent.deallocate()
         c.data.pointee.latLon.deallocate()
-        c.data.pointee = Data(count: d.count, bytes: d.bytes.copy(), ends: d.ends.copy(), absent: d.absent, latLon: d.latLon.copy())
+        c.data.pointee = Data(
+            count: d.count, bytes: d.bytes.copy(), ends: d.ends.copy(), absent: d.absent.copy(), latLon: d.latLon.copy())
         return c
     }
 
@@ -295,7 +327,7 @@ final class PlaceColumns {
     func appendAbsent(column c: Int) {
         let bit = data.pointee.count * attributes + c
         while data.pointee.absent.count <= bit >> 6 { data.pointee.absent.append(0) }
-        data.pointee.absent[bit >> 6] |= 1 << UInt64(bit & 63)
+        data.pointee.absent.base[bit >> 6] |= 1 << UInt64(bit & 63)
         data.pointee.ends.append(UInt32(truncatingIfNeeded: data.pointee.bytes.count))
     }
 
@@ -328,31 +360,31 @@ final class PlaceColumns {
         let bit = index * attributes + c
         let word = bit >> 6
         let absent = data.pointee.absent
-        return word < absent.count && absent[word] & (1 << UInt64(bit & 63)) != 0
+        return word < absent.count && absent.base[word] & (1 << UInt64(bit & 63)) != 0
     }
 }
 
 /// An immutable, indexed set of places; safe to query from many threads at once.
 ///
-/// Indexes are `Int`s from 0 in append order. Two indexes are built with the set:
-/// - GEOS's STRtree (`PlaceRTree`), one item per place, which serves radius searches (`within`)
-///   and regions (`inside`);
-/// - a static kd-tree over unit vectors (`UnitVectorTree`), which serves exact k-nearest
-///   searches (`nearest`) and keeps the coordinates in a spatially coherent order (with each
-///   place's unit vector and cos(latitude)), so the radius search reads its candidates from a
-///   few cache lines. The STRtree's items are positions in that order.
+/// Indexes are `Int`s from 0 in append order. One index serves every query: a static kd-tree
+/// over the places' unit vectors (`UnitVectorTree`), flat and pointer-free, which answers exact
+/// k-nearest searches (`nearest`), radius searches (`within`, as chord-range searches) and the
+/// envelope step of regions (`inside`, as a unit-vector box search); it keeps the coordinates in
+/// its own, spatially coherent order (with each place's unit vector and cos(latitude)), so a
+/// search reads its candidates from a few cache lines. GEOS is used for regions only (their
+/// prepared polygons).
 ///
-/// Memory, on the 144,563 GeoNames places: 57 bytes a place for the coordinates and the kd-tree
-/// (unit vector and cosine 32, latitude/longitude 16, index maps 8, nodes 1), 87 for GEOS's tree,
-/// plus the text (4 bytes of offset per string and the UTF-8 bytes themselves).
+/// Memory: 57 bytes a place for the coordinates and the index (unit vector and cosine 32,
+/// latitude/longitude 16, index maps 8, nodes about 1.5), plus the text (4 bytes of offset per
+/// string and the UTF-8 bytes themselves). A set saved with `save(to:)` and opened with
+/// `open(_:)` maps the same arrays from the file, read-only: nothing is copied or rebuilt, and
+/// processes that open one file share its pages.
 ///
-/// Concurrency: the STRtree is built (by a first query) and the regions' prepared geometries are
-/// warmed up before they can be shared, so queries only read shared state. GEOS 3.11 does change
-/// one shared value whenever a geometry is made or destroyed (the reference count of its default
-/// geometry factory, whatever the context), and one when a context is made: every such call in
-/// libgeoloc (the query envelopes of `within`, the points of `inside` and `Region.contains`,
-/// regions, trees and contexts) runs under one process-wide mutex (`GEOSFactoryLock`), held
-/// only for those calls; the tree traversal and the prepared tests run unlocked.
+/// Concurrency: queries only read the set and take no lock (`within`, `nearest` and the tree
+/// walk of `inside`). Regions' point tests make GEOS point geometries, and GEOS 3.11 changes one
+/// shared value whenever a geometry is made or destroyed (the reference count of its default
+/// geometry factory, whatever the context): those calls (in `inside` and `Region.contains`, and
+/// when regions and contexts are made) run under one process-wide mutex (`GEOSFactoryLock`).
 public final class PlaceSet: @unchecked Sendable {
     /// The seed app's search radius presets, in miles.
     public static let radiusPresetsMiles: [Double] = [1, 2, 5, 10, 20, 50]
@@ -363,28 +395,37 @@ public final class PlaceSet: @unchecked Sendable {
     public let attributeNames: [String]
     let columnOf: [String: Int]
     let fields: Int
-    /// Ids, names and attribute values (the builder's, taken over).
+    /// Ids, names and attribute values (the builder's, taken over, or a file's).
     let columns: PlaceColumns
-    /// The nearest-neighbour tree, which also holds the coordinates (in its own order).
+    /// The index, which also holds the coordinates (in its own order).
     let kdtree: UnitVectorTree
-    /// GEOS's STRtree; its items are positions in `kdtree`.
-    let rtree: PlaceRTree
 
-    init(attributeNames: [String], columns: PlaceColumns) throws(GeoLocError) {
+    convenience init(attributeNames: [String], columns: PlaceColumns) throws(GeoLocError) {
+        let columnOf = try PlaceSet.columnIndex(attributeNames)
+        let kdtree = UnitVectorTree(latLon: UnsafeBufferPointer(start: columns.data.pointee.latLon.base, count: 2 * columns.count))
+        columns.dropCoordinates()
+        self.init(attributeNames: attributeNames, columnOf: columnOf, columns: columns, kdtree: kdtree)
+    }
+
+    /// A set over columns and a tree that are already made (a file's).
+    init(attributeNames: [String], columnOf: [String: Int], columns: PlaceColumns, kdtree: UnitVectorTree) {
+        count = columns.count
+        self.attributeNames = attributeNames
+        self.columnOf = columnOf
+        fields = 2 + attributeNames.count
+        self.columns = columns
+        self.kdtree = kdtree
+    }
+
+    /// The column of each name; `.invalidArgument` for a name given twice.
+    static func columnIndex(_ attributeNames: [String]) throws(GeoLocError) -> [String: Int] {
         var byName: [String: Int] = [:]
         for (c, name) in attributeNames.enumerated() {
             if byName.updateValue(c, forKey: name) != nil {
                 throw GeoLocError(.invalidArgument, "attribute name \(quote(name)) appears twice")
             }
         }
-        count = columns.count
-        self.attributeNames = attributeNames
-        columnOf = byName
-        fields = 2 + attributeNames.count
-        self.columns = columns
-        kdtree = UnitVectorTree(latLon: UnsafeBufferPointer(start: columns.data.pointee.latLon.base, count: 2 * columns.count))
-        columns.dropCoordinates()
-        rtree = try PlaceRTree(latLon: kdtree.latLon, count: columns.count)
+        return byName
     }
 
     /// A set of these places, indexed in array order. The attribute columns are the union of
