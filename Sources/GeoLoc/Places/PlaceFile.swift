@@ -26,12 +26,13 @@ import Darwin
 //       56     8  u64 the file's size in bytes
 //       64    24  f64 x 3: the low corner of the unit vectors' bounding box (x, y, z)
 //       88    24  f64 x 3: the high corner
-//      112     8  reserved, 0
+//      112     8  u64 flags: bit 0 set when ids are the places' 1-based numbers, not stored;
+//                 the other bits 0
 //      120     8  u64 checksum of the whole file, these 8 bytes read as 0 (`PlaceFileChecksum`)
 //
 // Then the sections, each starting at a multiple of 64 bytes (zero padding between them), their
 // sizes all following from the header (m = the tree's internal nodes, from n and the leaf size;
-// s = n (2 + a) strings; w = ceil(n a / 64)):
+// s = n (2 + a) strings, n (1 + a) with numbered ids; w = ceil(n a / 64)):
 //   points      n x 32  (x, y, z, cos latitude) f64 per place, in tree order
 //   latLon      n x 16  latitude, longitude f64 (degrees), in tree order
 //   ids         n x 4   i32: the place index at each tree position
@@ -39,7 +40,7 @@ import Darwin
 //   gaps        m x 16  f64 pairs: a node's left half's maximum and right half's minimum
 //   dims        m x 1   u8: a node's split dimension (0, 1, 2)
 //   ends        s x 4   u32: where string j ends in the text (place i's strings are i (2 + a) + f:
-//                       f = 0 id, 1 name, 2 + c attribute c)
+//                       f = 0 id, 1 name, 2 + c attribute c; with numbered ids i (1 + a) + f - 1)
 //   absent      w x 8   u64 bitset: bit i a + c set when place i has no value for attribute c
 //   text        the UTF-8 bytes of every string, one after another
 //   names       for each attribute: u32 length, then its UTF-8 bytes
@@ -205,7 +206,7 @@ struct PlaceFileLayout {
     let points, latLon, ids, positions, gaps, dims, ends, absent, text, names, size: Int
 
     /// `nil` when a size overflows (a file that large cannot exist).
-    init?(count n: Int, attributes a: Int, bucket: Int, textBytes: Int, namesBytes: Int) {
+    init?(count n: Int, attributes a: Int, numberedIDs: Bool, bucket: Int, textBytes: Int, namesBytes: Int) {
         guard n >= 0, n <= maxCount, a >= 0, bucket >= 1, bucket <= 4096, textBytes >= 0, namesBytes >= 0,
               a <= Int(Int32.max), textBytes <= Int(UInt32.max), namesBytes <= Int(Int32.max)
         else { return nil }
@@ -213,7 +214,7 @@ struct PlaceFileLayout {
         attributes = a
         self.bucket = bucket
         internalCount = UnitVectorTree.internalNodes(count: n, bucket: bucket)
-        let (fields, o1) = a.addingReportingOverflow(2)
+        let (fields, o1) = a.addingReportingOverflow(numberedIDs ? 1 : 2)
         let (s, o2) = n.multipliedReportingOverflow(by: fields)
         let (bits, o3) = n.multipliedReportingOverflow(by: a)
         guard !o1, !o2, !o3, s <= Int(Int32.max) * 4 else { return nil }
@@ -299,7 +300,7 @@ extension PlaceSet {
             names.append(contentsOf: u)
         }
         guard let layout = PlaceFileLayout(
-            count: count, attributes: attributeNames.count, bucket: kdtree.bucketSize,
+            count: count, attributes: attributeNames.count, numberedIDs: columns.numberedIDs, bucket: kdtree.bucketSize,
             textBytes: d.bytes.count, namesBytes: names.count)
         else { throw GeoLocError(.countTooLarge, "the set is too large for a place file") }
         precondition(layout.internalCount == kdtree.internalCount && layout.strings == d.ends.count)
@@ -324,6 +325,7 @@ extension PlaceSet {
         put(UInt64(layout.textBytes), 40)
         put(UInt64(layout.namesBytes), 48)
         put(UInt64(layout.size), 56)
+        put(UInt64(columns.numberedIDs ? 1 : 0), 112)
         for k in 0..<3 {
             put(kdtree.boxLow[k], 64 + 8 * k)
             put(kdtree.boxHigh[k], 88 + 8 * k)
@@ -412,8 +414,10 @@ extension PlaceSet {
         // The checksum matched: what follows guards against a file made to pass it.
         func small(_ v: UInt64) -> Int? { v <= UInt64(Int32.max) * 16 ? Int(v) : nil }
         guard let n = small(u64(24)), let a = small(u64(32)), let textBytes = small(u64(40)),
-              let namesBytes = small(u64(48)), u64(112) == 0,
-              let layout = PlaceFileLayout(count: n, attributes: a, bucket: Int(u32(20)), textBytes: textBytes, namesBytes: namesBytes),
+              let namesBytes = small(u64(48)), u64(112) <= 1,
+              let layout = PlaceFileLayout(
+                count: n, attributes: a, numberedIDs: u64(112) == 1, bucket: Int(u32(20)), textBytes: textBytes,
+                namesBytes: namesBytes),
               layout.size == size
         else { throw GeoLocError(.parse, "corrupted place file: its counts do not match its size") }
         let positions = base.advanced(by: layout.positions).assumingMemoryBound(to: Int32.self)
@@ -477,7 +481,7 @@ extension PlaceSet {
             latLon: latLon, ids: ids, positions: positions,
             gaps: base.advanced(by: layout.gaps).assumingMemoryBound(to: Double.self), dims: dims, mapping: mapping)
         let columns = PlaceColumns(
-            attributes: a, count: n, bytes: base.advanced(by: layout.text).assumingMemoryBound(to: UInt8.self),
+            attributes: a, numberedIDs: u64(112) == 1, count: n, bytes: base.advanced(by: layout.text).assumingMemoryBound(to: UInt8.self),
             byteCount: textBytes, ends: ends, strings: layout.strings,
             absent: base.advanced(by: layout.absent).assumingMemoryBound(to: UInt64.self),
             absentWords: layout.absentWords, mapping: mapping)

@@ -204,39 +204,53 @@ final class UnitVectorTree {
         }
     }
 
-    /// Quickselect: afterwards every point in `lo..<k` is <= point `k` <= every point in
+    /// Selection: afterwards every point in `lo..<k` is <= point `k` <= every point in
     /// `k..<hi` along `dim`.
     private func select(_ k: Int, lo: Int, hi: Int, dim: Int) {
+        floydRivest(k, left: lo, right: hi - 1, dim: dim)
+    }
+
+    /// Floyd and Rivest's selection (CACM 18(3), 1975): on a large range, first select `k` within
+    /// a window around it sized like a sample (n^(2/3)), which leaves a pivot close to the k-th
+    /// value at `k`; one partition pass around it then leaves a small range to go on with. About
+    /// one pass over the data instead of quickselect's three or four.
+    private func floydRivest(_ k: Int, left l0: Int, right r0: Int, dim: Int) {
         let a = points
         // The keys: lane `dim` of each point, 4 doubles apart.
         let key = UnsafeMutableRawPointer(points).assumingMemoryBound(to: Double.self) + dim
-        var lo = lo
-        var hi = hi &- 1
-        while hi > lo {
-            // Median of three as the pivot.
-            let m = lo &+ (hi &- lo) >> 1
-            if key[m &<< 2] < key[lo &<< 2] { a.swapElements(m, lo) }
-            if key[hi &<< 2] < key[lo &<< 2] { a.swapElements(hi, lo) }
-            if key[hi &<< 2] < key[m &<< 2] { a.swapElements(hi, m) }
-            let pivot = key[m &<< 2]
-            var i = lo
-            var j = hi
-            while i <= j {
-                while key[i &<< 2] < pivot { i &+= 1 }
-                while key[j &<< 2] > pivot { j &-= 1 }
-                if i <= j {
-                    a.swapElements(i, j)
-                    i &+= 1
-                    j &-= 1
-                }
+        var left = l0
+        var right = r0
+        while right > left {
+            if right - left > 600 {
+                let n = Double(right - left + 1)
+                let i = Double(k - left + 1)
+                let z = log(n)
+                let s = 0.5 * exp(2 * z / 3)
+                let sd = 0.5 * (z * s * (n - s) / n).squareRoot() * (i < n / 2 ? -1 : 1)
+                let newLeft = Swift.max(left, Int(Double(k) - i * s / n + sd))
+                let newRight = Swift.min(right, Int(Double(k) + (n - i) * s / n + sd))
+                floydRivest(k, left: newLeft, right: newRight, dim: dim)
             }
-            if k <= j {
-                hi = j
-            } else if k >= i {
-                lo = i
+            let t = key[k &<< 2]
+            var i = left
+            var j = right
+            a.swapElements(left, k)
+            if key[right &<< 2] > t { a.swapElements(right, left) }
+            while i < j {
+                a.swapElements(i, j)
+                i &+= 1
+                j &-= 1
+                while key[i &<< 2] < t { i &+= 1 }
+                while key[j &<< 2] > t { j &-= 1 }
+            }
+            if key[left &<< 2] == t {
+                a.swapElements(left, j)
             } else {
-                return
+                j &+= 1
+                a.swapElements(j, right)
             }
+            if j <= k { left = j &+ 1 }
+            if k <= j { right = j &- 1 }
         }
     }
 

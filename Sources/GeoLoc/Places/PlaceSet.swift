@@ -62,11 +62,19 @@ public struct PlaceSetBuilder {
         columns = PlaceColumns(attributes: attributeNames.count)
     }
 
+    /// A builder whose places' ids are their 1-based numbers ("1", "2", ...), not stored: the
+    /// `id` given to `append` is ignored. (The C door's sets made without ids.)
+    @_spi(CABI)
+    public init(attributeNames: [String] = [], numberedIDs: Bool) {
+        self.attributeNames = attributeNames
+        columns = PlaceColumns(attributes: attributeNames.count, numberedIDs: numberedIDs)
+    }
+
     /// Makes room for `n` places in all without regrowing (text is estimated at 12 bytes per
     /// string).
     public mutating func reserveCapacity(_ n: Int) {
         guard n > 0, n <= maxCount else { return }
-        let (strings, overflow) = n.multipliedReportingOverflow(by: 2 + attributeNames.count)
+        let (strings, overflow) = n.multipliedReportingOverflow(by: columns.stringsPerPlace)
         guard !overflow, strings <= Int(UInt32.max) else { return }
         unique()
         columns.data.pointee.latLon.reserve(2 * n)
@@ -87,7 +95,7 @@ public struct PlaceSetBuilder {
         unique()
         let c = columns
         try c.checkRoom(bytes)
-        c.append(id)
+        if !c.numberedIDs { c.append(id) }
         c.append(name)
         for (k, value) in attributes.enumerated() {
             if let value { c.append(value) } else { c.appendAbsent(column: k) }
@@ -114,7 +122,7 @@ public struct PlaceSetBuilder {
         let c = columns
         try c.checkRoom(bytes)
         c.reserve(bytes: bytes, strings: 2 + attributes.count)
-        c.appendReserved(id)
+        if !c.numberedIDs { c.appendReserved(id) }
         c.appendReserved(name)
         for k in 0..<attributes.count {
             if let value = attributes[k] { c.appendReserved(value) } else { c.appendAbsent(column: k) }
@@ -216,12 +224,18 @@ final class PlaceColumns {
     }
 
     let attributes: Int
+    /// Whether ids are the places' 1-based numbers, not stored (then a place's strings are its
+    /// name and attributes only).
+    let numberedIDs: Bool
+    /// The strings stored per place: id (unless numbered), name, attributes.
+    var stringsPerPlace: Int { (numberedIDs ? 1 : 2) + attributes }
     let data: UnsafeMutablePointer<Data>
     /// The file the text lives in, for a set opened from one; `nil` when the buffers are ours.
     let mapping: PlaceFileMapping?
 
-    init(attributes: Int) {
+    init(attributes: Int, numberedIDs: Bool = false) {
         self.attributes = attributes
+        self.numberedIDs = numberedIDs
         data = .allocate(capacity: 1)
         data.initialize(to: Data())
         mapping = nil
@@ -230,10 +244,12 @@ final class PlaceColumns {
     /// Columns over text that lives in a mapped file (checked by `PlaceFile`: `ends` never
     /// decrease and the last is `byteCount`). Read-only: never appended to.
     init(
-        attributes: Int, count: Int, bytes: UnsafePointer<UInt8>, byteCount: Int, ends: UnsafePointer<UInt32>,
-        strings: Int, absent: UnsafePointer<UInt64>, absentWords: Int, mapping: PlaceFileMapping
+        attributes: Int, numberedIDs: Bool, count: Int, bytes: UnsafePointer<UInt8>, byteCount: Int,
+        ends: UnsafePointer<UInt32>, strings: Int, absent: UnsafePointer<UInt64>, absentWords: Int,
+        mapping: PlaceFileMapping
     ) {
         self.attributes = attributes
+        self.numberedIDs = numberedIDs
         self.mapping = mapping
         data = .allocate(capacity: 1)
         data.initialize(to: Data(
@@ -258,7 +274,7 @@ final class PlaceColumns {
     var count: Int { data.pointee.count }
 
     func copy() -> PlaceColumns {
-        let c = PlaceColumns(attributes: attributes)
+        let c = PlaceColumns(attributes: attributes, numberedIDs: numberedIDs)
         let d = data.pointee
         c.data.pointee.bytes.deallocate()
         c.data.pointee.ends.deallocate()
@@ -464,13 +480,20 @@ public final class PlaceSet: @unchecked Sendable {
     /// The id of place `index`. Precondition: `0 <= index < count`.
     public func id(at index: Int) -> String {
         precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
-        return columns.string(index * fields)
+        if columns.numberedIDs { return String(index + 1) }
+        return columns.string(stringIndex(index, 0))
+    }
+
+    /// Where field `f` of place `index` is among the stored strings (not for a numbered id).
+    @inline(__always)
+    func stringIndex(_ index: Int, _ f: Int) -> Int {
+        columns.numberedIDs ? index * (fields - 1) + f - 1 : index * fields + f
     }
 
     /// The name of place `index`. Precondition: `0 <= index < count`.
     public func name(at index: Int) -> String {
         precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
-        return columns.string(index * fields + 1)
+        return columns.string(stringIndex(index, 1))
     }
 
     /// The value of attribute `name` of place `index`, `nil` when the place has none or the set
@@ -489,7 +512,7 @@ public final class PlaceSet: @unchecked Sendable {
         precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
         precondition(column >= 0 && column < attributeNames.count, "attribute column \(column) is out of range")
         if columns.isAbsent(column: column, at: index) { return nil }
-        return columns.string(index * fields + 2 + column)
+        return columns.string(stringIndex(index, 2 + column))
     }
 
     /// The column of attribute `name`, `nil` if the set has none of that name.
@@ -504,6 +527,10 @@ public final class PlaceSet: @unchecked Sendable {
     public func withUTF8<R>(field f: Int, at index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
         precondition(f >= 0 && f < fields, "field \(f) is out of range")
-        return try withExtendedLifetime(columns) { try body(columns.utf8(index * fields + f)) }
+        if f == 0 && columns.numberedIDs {
+            var id = String(index + 1)
+            return try id.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+        }
+        return try withExtendedLifetime(columns) { try body(columns.utf8(stringIndex(index, f))) }
     }
 }
