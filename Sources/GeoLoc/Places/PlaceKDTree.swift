@@ -231,26 +231,44 @@ final class UnitVectorTree {
                 let newRight = Swift.min(right, Int(Double(k) + (n - i) * s / n + sd))
                 floydRivest(k, left: newLeft, right: newRight, dim: dim)
             }
+            // Partition around the k-th value t without branches on the data (the comparisons
+            // are coin flips a branch predictor cannot learn): every element is moved, and the
+            // boundary j advances by the comparison's result. Afterwards [left, j) < t, a[j] = t,
+            // (j, right] >= t; the keys equal to t are gathered after j only when there are any.
             let t = key[k &<< 2]
+            a.swapElements(k, right)
+            var j = left
+            var equal = 0
             var i = left
-            var j = right
-            a.swapElements(left, k)
-            if key[right &<< 2] > t { a.swapElements(right, left) }
-            while i < j {
-                a.swapElements(i, j)
+            while i < right {
+                let x = a[i]
+                let v = key[i &<< 2]
+                a[i] = a[j]
+                a[j] = x
+                j &+= v < t ? 1 : 0
+                equal &+= v == t ? 1 : 0
                 i &+= 1
-                j &-= 1
-                while key[i &<< 2] < t { i &+= 1 }
-                while key[j &<< 2] > t { j &-= 1 }
             }
-            if key[left &<< 2] == t {
-                a.swapElements(left, j)
-            } else {
-                j &+= 1
-                a.swapElements(j, right)
+            a.swapElements(j, right)
+            if k < j {
+                right = j &- 1
+                continue
             }
-            if j <= k { left = j &+ 1 }
-            if k <= j { right = j &- 1 }
+            if k == j { return }
+            var e = j &+ 1
+            if equal > 0 {
+                i = e
+                while i <= right {
+                    let x = a[i]
+                    let v = key[i &<< 2]
+                    a[i] = a[e]
+                    a[e] = x
+                    e &+= v == t ? 1 : 0
+                    i &+= 1
+                }
+                if k < e { return }
+            }
+            left = e
         }
     }
 
