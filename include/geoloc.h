@@ -918,7 +918,8 @@ GEOLOC_API geoloc_status geoloc_places_in_region(const geoloc_places *places,
  * A gazetteer is a place set of populated places with the attributes country_code,
  * admin1_code, admin1_name and admin2_name. libgeoloc ships one built from GeoNames
  * (cities1000: places of 1,000 people or more; CC BY 4.0, https://www.geonames.org/),
- * installed as <datadir>/geoloc/cities1000.tsv.
+ * installed as <datadir>/geoloc/cities1000.tsv and, saved by the build as a place file
+ * (geoloc_places_save), as <datadir>/geoloc/cities1000.places, which opens in milliseconds.
  */
 
 /** A gazetteer. Immutable; any thread may use it. */
@@ -926,11 +927,13 @@ typedef struct geoloc_gazetteer geoloc_gazetteer;
 
 /**
  * Opens a gazetteer.
- * [in]  path  a gazetteer file (TSV or CSV with the columns of the shipped one), or NULL for the
+ * [in]  path  a gazetteer file (TSV or CSV with the columns of the shipped one, or such a set
+ *             saved by geoloc_places_save: told apart by its first bytes), or NULL for the
  *             shipped one, looked for at $GEOLOC_GAZETTEER, then where an install puts it
- *             (<libdir>/../share/geoloc/cities1000.tsv, also for lib/<multiarch>), then next
- *             to the library file (<libdir>/cities1000.tsv), then in the source tree it was
- *             built from. The shipped one is loaded once per process and shared by every handle.
+ *             (<libdir>/../share/geoloc/, also for lib/<multiarch>), then next to the library
+ *             file (<libdir>/), then in the source tree it was built from; in each directory
+ *             cities1000.places (the saved form) first, then cities1000.tsv. The shipped one is
+ *             opened once per process and shared by every handle.
  * [out] out   free it with geoloc_gazetteer_destroy
  * Errors: GEOLOC_E_NULL_ARGUMENT (out), GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND (the message
  * names every path tried), GEOLOC_E_INVALID_ARGUMENT (no name or country_code column, or no
