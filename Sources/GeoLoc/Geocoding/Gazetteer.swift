@@ -73,10 +73,11 @@ public final class Gazetteer: @unchecked Sendable {
         try shippedGazetteer.get()
     }
 
-    /// Where ``shipped()`` looks for it, in order (in each directory first `cities1000.places`,
-    /// the saved form that opens in milliseconds, which the build makes from the TSV, then
-    /// `cities1000.tsv`; a saved form that cannot be opened is passed over for the next path):
-    /// 1. `$GEOLOC_GAZETTEER`, when set (the path of the file itself, either form);
+    /// Where ``shipped()`` looks for cities1000.tsv, in order. Beside each of these TSV paths but
+    /// the first, `cities1000.places` (the same places saved by the build with
+    /// ``PlaceSet/save(to:)``, which opens in milliseconds) is tried before the TSV; a saved
+    /// file that cannot be opened is passed over for the TSV.
+    /// 1. `$GEOLOC_GAZETTEER`, when set (the path of the file itself: a TSV/CSV or a saved set);
     /// 2. `<dir>/../share/geoloc/cities1000.tsv` and `<dir>/../../share/geoloc/cities1000.tsv`,
     ///    where `<dir>` is the directory of the binary that holds this code (libgeoloc.so, or a
     ///    program that links GeoLoc statically), found with `dladdr`: an install puts the data in
@@ -91,13 +92,10 @@ public final class Gazetteer: @unchecked Sendable {
             paths.append(String(cString: value))
         }
         for dir in binaryDirectories() {
-            for name in [shippedSavedName, shippedFileName] {
-                paths.append(normalizedPath(dir + "/../share/geoloc/" + name))
-                paths.append(normalizedPath(dir + "/../../share/geoloc/" + name))
-            }
+            paths.append(normalizedPath(dir + "/../share/geoloc/" + shippedFileName))
+            paths.append(normalizedPath(dir + "/../../share/geoloc/" + shippedFileName))
         }
         for dir in binaryDirectories() {
-            paths.append(normalizedPath(dir + "/" + shippedSavedName))
             paths.append(normalizedPath(dir + "/" + shippedFileName))
         }
         paths.append(sourceTreeData)
@@ -225,7 +223,16 @@ private final class ShippedGazetteer: @unchecked Sendable {
         defer { pthread_mutex_unlock(lock) }
         if let value { return value }
         var tried: [String] = []
-        for path in Gazetteer.shippedSearchPaths {
+        var candidates: [String] = []
+        for (k, path) in Gazetteer.shippedSearchPaths.enumerated() {
+            // The saved form beside each TSV (not beside the file $GEOLOC_GAZETTEER names).
+            let fromEnvironment = k == 0 && getenv("GEOLOC_GAZETTEER").map { $0[0] != 0 } == true
+            if !fromEnvironment && path.hasSuffix("/" + shippedFileName) {
+                candidates.append(String(path.dropLast(shippedFileName.utf8.count)) + shippedSavedName)
+            }
+            candidates.append(path)
+        }
+        for path in candidates {
             do {
                 let g = try Gazetteer(path: path)
                 value = g
@@ -242,7 +249,7 @@ private final class ShippedGazetteer: @unchecked Sendable {
         }
         throw GeoLocError(
             .notFound,
-            "the shipped gazetteer (\(shippedSavedName) or \(shippedFileName)) was not found; tried \(tried.joined(separator: ", ")) "
+            "the shipped gazetteer (\(shippedFileName)) was not found; tried \(tried.joined(separator: ", ")) "
                 + "(set GEOLOC_GAZETTEER to the file's path)")
     }
 }
