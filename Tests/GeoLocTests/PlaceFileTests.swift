@@ -76,6 +76,70 @@ final class PlaceFileTests: XCTestCase {
         XCTAssertEqual(try e.nearest(to: c(0, 0), count: 3), [])
     }
 
+    /// The brute-force property run of PlaceSetTests (its point and query distributions: the
+    /// antimeridian, the poles, duplicates, a dense city), on a set saved and reopened: every
+    /// radius, nearest and region query equals brute force and the original set's answer.
+    func testReopenedMatchesBruteForce() throws {
+        var g = SplitMix64(seed: 0x5EED_0F11)
+        var pts: [Coordinate] = []
+        for _ in 0..<2500 {
+            switch g.int(10) {
+            case 0, 1: pts.append(c(g.uniform(-80, 80), g.int(2) == 0 ? g.uniform(179, 180) : g.uniform(-180, -179)))
+            case 2: pts.append(c(g.uniform(88, 90), g.uniform(-180, 180)))
+            case 3: pts.append(c(g.uniform(-90, -88), g.uniform(-180, 180)))
+            case 4: pts.append([c(90, 0), c(-90, 17), c(0, -180), c(45, -180), c(-30, 179.999999999)][g.int(5)])
+            case 5 where !pts.isEmpty: pts.append(pts[g.int(pts.count)])
+            case 6: pts.append(c(g.uniform(40, 41), g.uniform(-74, -73)))
+            default: pts.append(c(g.latitude(), g.uniform(-180, 180)))
+            }
+        }
+        let s = try PlaceSet(pts.enumerated().map { Place(coordinate: $1, id: "p\($0)") })
+        try s.save(to: directory + "/property.places")
+        let o = try PlaceSet.open(directory + "/property.places")
+        func brute(_ center: Coordinate, _ r: Double, _ unit: DistanceUnit, _ model: EarthModel, limit: Int? = nil) throws -> [PlaceMatch] {
+            var all: [PlaceMatch] = []
+            for i in 0..<o.count {
+                let d = try distance(from: center, to: o.coordinate(at: i), model: model, unit: unit)
+                if d <= r { all.append(PlaceMatch(index: i, distance: d)) }
+            }
+            all.sort(by: closer)
+            return Array(all.prefix(limit ?? all.count))
+        }
+        for n in 0..<600 {
+            let center: Coordinate
+            switch g.int(5) {
+            case 0: center = pts[g.int(pts.count)]
+            case 1: center = c(g.int(2) == 0 ? 90 : -90, g.uniform(-180, 180))
+            case 2: center = c(g.uniform(-89, 89), g.int(2) == 0 ? 179.9 + g.uniform(0, 0.1) : -180 + g.uniform(0, 0.1))
+            default: center = c(g.latitude(), g.uniform(-180, 180))
+            }
+            let unit = DistanceUnit.allCases[g.int(DistanceUnit.allCases.count)]
+            let model: EarthModel = n % 4 == 0 ? .wgs84 : .sphere
+            var r = exp(g.uniform(log(0.001), log(20_100))) * 1000 / unit.meters
+            if g.int(6) == 0 { r = try distance(from: center, to: pts[g.int(pts.count)], model: model, unit: unit) }
+            let limit: Int? = g.int(4) == 0 ? g.int(20) : nil
+            let want = try brute(center, r, unit, model, limit: limit)
+            XCTAssertEqual(try o.within(r, unit, of: center, model: model, limit: limit), want, "within \(r) \(unit) of \(center)")
+            XCTAssertEqual(try s.within(r, unit, of: center, model: model, limit: limit), want)
+            let k = 1 + g.int(50)
+            let cap: Double? = g.int(4) == 0 ? r : nil
+            let wantK = try brute(center, cap ?? .infinity, unit, model, limit: k)
+            XCTAssertEqual(try o.nearest(to: center, count: k, model: model, unit: unit, maxDistance: cap), wantK, "nearest \(k) to \(center)")
+            XCTAssertEqual(try s.nearest(to: center, count: k, model: model, unit: unit, maxDistance: cap), wantK)
+        }
+        for _ in 0..<40 {
+            let lon0 = g.uniform(-180, 170), lat0 = g.uniform(-89, 80)
+            let lon1 = Swift.min(180, lon0 + g.uniform(0.01, 60)), lat1 = Swift.min(90, lat0 + g.uniform(0.01, 40))
+            let region = try Region(wkt: "POLYGON((\(lon0) \(lat0), \(lon1) \(lat0), \(lon1) \(lat1), \(lon0) \(lat1), \(lon0) \(lat0)))")
+            let want = (0..<o.count).filter { i in
+                let p = o.coordinate(at: i)
+                return p.longitude >= lon0 && p.longitude <= lon1 && p.latitude >= lat0 && p.latitude <= lat1
+            }
+            XCTAssertEqual(try o.inside(region).map(\.index), want)
+            XCTAssertEqual(try s.inside(region).map(\.index), want)
+        }
+    }
+
     func testNumberedIDs() throws {
         var b = PlaceSetBuilder(attributeNames: [], numberedIDs: true)
         for i in 0..<1000 { try b.append(c(Double(i % 170) - 85, Double(i) * 0.35 - 180), id: "ignored", name: "", attributes: []) }
