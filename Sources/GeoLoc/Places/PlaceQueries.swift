@@ -76,60 +76,6 @@ struct LonLatBox {
     }
 }
 
-/// One box, or two when the cap crosses the antimeridian.
-struct CapBoxes {
-    var first: LonLatBox
-    var second: LonLatBox?
-
-    var all: [LonLatBox] { second.map { [first, $0] } ?? [first] }
-}
-
-/// The longitude/latitude boxes (degrees) that contain a spherical cap of `angle` radians
-/// around `center`, with margins that cover every rounding on the way; `nil` when the cap is
-/// the whole sphere.
-///
-/// Latitudes: lat0 ± angle. Longitudes: all of them when the cap reaches a pole; otherwise
-/// lon0 ± asin(sin angle / cos lat0), the widest offset of a cap that misses the poles (there
-/// sin angle < cos lat0). For a small argument s the bound s / sqrt(1 - s²) >= asin s (and
-/// angle >= sin angle) saves the sine and the arcsine (a box wider by s²/3 at most); near 1,
-/// where asin magnifies rounding, the argument is raised by 1e-12 first. Across the antimeridian
-/// the box is split in two.
-/// - Parameter cosLatitude: `cos(center.latitude * .pi / 180)`, when the caller has it.
-func capBoxes(center: Coordinate, angle: Double, cosLatitude: Double? = nil) -> CapBoxes? {
-    if !(angle < Double.pi) { return nil }
-    let r2d = 180 / Double.pi
-    let dLat = angle * r2d * (1 + 1e-12) + 1e-11
-    let lat0 = center.latitude
-    let minLat = Swift.max(lat0 - dLat, -90)
-    let maxLat = Swift.min(lat0 + dLat, 90)
-    var dLon = 180.0
-    if lat0 + dLat < 90 && lat0 - dLat > -90 {
-        let cosLat0 = cosLatitude ?? cos(lat0 * (Double.pi / 180))
-        let small = angle / cosLat0 * (1 + 1e-12)
-        if small < 0.1 {
-            dLon = small / (1 - small * small).squareRoot() * r2d * (1 + 1e-12) + 1e-11
-        } else {
-            let s = sin(angle) / cosLat0 * (1 + 1e-12)
-            if s < 1 { dLon = asin(s) * r2d * (1 + 1e-12) + 1e-11 }
-        }
-    }
-    if dLon >= 180 { return CapBoxes(first: LonLatBox(minLon: -180, minLat: minLat, maxLon: 180, maxLat: maxLat)) }
-    let lon0 = center.longitude
-    let minLon = lon0 - dLon
-    let maxLon = lon0 + dLon
-    if minLon < -180 {
-        return CapBoxes(
-            first: LonLatBox(minLon: -180, minLat: minLat, maxLon: maxLon, maxLat: maxLat),
-            second: LonLatBox(minLon: minLon + 360, minLat: minLat, maxLon: 180, maxLat: maxLat))
-    }
-    if maxLon >= 180 {
-        return CapBoxes(
-            first: LonLatBox(minLon: minLon, minLat: minLat, maxLon: 180, maxLat: maxLat),
-            second: LonLatBox(minLon: -180, minLat: minLat, maxLon: maxLon - 360, maxLat: maxLat))
-    }
-    return CapBoxes(first: LonLatBox(minLon: minLon, minLat: minLat, maxLon: maxLon, maxLat: maxLat))
-}
-
 /// The candidates a radius search's tree walk finds (kd-tree positions), in a growable buffer
 /// that starts on the caller's stack; they are measured afterwards in one tight loop.
 struct Candidates {
