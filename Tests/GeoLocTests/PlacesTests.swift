@@ -1498,6 +1498,25 @@ final class PlaceFileTests: XCTestCase {
         XCTAssertEqual(try PlaceSet.open(path).count, 1)
     }
 
+    /// Threads saving to one path at once each write a file of their own and rename it: the
+    /// file left is one of theirs, whole, and no temporary file stays.
+    func testConcurrentSavesToOnePath() throws {
+        let s = try smallSet()
+        let path = directory + "/concurrent.places"
+        let failures = UnsafeMutablePointer<Int>.allocate(capacity: 8)
+        failures.initialize(repeating: 0, count: 8)
+        defer { failures.deallocate() }
+        nonisolated(unsafe) let slots = failures  // one slot per thread
+        DispatchQueue.concurrentPerform(iterations: 8) { t in
+            for _ in 0..<20 {
+                do { try s.save(to: path) } catch { slots[t] += 1 }
+            }
+        }
+        XCTAssertEqual((0..<8).map { failures[$0] }.reduce(0, +), 0)
+        try assertSame(s, try PlaceSet.open(path))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["concurrent.places"])
+    }
+
     /// A second process opens the file while this one has it open, and answers the same.
     func testSecondProcess() throws {
         let path = directory + "/two.places"

@@ -265,8 +265,15 @@ extension PlaceSet {
         #else
         let file = try fileImage()
         defer { file.deallocate() }
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = openFile(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // A name of its own (random, created exclusively), so that saves to one path from several
+        // threads or processes never write into each other's file; the last rename wins.
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0..<16 {
+            temporary = path + ".tmp-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+            fd = openFile(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 || errno != EEXIST { break }
+        }
         if fd < 0 {
             throw GeoLocError(.invalidArgument, "\(path): cannot write: \(String(cString: strerror(errno)))")
         }
