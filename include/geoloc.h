@@ -574,7 +574,7 @@ GEOLOC_API geoloc_status geoloc_us_state_name(const char *code, const char **nam
 GEOLOC_API geoloc_status geoloc_country_name(const char *code, const char **name);
 
 /* ---------------------------------------------------------------------------------------------
- * 6. Places: place sets, radius search, k nearest, regions (GEOS STRtree index)
+ * 6. Places: place sets, radius search, k nearest, regions; saved and opened with mmap
  * -------------------------------------------------------------------------------------------
  *
  * A geoloc_places handle holds places (a coordinate, an id, a name and string attributes) and
@@ -584,9 +584,14 @@ GEOLOC_API geoloc_status geoloc_country_name(const char *code, const char **name
  * When cap < *count, the first cap results are written and GEOLOC_E_BUFFER_TOO_SMALL is
  * returned; out may be NULL with cap = 0 to ask for the count only.
  *
- * GEOS and threads: libgeoloc creates and destroys GEOS geometries under a lock of its own (GEOS
- * 3.11 shares one geometry factory, with a plain reference count, between all its contexts). A
- * host that also calls GEOS itself, on other threads at the same time, is outside that lock.
+ * The index is libgeoloc's own: a flat, static kd-tree over the places' unit vectors (radius
+ * searches are chord-range searches on it, exact after measuring each candidate). Radius and
+ * nearest queries take no lock and call no GEOS function, so threads querying one set scale.
+ *
+ * GEOS and threads: regions use GEOS prepared polygons; libgeoloc creates and destroys GEOS
+ * geometries (a region's test points) under a lock of its own (GEOS 3.11 shares one geometry
+ * factory, with a plain reference count, between all its contexts). A host that also calls GEOS
+ * itself, on other threads at the same time, is outside that lock.
  */
 
 /** A place set. Create with geoloc_places_create or a loader; free with geoloc_places_destroy. */
@@ -683,6 +688,40 @@ GEOLOC_API geoloc_status geoloc_places_load_geojson(const char *path,
 GEOLOC_API geoloc_status geoloc_places_parse_geojson(const char *text, size_t len,
                                                      const geoloc_load_options *options,
                                                      geoloc_places **out);
+
+/**
+ * Saves a place set (its coordinates, ids, names, attributes and index) to one file that
+ * geoloc_places_open maps back in milliseconds. The format is versioned and documented (in
+ * Sources/GeoLoc/Places/PlaceFile.swift and ARCHITECTURE.md): a 128-byte little-endian header,
+ * the set's arrays as they are in memory, and a 64-bit checksum of the whole file. The file is
+ * written under a temporary name beside `path` and renamed over it when complete: a process that
+ * has the earlier file of that name open keeps reading it, unharmed.
+ * [in]  path  the file to write (NUL-terminated UTF-8; replaced if it exists)
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (empty path,
+ * or the file cannot be written: the message has the system's reason), GEOLOC_E_NO_MEMORY,
+ * GEOLOC_E_UNSUPPORTED (a big-endian machine).
+ * Thread safety: any thread, also while other threads query the set.
+ */
+GEOLOC_API geoloc_status geoloc_places_save(const geoloc_places *places, const char *path);
+
+/**
+ * Opens a place set saved by geoloc_places_save: the file is mapped read-only (mmap) and
+ * checked, nothing is parsed or rebuilt, and every process that opens the same file shares its
+ * pages. The set answers every query exactly as the set that was saved. It has no load issues.
+ * Checked before the set is returned: the header (magic, version, byte order), the size (a
+ * truncated file is refused as such), the checksum of the whole file (a corrupted byte anywhere
+ * is refused), and every index, offset and coordinate a query relies on.
+ * The file must not be modified in place while a set is open on it (geoloc_places_save never
+ * does); deleting or replacing it is safe.
+ * [in]  path  the file (NUL-terminated UTF-8)
+ * [out] out   the set; free it with geoloc_places_destroy (which unmaps the file)
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND (no such file),
+ * GEOLOC_E_PARSE (not a place file, truncated, or corrupted: the message says which),
+ * GEOLOC_E_UNSUPPORTED (a newer format version, or another byte order),
+ * GEOLOC_E_INVALID_ARGUMENT (not a regular file, or it cannot be read), GEOLOC_E_NO_MEMORY.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_places_open(const char *path, geoloc_places **out);
 
 /** Frees a place set. NULL is allowed. Not while another thread uses the set. */
 GEOLOC_API void geoloc_places_destroy(geoloc_places *places);
@@ -883,7 +922,8 @@ GEOLOC_API geoloc_status geoloc_places_in_region(const geoloc_places *places,
  * A gazetteer is a place set of populated places with the attributes country_code,
  * admin1_code, admin1_name and admin2_name. libgeoloc ships one built from GeoNames
  * (cities1000: places of 1,000 people or more; CC BY 4.0, https://www.geonames.org/),
- * installed as <datadir>/geoloc/cities1000.tsv.
+ * installed as <datadir>/geoloc/cities1000.tsv and, saved by the build as a place file
+ * (geoloc_places_save), as <datadir>/geoloc/cities1000.places, which opens in milliseconds.
  */
 
 /** A gazetteer. Immutable; any thread may use it. */
@@ -891,11 +931,13 @@ typedef struct geoloc_gazetteer geoloc_gazetteer;
 
 /**
  * Opens a gazetteer.
- * [in]  path  a gazetteer file (TSV or CSV with the columns of the shipped one), or NULL for the
+ * [in]  path  a gazetteer file (TSV or CSV with the columns of the shipped one, or such a set
+ *             saved by geoloc_places_save: told apart by its first bytes), or NULL for the
  *             shipped one, looked for at $GEOLOC_GAZETTEER, then where an install puts it
- *             (<libdir>/../share/geoloc/cities1000.tsv, also for lib/<multiarch>), then next
- *             to the library file (<libdir>/cities1000.tsv), then in the source tree it was
- *             built from. The shipped one is loaded once per process and shared by every handle.
+ *             (<libdir>/../share/geoloc/, also for lib/<multiarch>), then next to the library
+ *             file (<libdir>/), then in the source tree it was built from; in each directory
+ *             cities1000.places (the saved form) first, then cities1000.tsv. The shipped one is
+ *             opened once per process and shared by every handle.
  * [out] out   free it with geoloc_gazetteer_destroy
  * Errors: GEOLOC_E_NULL_ARGUMENT (out), GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND (the message
  * names every path tried), GEOLOC_E_INVALID_ARGUMENT (no name or country_code column, or no

@@ -77,21 +77,29 @@ public func geoloc_places_create(
             }
             attributeNames.append(s)
         }
-        let points = try BatchDistance.coordinates(
-            degrees(coords, n),
-            count: n, name: "coords")
-        var builder = PlaceSetBuilder(attributeNames: attributeNames)
+        // Every coordinate checked first (the first bad one named), without a copy of them.
+        let latLon = degrees(coords, n)
+        for i in 0..<n {
+            do throws(GeoLocError) {
+                _ = try Coordinate(latitude: latLon[2 * i], longitude: latLon[2 * i + 1])
+            } catch {
+                throw GeoLocError(error.code, "coords[\(i)]: \(error.message)")
+            }
+        }
+        // Without ids, a place's id is its 1-based number: not stored, nor made.
+        var builder = PlaceSetBuilder(attributeNames: attributeNames, numberedIDs: ids == nil)
         builder.reserveCapacity(n)
         var values = [String?](repeating: nil, count: k)
         for i in 0..<n {
-            let id = try optionalText(ids?[i], "ids[\(i)]") ?? String(i + 1)
+            let id = ids == nil ? "" : try optionalText(ids?[i], "ids[\(i)]") ?? String(i + 1)
             let name = try optionalText(names?[i], "names[\(i)]") ?? ""
             if let attrValues {
                 for j in 0..<k {
                     values[j] = try optionalText(attrValues[i * k + j], "attr_values[\(i * k + j)]")
                 }
             }
-            try builder.append(points[i], id: id, name: name, attributes: values)
+            try builder.append(
+                Coordinate(latitude: latLon[2 * i], longitude: latLon[2 * i + 1]), id: id, name: name, attributes: values)
         }
         out.pointee = retained(PlacesHandle(try builder.build()))
         return GEOLOC_OK
@@ -178,6 +186,27 @@ public func geoloc_places_parse_geojson(
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     load(text: text, len, .geoJSON, options, out)
+}
+
+@c @implementation
+public func geoloc_places_save(_ places: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let file = try readText(path, "path")
+        if file.isEmpty { throw GeoLocError(.invalidArgument, "path is empty") }
+        try h.set.save(to: file)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_places_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let file = try readText(path, "path")
+        out.pointee = retained(PlacesHandle(try PlaceSet.open(file)))
+        return GEOLOC_OK
+    }
 }
 
 @c @implementation

@@ -7,6 +7,8 @@
  *                                                     cities set's queries
  *          geoloc_places --open                      only the first geoloc_gazetteer_open(NULL)
  *          geoloc_places --load-csv PATH             only geoloc_places_load_csv(PATH)
+ *          geoloc_places --open-set FILE DATADIR SET  only geoloc_places_open(FILE) (a set saved
+ *                                                     by the first form) and its first query
  *
  * The functions of the header's "Place sets" and "Offline reverse geocoding" sections are looked
  * up with dlsym, so this program builds and runs against a library that does not have them yet:
@@ -21,7 +23,12 @@
  *    call is refused for its buffer; nearest_1, nearest_10: geoloc_places_nearest(set, q, k,
  *    SPHERE, MILES, INFINITY, ...). Each pass answers the set's first nq queries (manifest);
  *    best of REPS passes after a warm-up pass. Also with 2 threads (pthreads, the same set, the
- *    queries split in two halves) for within_5mi and nearest_1.
+ *    queries split in two halves) for every kind.
+ *  - F c.geoloc_file: geoloc_places_save of the set to DATADIR/../SET.places: seconds, and the
+ *    file's bytes per place; then C c.geoloc_reopened: the saved file opened
+ *    (geoloc_places_open) answers the first NCHECK queries of every kind exactly as the set.
+ *  - --open-set: O c.geoloc_open: geoloc_places_open in a fresh process, then the first query
+ *    (within 5 miles of the set's first query point): seconds of each, resident memory added.
  *  - gazetteer: S c.geoloc_gazetteer_open: the first geoloc_gazetteer_open(NULL) of the process
  *    (the load and the index; later opens share it); Q reverse_geocode:
  *    geoloc_reverse_geocode(..., GEOLOC_ADDRESS_CITY_STATE, buf[256], ..., &place) ("Springfield,
@@ -37,6 +44,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <sys/stat.h>
 
 #include "geoloc.h"
 #include "common.h"
@@ -50,6 +58,8 @@ FN(geoloc_places_coord);
 FN(geoloc_places_within);
 FN(geoloc_places_nearest);
 FN(geoloc_places_load_csv);
+FN(geoloc_places_save);
+FN(geoloc_places_open);
 FN(geoloc_gazetteer_open);
 FN(geoloc_gazetteer_destroy);
 FN(geoloc_gazetteer_places);
@@ -384,6 +394,88 @@ static void check_set(ctx *c, const char *set, const geoloc_coord *places, size_
     free(ref);
 }
 
+/* ---- saved sets ------------------------------------------------------------------------------ */
+
+static void saved_path(char *buf, size_t cap, const char *dir, const char *set)
+{
+    snprintf(buf, cap, "%s/../%s.places", dir, set);
+}
+
+/* Saves the set (F row), opens the file in this process and compares the answers of the first
+ * ncheck queries of every kind with the set's (C row). */
+static void save_and_reopen(ctx *c, const char *dir, const char *set, size_t n, size_t ncheck)
+{
+    if (!LOOKUP(geoloc_places_save) || !LOOKUP(geoloc_places_open)) {
+        pending(set, "*", "c.geoloc_file", "libgeoloc has no geoloc_places_save yet");
+        return;
+    }
+    char path[4096];
+    saved_path(path, sizeof path, dir, set);
+    double t0 = bp_now();
+    geoloc_status st = p_geoloc_places_save(c->set, path);
+    double save_s = bp_now() - t0;
+    if (st != GEOLOC_OK)
+        die("geoloc_places_save", st);
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        perror(path);
+        exit(1);
+    }
+    printf("F\t%s\tc.geoloc_file\t%.6f\t%.1f\n", set, save_s, (double)sb.st_size / (double)(n ? n : 1));
+    geoloc_places *opened = NULL;
+    if ((st = p_geoloc_places_open(path, &opened)) != GEOLOC_OK)
+        die("geoloc_places_open", st);
+    ctx o = *c;
+    o.set = opened;
+    o.out = malloc(c->cap * sizeof *o.out);
+    size_t bad = 0;
+    for (size_t i = 0; i < ncheck; i++) {
+        for (int k = OP_WITHIN5; k <= OP_NEAREST10; k++) {
+            c->op = o.op = (enum op)k;
+            c->status = o.status = GEOLOC_OK;
+            size_t a = one(c, c->queries[i]), b = one(&o, c->queries[i]);
+            bad += c->status != GEOLOC_OK || o.status != GEOLOC_OK || a != b ||
+                   memcmp(c->out, o.out, a * sizeof *o.out) != 0;
+        }
+    }
+    printf("C\t%s\tsaved file\tc.geoloc_reopened\t%zu\t%zu\tanswers of the reopened file vs the set "
+           "(every kind, indices and distances)\n", set, 4 * ncheck, bad);
+    fflush(stdout);
+    free(o.out);
+    p_geoloc_places_destroy(opened);
+}
+
+/* A fresh process: geoloc_places_open of a saved set, then its first query. */
+static int run_open_set(const char *file, const char *dir, const char *name)
+{
+    bp_set s;
+    bp_load_set(dir, name, &s);
+    if (!LOOKUP(geoloc_places_open) || !LOOKUP(geoloc_places_within) || !LOOKUP(geoloc_places_destroy)) {
+        pending(name, "*", "c.geoloc_open", "libgeoloc has no geoloc_places_open yet");
+        return 0;
+    }
+    geoloc_places *set = NULL;
+    double rss0 = bp_rss(), t0 = bp_now();
+    geoloc_status st = p_geoloc_places_open(file, &set);
+    double open_s = bp_now() - t0, rss1 = bp_rss();
+    if (st != GEOLOC_OK)
+        die("geoloc_places_open", st);
+    geoloc_match out[4096];
+    size_t count = 0;
+    t0 = bp_now();
+    st = p_geoloc_places_within(set, ((const geoloc_coord *)s.queries)[0], 5.0, GEOLOC_MODEL_SPHERE,
+                                GEOLOC_UNIT_MILES, 4096, out, 4096, &count);
+    double first_s = bp_now() - t0;
+    if (st != GEOLOC_OK)
+        die("geoloc_places_within", st);
+    printf("O\t%s\tc.geoloc_open\t%.6f\t%.6f\t%.1f\n", name, open_s, first_s,
+           (rss1 - rss0) / (double)(s.n_places ? s.n_places : 1));
+    p_geoloc_places_destroy(set);
+    free(s.places);
+    free(s.queries);
+    return 0;
+}
+
 /* ---- modes ----------------------------------------------------------------------------------- */
 
 static int run_set(const char *dir, const char *name, int reps, size_t ncheck)
@@ -432,10 +524,15 @@ static int run_set(const char *dir, const char *name, int reps, size_t ncheck)
     row(&c, name, "nearest_10", "c.geoloc", s.nq_nearest, 1, reps);
     c.op = OP_WITHIN5;
     row(&c, name, "within_5mi", "c.geoloc", s.nq_within5, 2, reps);
+    c.op = OP_WITHIN50;
+    row(&c, name, "within_50mi", "c.geoloc", s.nq_within50, 2, reps);
     c.op = OP_NEAREST1;
     row(&c, name, "nearest_1", "c.geoloc", s.nq_nearest, 2, reps);
+    c.op = OP_NEAREST10;
+    row(&c, name, "nearest_10", "c.geoloc", s.nq_nearest, 2, reps);
 
     check_set(&c, name, places, s.n_places, ncheck);
+    save_and_reopen(&c, dir, name, s.n_places, ncheck);
 
     p_geoloc_places_destroy(set);
     free(c.out);
@@ -599,10 +696,13 @@ int main(int argc, char **argv)
     }
     if (argc == 3 && strcmp(argv[1], "--load-csv") == 0)
         return run_load_csv(argv[2]);
+    if (argc == 5 && strcmp(argv[1], "--open-set") == 0)
+        return run_open_set(argv[2], argv[3], argv[4]);
     if (argc != 5) {
         fprintf(stderr, "usage: geoloc_places DATADIR SET|gazetteer REPS NCHECK\n"
                         "       geoloc_places --open\n"
-                        "       geoloc_places --load-csv PATH\n");
+                        "       geoloc_places --load-csv PATH\n"
+                        "       geoloc_places --open-set FILE DATADIR SET\n");
         return 2;
     }
     int reps = (int)bp_parse_count(argv[3], "REPS");

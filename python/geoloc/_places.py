@@ -112,6 +112,8 @@ _ffi.declare({
         (c_char_p, c_size_t, POINTER(CLoadOptions), POINTER(PlacesPtr)),
         True,
     ),
+    "geoloc_places_save": (STATUS, (PlacesPtr, c_char_p), True),
+    "geoloc_places_open": (STATUS, (c_char_p, POINTER(PlacesPtr)), True),
     "geoloc_places_destroy": (None, (PlacesPtr,), False),
     "geoloc_places_count": (STATUS, (PlacesPtr, POINTER(c_size_t)), True),
     "geoloc_places_issue_count": (STATUS, (PlacesPtr, POINTER(c_size_t)), True),
@@ -627,6 +629,33 @@ class Places(_Handle):
         options = _options(strict, None, None, id_column, name_column, None)
         out = PlacesPtr()
         _lib.geoloc_places_parse_geojson(data, len(data), byref(options), byref(out))
+        return cls._adopt(out)
+
+    # ---- saving and opening ------------------------------------------------------------------
+
+    def save(self, path: PathLike) -> None:
+        """Saves the set (coordinates, ids, names, attributes and its index) to one file.
+
+        :meth:`open` maps the file back in milliseconds, in this process or any other, and the
+        reopened set answers every query exactly as this one. The format is versioned and
+        checksummed (see ARCHITECTURE.md); the file is written under a temporary name and
+        renamed over ``path``, so a process that has the earlier file open keeps reading it.
+        Raises InvalidArgumentError (the file cannot be written), InvalidUTF8Error.
+        """
+        with self._use() as ptr:
+            _lib.geoloc_places_save(ptr, _path(path))
+
+    @classmethod
+    def open(cls, path: PathLike) -> "Places":
+        """A set saved by :meth:`save`, mapped read-only (mmap): nothing is parsed or rebuilt,
+        and every process that opens the file shares its pages.
+
+        Raises NotFoundError (no such file), ParseError (not a place file, truncated or
+        corrupted: the message says which), UnsupportedError (a newer format version or another
+        byte order), InvalidArgumentError (not a regular file).
+        """
+        out = PlacesPtr()
+        _lib.geoloc_places_open(_path(path), byref(out))
         return cls._adopt(out)
 
     # ---- reading it ------------------------------------------------------------------------

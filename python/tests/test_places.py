@@ -376,24 +376,28 @@ def test_nearest_cases(hand):
 
 
 @pytest.mark.parametrize("model, queries", [(Model.SPHERE, 150), (Model.WGS84, 40)])
-def test_against_brute_force(model, queries):
+def test_against_brute_force(model, queries, tmp_path):
     rng = numpy.random.default_rng(20240 + int(model))
     n = 2500
     pts = random_points(rng, n)
     pts[-20:] = pts[:20]  # exact duplicates: ties
     radii_km = [0, 0.5, 5, 50, 300, 2000, 9000, 15000, 20100]
-    with Places.from_arrays(pts) as p:
-        for qn in range(queries):
-            c = tuple(pts[rng.integers(n)]) if qn % 3 == 0 else tuple(random_points(rng, 1)[0])
-            r = radii_km[rng.integers(len(radii_km))] * rng.uniform(0.5, 1.0)
-            k = int(rng.integers(1, 51))
-            want = brute_force(pts, c, "km", model)
-            in_radius = [m for m in want if m.distance <= r]
-            assert p.within(c, r, "km", model) == in_radius, (c, r)
-            assert p.nearest(c, k, "km", model) == want[:k], (c, k)
-            if qn % 10 == 0:
-                assert p.within(c, r, "km", model, limit=k) == in_radius[:k]
-                assert p.nearest(c, k, "km", model, max_distance=r) == in_radius[:k]
+    with Places.from_arrays(pts) as made:
+        # The set saved and opened again answers every query as the set (and brute force) does.
+        made.save(tmp_path / "property.places")
+        with Places.open(tmp_path / "property.places") as opened:
+            for qn in range(queries):
+                c = tuple(pts[rng.integers(n)]) if qn % 3 == 0 else tuple(random_points(rng, 1)[0])
+                r = radii_km[rng.integers(len(radii_km))] * rng.uniform(0.5, 1.0)
+                k = int(rng.integers(1, 51))
+                want = brute_force(pts, c, "km", model)
+                in_radius = [m for m in want if m.distance <= r]
+                for p in (made, opened):
+                    assert p.within(c, r, "km", model) == in_radius, (c, r)
+                    assert p.nearest(c, k, "km", model) == want[:k], (c, k)
+                    if qn % 10 == 0:
+                        assert p.within(c, r, "km", model, limit=k) == in_radius[:k]
+                        assert p.nearest(c, k, "km", model, max_distance=r) == in_radius[:k]
 
 
 def test_result_list_grows_past_the_first_capacity(monkeypatch):
@@ -811,3 +815,107 @@ def test_threads_query_one_set_at_once(gazetteer):
             bad = [(90.5 + i, 0.0) for i in range(40)]
             messages = list(pool.map(lambda q: str(pytest.raises(geoloc.OutOfRangeError, p.nearest, q).value), bad))
             assert all(repr(q[0]) in m or str(q[0]) in m for q, m in zip(bad, messages)), messages
+
+
+# ============================================================================================
+# Saved sets: Places.save and Places.open
+# ============================================================================================
+
+
+@pytest.fixture
+def saved(tmp_path):
+    coords = [(38.3, -88.9), (-33.9, 151.2), (90.0, 0.0), (0.0, -180.0), (51.5, -0.1)]
+    p = Places.from_arrays(
+        coords,
+        ids=["a", "bb", "", "d", "e"],
+        names=["Mount Vernon", "Sydney", None, "Date line", "Zürich"],
+        attributes={"cc": ["US", "AU", "", None, "GB"], "admin1": ["IL", None, "", None, "ENG"]},
+    )
+    path = tmp_path / "small.places"
+    p.save(path)
+    yield p, path
+    p.close()
+
+
+def test_saved_set_reads_back_every_field(saved):
+    p, path = saved
+    with Places.open(path) as o:
+        assert len(o) == len(p)
+        assert o.attribute_names == p.attribute_names
+        for i in range(len(p)):
+            assert o.coord(i) == p.coord(i)
+            assert o.id(i) == p.id(i)
+            assert o.name(i) == p.name(i)
+            for a in p.attribute_names:
+                assert o.attribute(i, a) == p.attribute(i, a)
+        assert o.name(4) == "Zürich" and o.attribute(1, "admin1") is None and o.id(2) == ""
+        assert o.issues == ()
+        for q in [(38, -89), (-90, 0), (0, 179.99)]:
+            assert o.within(q, 20000, "km") == p.within(q, 20000, "km")
+            assert o.nearest(q, 3, "mi", "wgs84") == p.nearest(q, 3, "mi", "wgs84")
+    # Without ids, the ids are the places' numbers, also once saved.
+    with Places.from_arrays([(1.0, 2.0), (3.0, 4.0)]) as numbered:
+        numbered.save(str(path))
+        with Places.open(str(path)) as o:
+            assert [o.id(0), o.id(1)] == ["1", "2"]
+
+
+def test_every_truncation_and_corruption_of_a_saved_set_is_refused(saved, tmp_path):
+    _, path = saved
+    data = path.read_bytes()
+    bad = tmp_path / "bad.places"
+    for n in range(len(data)):
+        bad.write_bytes(data[:n])
+        with pytest.raises(geoloc.ParseError):
+            Places.open(bad)
+    for i in range(len(data)):
+        b = bytearray(data)
+        b[i] ^= 0xA5
+        bad.write_bytes(bytes(b))
+        with pytest.raises((geoloc.ParseError, geoloc.UnsupportedError)):
+            Places.open(bad)
+    bad.write_bytes(b"lat,lon\n1,2\n")
+    err = raises(geoloc.ParseError, Places.open, bad)
+    assert "not a libgeoloc place file" in str(err)
+
+
+def test_save_and_open_errors(saved, tmp_path):
+    p, _ = saved
+    with pytest.raises(geoloc.NotFoundError):
+        Places.open(tmp_path / "missing.places")
+    with pytest.raises(geoloc.InvalidArgumentError):
+        Places.open(tmp_path)
+    with pytest.raises(geoloc.InvalidArgumentError):
+        p.save(tmp_path / "no" / "such" / "dir.places")
+    with pytest.raises(TypeError):
+        Places.open(12)
+    raises(geoloc.NullArgumentError, p.save, None)
+    raises(geoloc.NullArgumentError, Places.open, None)
+    p2 = Places.from_arrays([(1.0, 2.0)])
+    p2.close()
+    with pytest.raises(ValueError):
+        p2.save(tmp_path / "closed.places")
+
+
+def test_a_second_process_opens_a_saved_set_this_one_has_open(saved):
+    p, path = saved
+    o = Places.open(path)
+    code = (
+        "import geoloc, sys\n"
+        "o = geoloc.Places.open(sys.argv[1])\n"
+        "print(len(o), o.name(0), [(m.index, m.distance) for m in o.nearest((38, -89), 5)])\n"
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(Path(geoloc.__file__).resolve().parent.parent)
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    want = "%d %s %s" % (len(p), p.name(0), [(m.index, m.distance) for m in p.nearest((38, -89), 5)])
+    assert out.stdout.strip() == want
+    # Saving over the open file replaces it; the open set keeps reading the old one.
+    with Places.from_arrays([(1.0, 2.0)]) as one:
+        one.save(path)
+    assert len(o) == 5 and o.name(0) == "Mount Vernon"
+    assert o.nearest((38, -89), 5) == p.nearest((38, -89), 5)
+    with Places.open(path) as again:
+        assert len(again) == 1
+    o.close()

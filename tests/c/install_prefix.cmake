@@ -22,7 +22,8 @@ foreach(f
         "${LIBDIR}/cmake/geoloc/geolocConfig.cmake"
         "${LIBDIR}/cmake/geoloc/geolocConfigVersion.cmake"
         "${LIBDIR}/cmake/geoloc/geolocTargets.cmake"
-        "share/geoloc/cities1000.tsv")
+        "share/geoloc/cities1000.tsv"
+        "share/geoloc/cities1000.places")
     if(NOT EXISTS "${PREFIX}/${f}")
         string(APPEND problems "missing: ${f}\n")
     endif()

@@ -50,13 +50,15 @@ public final class Gazetteer: @unchecked Sendable {
 
     /// A gazetteer read from a file in the shipped format: CSV or TSV with a header naming
     /// `name`, `lat`, `lon`, `country_code` and optionally `id`, `admin1_code`, `admin1_name`,
-    /// `admin2_name` and more (see data/gazetteer/README.md). Unusable rows are skipped.
+    /// `admin2_name` and more (see data/gazetteer/README.md; unusable rows are skipped), or such
+    /// a set saved with ``PlaceSet/save(to:)`` (told apart by its first bytes; opened with mmap).
     /// - Throws: `.notFound` for a missing file, and the errors of
-    ///   ``PlaceSet/load(csvFile:options:)`` and ``init(places:)``, with the path in the message.
+    ///   ``PlaceSet/load(csvFile:options:)``, ``PlaceSet/open(_:)`` and ``init(places:)``, with
+    ///   the path in the message.
     public convenience init(path: String) throws(GeoLocError) {
-        let load = try PlaceSet.load(csvFile: path)
+        let places = isPlaceFile(path) ? try PlaceSet.open(path) : try PlaceSet.load(csvFile: path).places
         do {
-            try self.init(places: load.places)
+            try self.init(places: places)
         } catch {
             throw GeoLocError(error.code, "\(path): \(error.message)")
         }
@@ -71,8 +73,11 @@ public final class Gazetteer: @unchecked Sendable {
         try shippedGazetteer.get()
     }
 
-    /// Where ``shipped()`` looks for cities1000.tsv, in order:
-    /// 1. `$GEOLOC_GAZETTEER`, when set (the path of the file itself);
+    /// Where ``shipped()`` looks for cities1000.tsv, in order. Beside each of these TSV paths but
+    /// the first, `cities1000.places` (the same places saved by the build with
+    /// ``PlaceSet/save(to:)``, which opens in milliseconds) is tried before the TSV; a saved
+    /// file that cannot be opened is passed over for the TSV.
+    /// 1. `$GEOLOC_GAZETTEER`, when set (the path of the file itself: a TSV/CSV or a saved set);
     /// 2. `<dir>/../share/geoloc/cities1000.tsv` and `<dir>/../../share/geoloc/cities1000.tsv`,
     ///    where `<dir>` is the directory of the binary that holds this code (libgeoloc.so, or a
     ///    program that links GeoLoc statically), found with `dladdr`: an install puts the data in
@@ -185,6 +190,16 @@ public struct ReverseGeocode: Sendable, Equatable {
 // MARK: - The shipped data
 
 private let shippedFileName = "cities1000.tsv"
+/// The same places saved as a place file (PlaceFile.swift), made by the build from the TSV.
+private let shippedSavedName = "cities1000.places"
+
+/// Whether the file at `path` starts with a place file's magic bytes.
+private func isPlaceFile(_ path: String) -> Bool {
+    guard let f = fopen(path, "rb") else { return false }
+    defer { fclose(f) }
+    var head = [UInt8](repeating: 0, count: 8)
+    return fread(&head, 1, 8, f) == 8 && head == Array("GEOLOCPS".utf8)
+}
 
 /// data/gazetteer/cities1000.tsv next to Sources/ of the tree this file was compiled from.
 private let sourceTreeData: String = {
@@ -208,14 +223,28 @@ private final class ShippedGazetteer: @unchecked Sendable {
         defer { pthread_mutex_unlock(lock) }
         if let value { return value }
         var tried: [String] = []
-        for path in Gazetteer.shippedSearchPaths {
+        var candidates: [String] = []
+        for (k, path) in Gazetteer.shippedSearchPaths.enumerated() {
+            // The saved form beside each TSV (not beside the file $GEOLOC_GAZETTEER names).
+            let fromEnvironment = k == 0 && getenv("GEOLOC_GAZETTEER").map { $0[0] != 0 } == true
+            if !fromEnvironment && path.hasSuffix("/" + shippedFileName) {
+                candidates.append(String(path.dropLast(shippedFileName.utf8.count)) + shippedSavedName)
+            }
+            candidates.append(path)
+        }
+        for path in candidates {
             do {
                 let g = try Gazetteer(path: path)
                 value = g
                 return g
             } catch {
-                guard error.code == .notFound else { throw error }
-                tried.append(path)
+                if error.code == .notFound {
+                    tried.append(path)
+                } else if path.hasSuffix(shippedSavedName) {
+                    tried.append("\(path) (\(error.message))")  // the TSV can still serve
+                } else {
+                    throw error
+                }
             }
         }
         throw GeoLocError(

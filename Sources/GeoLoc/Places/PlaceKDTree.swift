@@ -76,6 +76,11 @@ final class UnitVectorTree {
     /// The bounding box of all points.
     let boxLow: SIMD4<Double>
     let boxHigh: SIMD4<Double>
+    /// The most points a leaf holds (see `bucket` below; a saved set keeps its own).
+    let bucketSize: Int
+    /// The file the arrays live in, for a set opened from one (`PlaceFile`); `nil` when the tree
+    /// owns them (allocated here, freed in `deinit`).
+    let mapping: PlaceFileMapping?
 
     /// The most points a leaf holds; leaves hold between half that and that. Measured on the
     /// 144,563 GeoNames places (depth 13, 12-24 points a leaf) against 4 to 48: scanning a leaf
@@ -88,6 +93,8 @@ final class UnitVectorTree {
         let n = buffer.count / 2
         let source = buffer.baseAddress.unsafelyUnwrapped  // read only when n > 0
         count = n
+        bucketSize = bucket
+        mapping = nil
         let m = Swift.max(n, 1)
         points = .allocate(capacity: m)
         latLon = .allocate(capacity: 2 * m)
@@ -110,9 +117,7 @@ final class UnitVectorTree {
         }
         boxLow = lo
         boxHigh = hi
-        var depth = 0
-        while (n + (1 << depth) - 1) >> depth > bucket { depth += 1 }
-        internalCount = (1 << depth) - 1
+        internalCount = UnitVectorTree.internalNodes(count: n, bucket: bucket)
         gaps = .allocate(capacity: Swift.max(2 * internalCount, 1))
         dims = .allocate(capacity: Swift.max(internalCount, 1))
         if internalCount > 0 { build(node: 0, lo: 0, hi: n, cellLow: lo, cellHigh: hi) }
@@ -129,13 +134,45 @@ final class UnitVectorTree {
         }
     }
 
+    /// A tree over arrays that live in a mapped file (checked by `PlaceFile`): nothing is
+    /// copied or computed.
+    init(
+        count: Int, bucket: Int, internalCount: Int, boxLow: SIMD4<Double>, boxHigh: SIMD4<Double>,
+        points: UnsafePointer<SIMD4<Double>>, latLon: UnsafePointer<Double>, ids: UnsafePointer<Int32>,
+        positions: UnsafePointer<Int32>, gaps: UnsafePointer<Double>, dims: UnsafePointer<UInt8>,
+        mapping: PlaceFileMapping
+    ) {
+        self.count = count
+        bucketSize = bucket
+        self.internalCount = internalCount
+        self.boxLow = boxLow
+        self.boxHigh = boxHigh
+        // Never written through: the mapping is read-only (PROT_READ).
+        self.points = UnsafeMutablePointer(mutating: points)
+        self.latLon = UnsafeMutablePointer(mutating: latLon)
+        self.ids = UnsafeMutablePointer(mutating: ids)
+        self.positions = UnsafeMutablePointer(mutating: positions)
+        self.gaps = UnsafeMutablePointer(mutating: gaps)
+        self.dims = UnsafeMutablePointer(mutating: dims)
+        self.mapping = mapping
+    }
+
     deinit {
+        guard mapping == nil else { return }
         points.deallocate()
         latLon.deallocate()
         ids.deallocate()
         positions.deallocate()
         gaps.deallocate()
         dims.deallocate()
+    }
+
+    /// The number of internal nodes of a tree of `n` points whose leaves hold at most `bucket`:
+    /// the smallest complete tree whose leaves do (`2^depth - 1`).
+    static func internalNodes(count n: Int, bucket: Int) -> Int {
+        var depth = 0
+        while (n + (1 << depth) - 1) >> depth > bucket { depth += 1 }
+        return (1 << depth) - 1
     }
 
     /// Bytes held by the tree (points, coordinates, both index maps, nodes).
@@ -167,39 +204,71 @@ final class UnitVectorTree {
         }
     }
 
-    /// Quickselect: afterwards every point in `lo..<k` is <= point `k` <= every point in
+    /// Selection: afterwards every point in `lo..<k` is <= point `k` <= every point in
     /// `k..<hi` along `dim`.
     private func select(_ k: Int, lo: Int, hi: Int, dim: Int) {
+        floydRivest(k, left: lo, right: hi - 1, dim: dim)
+    }
+
+    /// Floyd and Rivest's selection (CACM 18(3), 1975): on a large range, first select `k` within
+    /// a window around it sized like a sample (n^(2/3)), which leaves a pivot close to the k-th
+    /// value at `k`; one partition pass around it then leaves a small range to go on with. About
+    /// one pass over the data instead of quickselect's three or four.
+    private func floydRivest(_ k: Int, left l0: Int, right r0: Int, dim: Int) {
         let a = points
         // The keys: lane `dim` of each point, 4 doubles apart.
         let key = UnsafeMutableRawPointer(points).assumingMemoryBound(to: Double.self) + dim
-        var lo = lo
-        var hi = hi &- 1
-        while hi > lo {
-            // Median of three as the pivot.
-            let m = lo &+ (hi &- lo) >> 1
-            if key[m &<< 2] < key[lo &<< 2] { a.swapElements(m, lo) }
-            if key[hi &<< 2] < key[lo &<< 2] { a.swapElements(hi, lo) }
-            if key[hi &<< 2] < key[m &<< 2] { a.swapElements(hi, m) }
-            let pivot = key[m &<< 2]
-            var i = lo
-            var j = hi
-            while i <= j {
-                while key[i &<< 2] < pivot { i &+= 1 }
-                while key[j &<< 2] > pivot { j &-= 1 }
-                if i <= j {
-                    a.swapElements(i, j)
+        var left = l0
+        var right = r0
+        while right > left {
+            if right - left > 600 {
+                let n = Double(right - left + 1)
+                let i = Double(k - left + 1)
+                let z = log(n)
+                let s = 0.5 * exp(2 * z / 3)
+                let sd = 0.5 * (z * s * (n - s) / n).squareRoot() * (i < n / 2 ? -1 : 1)
+                let newLeft = Swift.max(left, Int(Double(k) - i * s / n + sd))
+                let newRight = Swift.min(right, Int(Double(k) + (n - i) * s / n + sd))
+                floydRivest(k, left: newLeft, right: newRight, dim: dim)
+            }
+            // Partition around the k-th value t without branches on the data (the comparisons
+            // are coin flips a branch predictor cannot learn): every element is moved, and the
+            // boundary j advances by the comparison's result. Afterwards [left, j) < t, a[j] = t,
+            // (j, right] >= t; the keys equal to t are gathered after j only when there are any.
+            let t = key[k &<< 2]
+            a.swapElements(k, right)
+            var j = left
+            var equal = 0
+            var i = left
+            while i < right {
+                let x = a[i]
+                let v = key[i &<< 2]
+                a[i] = a[j]
+                a[j] = x
+                j &+= v < t ? 1 : 0
+                equal &+= v == t ? 1 : 0
+                i &+= 1
+            }
+            a.swapElements(j, right)
+            if k < j {
+                right = j &- 1
+                continue
+            }
+            if k == j { return }
+            var e = j &+ 1
+            if equal > 0 {
+                i = e
+                while i <= right {
+                    let x = a[i]
+                    let v = key[i &<< 2]
+                    a[i] = a[e]
+                    a[e] = x
+                    e &+= v == t ? 1 : 0
                     i &+= 1
-                    j &-= 1
                 }
+                if k < e { return }
             }
-            if k <= j {
-                hi = j
-            } else if k >= i {
-                lo = i
-            } else {
-                return
-            }
+            left = e
         }
     }
 
@@ -261,6 +330,70 @@ final class UnitVectorTree {
             dists[dim] = old
         }
     }
+}
+
+extension UnitVectorTree {
+    /// Calls `visit(p)` for every position whose point lies in the 3-D box `low...high` (x, y, z
+    /// lanes; w ignored) or may: subtrees are skipped only when their points are all outside the
+    /// box along a node's split dimension, leaves are not filtered (the caller tests each point).
+    @inline(__always)
+    func search(boxLow low: SIMD4<Double>, boxHigh high: SIMD4<Double>, _ visit: (Int) -> Void) {
+        guard count > 0 else { return }
+        for k in 0..<3 where low[k] > boxHigh[k] || high[k] < boxLow[k] { return }
+        descendBox(node: 0, lo: 0, hi: count, low: low, high: high, visit)
+    }
+
+    private func descendBox(node: Int, lo: Int, hi: Int, low: SIMD4<Double>, high: SIMD4<Double>, _ visit: (Int) -> Void) {
+        if node >= internalCount {
+            for p in lo..<hi { visit(p) }
+            return
+        }
+        let dim = Int(dims[node])
+        let mid = lo + (hi - lo) / 2
+        // The left half's points are <= gaps[2 node] along dim, the right half's >= gaps[2 node + 1].
+        if low[dim] <= gaps[2 * node] { descendBox(node: 2 * node + 1, lo: lo, hi: mid, low: low, high: high, visit) }
+        if high[dim] >= gaps[2 * node + 1] { descendBox(node: 2 * node + 2, lo: mid, hi: hi, low: low, high: high, visit) }
+    }
+}
+
+/// The unit-vector box (x, y, z lanes) that holds every point of a longitude/latitude box
+/// (degrees, bounds included), widened by 1e-9 to cover the rounding of the vectors and of the
+/// bounds: z = sin φ; x = cos φ cos λ and y = cos φ sin λ as products of the ranges of cos φ (its
+/// maximum 1 when the box holds the equator) and of cos λ, sin λ (their extremes where the box
+/// holds λ = 0, ±90, ±180).
+func unitVectorBox(_ box: LonLatBox) -> (low: SIMD4<Double>, high: SIMD4<Double>) {
+    let d2r = Double.pi / 180
+    let a = Swift.max(box.minLat, -90) * d2r
+    let b = Swift.min(box.maxLat, 90) * d2r
+    let zLow = sin(a), zHigh = sin(b)
+    let cosA = cos(a), cosB = cos(b)
+    let cLow = Swift.max(Swift.min(cosA, cosB), 0)
+    let cHigh = a <= 0 && b >= 0 ? 1 : Swift.max(cosA, cosB)
+    var uLow = -1.0, uHigh = 1.0, vLow = -1.0, vHigh = 1.0
+    if box.maxLon - box.minLon < 360 {
+        let l0 = box.minLon, l1 = box.maxLon
+        let c0 = cos(l0 * d2r), c1 = cos(l1 * d2r), s0 = sin(l0 * d2r), s1 = sin(l1 * d2r)
+        // Whether the range holds an angle, taken modulo 360.
+        func holds(_ angle: Double) -> Bool {
+            for k in -2...2 {
+                let x = angle + 360 * Double(k)
+                if x >= l0 && x <= l1 { return true }
+            }
+            return false
+        }
+        uLow = holds(180) ? -1 : Swift.min(c0, c1)
+        uHigh = holds(0) ? 1 : Swift.max(c0, c1)
+        vLow = holds(-90) ? -1 : Swift.min(s0, s1)
+        vHigh = holds(90) ? 1 : Swift.max(s0, s1)
+    }
+    // [cLow, cHigh] (>= 0) times [u0, u1]: the extremes are at the corners.
+    func times(_ u0: Double, _ u1: Double) -> (Double, Double) {
+        (Swift.min(cLow * u0, cHigh * u0), Swift.max(cLow * u1, cHigh * u1))
+    }
+    let (xLow, xHigh) = times(uLow, uHigh)
+    let (yLow, yHigh) = times(vLow, vHigh)
+    let m = 1e-9
+    return (SIMD4(xLow - m, yLow - m, zLow - m, 0), SIMD4(xHigh + m, yHigh + m, zHigh + m, 0))
 }
 
 /// The squared chord between two unit vectors (their w lanes ignored).
@@ -409,6 +542,25 @@ struct ChordRange: KDCollector {
     @inline(__always)
     mutating func visit(_ d2: Double, _ p: Int) {
         if d2 <= limit { positions.append(p) }
+    }
+}
+
+/// The positions of every point within a squared chord, into a `Candidates` buffer (a radius
+/// search's first step: no allocation for the first 256).
+struct ChordCandidates: KDCollector {
+    let limit: Double
+    let bound: Double
+    var found: Candidates
+
+    init(limit: Double, into found: Candidates) {
+        self.limit = limit
+        bound = limit == .infinity ? .infinity : ChordBounds.prune(limit)
+        self.found = found
+    }
+
+    @inline(__always)
+    mutating func visit(_ d2: Double, _ p: Int) {
+        if d2 <= limit { found.append(p) }
     }
 }
 

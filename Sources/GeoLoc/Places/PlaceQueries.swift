@@ -76,63 +76,8 @@ struct LonLatBox {
     }
 }
 
-/// One box, or two when the cap crosses the antimeridian.
-struct CapBoxes {
-    var first: LonLatBox
-    var second: LonLatBox?
-
-    var all: [LonLatBox] { second.map { [first, $0] } ?? [first] }
-}
-
-/// The longitude/latitude boxes (degrees) that contain a spherical cap of `angle` radians
-/// around `center`, with margins that cover every rounding on the way; `nil` when the cap is
-/// the whole sphere.
-///
-/// Latitudes: lat0 ± angle. Longitudes: all of them when the cap reaches a pole; otherwise
-/// lon0 ± asin(sin angle / cos lat0), the widest offset of a cap that misses the poles (there
-/// sin angle < cos lat0). For a small argument s the bound s / sqrt(1 - s²) >= asin s (and
-/// angle >= sin angle) saves the sine and the arcsine (a box wider by s²/3 at most); near 1,
-/// where asin magnifies rounding, the argument is raised by 1e-12 first. Across the antimeridian
-/// the box is split in two.
-/// - Parameter cosLatitude: `cos(center.latitude * .pi / 180)`, when the caller has it.
-func capBoxes(center: Coordinate, angle: Double, cosLatitude: Double? = nil) -> CapBoxes? {
-    if !(angle < Double.pi) { return nil }
-    let r2d = 180 / Double.pi
-    let dLat = angle * r2d * (1 + 1e-12) + 1e-11
-    let lat0 = center.latitude
-    let minLat = Swift.max(lat0 - dLat, -90)
-    let maxLat = Swift.min(lat0 + dLat, 90)
-    var dLon = 180.0
-    if lat0 + dLat < 90 && lat0 - dLat > -90 {
-        let cosLat0 = cosLatitude ?? cos(lat0 * (Double.pi / 180))
-        let small = angle / cosLat0 * (1 + 1e-12)
-        if small < 0.1 {
-            dLon = small / (1 - small * small).squareRoot() * r2d * (1 + 1e-12) + 1e-11
-        } else {
-            let s = sin(angle) / cosLat0 * (1 + 1e-12)
-            if s < 1 { dLon = asin(s) * r2d * (1 + 1e-12) + 1e-11 }
-        }
-    }
-    if dLon >= 180 { return CapBoxes(first: LonLatBox(minLon: -180, minLat: minLat, maxLon: 180, maxLat: maxLat)) }
-    let lon0 = center.longitude
-    let minLon = lon0 - dLon
-    let maxLon = lon0 + dLon
-    if minLon < -180 {
-        return CapBoxes(
-            first: LonLatBox(minLon: -180, minLat: minLat, maxLon: maxLon, maxLat: maxLat),
-            second: LonLatBox(minLon: minLon + 360, minLat: minLat, maxLon: 180, maxLat: maxLat))
-    }
-    if maxLon >= 180 {
-        return CapBoxes(
-            first: LonLatBox(minLon: minLon, minLat: minLat, maxLon: 180, maxLat: maxLat),
-            second: LonLatBox(minLon: -180, minLat: minLat, maxLon: maxLon - 360, maxLat: maxLat))
-    }
-    return CapBoxes(first: LonLatBox(minLon: minLon, minLat: minLat, maxLon: maxLon, maxLat: maxLat))
-}
-
-/// The items a GEOS query reports (kd-tree positions), in a growable buffer: the callback does
-/// nothing else, and the candidates are measured afterwards in a tight loop whose independent
-/// loads overlap (measuring inside the callback stalls on every cache miss).
+/// The candidates a radius search's tree walk finds (kd-tree positions), in a growable buffer
+/// that starts on the caller's stack; they are measured afterwards in one tight loop.
 struct Candidates {
     var base: UnsafeMutablePointer<Int32>
     var count = 0
@@ -172,35 +117,24 @@ struct Candidates {
     }
 }
 
-/// The GEOS callback of a radius query: records the candidate.
-let candidateVisitor: TreeVisitor = { item, userdata in
-    userdata.unsafelyUnwrapped.assumingMemoryBound(to: Candidates.self).pointee.append(Int(bitPattern: item))
-}
-
-/// The GEOS callback that only collects the items (kd-tree positions, into an `[Int]`).
-let collectVisitor: TreeVisitor = { item, userdata in
-    userdata.unsafelyUnwrapped.assumingMemoryBound(to: [Int].self).pointee.append(Int(bitPattern: item))
-}
-
 extension PlaceSet {
     /// Every place within `radius` of `center`, nearest first; ties by index.
     ///
-    /// The circle geofence of the mosque finder ("mosques within 5 miles"). GEOS's STRtree
-    /// finds the places in a longitude/latitude box that contains the circle (two boxes across
-    /// the antimeridian, all longitudes when the circle reaches a pole), then each is measured
-    /// exactly: a place is in when its distance, as `distance(from: center, to: place, model:,
-    /// unit:)` computes it, is `<= radius`, and the distances returned are those values, bit for
-    /// bit.
+    /// The circle geofence of the mosque finder ("mosques within 5 miles"). The kd-tree over
+    /// unit vectors finds the places whose chord from the centre is at most the chord of the
+    /// radius (with a margin that covers every rounding: `ChordBounds.upper`), then each is
+    /// measured exactly: a place is in when its distance, as `distance(from: center, to: place,
+    /// model:, unit:)` computes it, is `<= radius`, and the distances returned are those values,
+    /// bit for bit. No lock and no GEOS call: any number of threads search one set at full speed.
     /// - Parameters:
     ///   - radius: finite, `>= 0`, in `unit`. 0 finds places exactly at `center`; half the
     ///     Earth's circumference or more finds every place.
     ///   - unit: the unit of `radius` and of the returned distances (meters by default).
-    ///   - model: `.sphere` (great circle, haversine) or `.wgs84` (the geodesic; the boxes are
+    ///   - model: `.sphere` (great circle, haversine) or `.wgs84` (the geodesic; the chord is
     ///     widened for the ellipsoid, see `wgs84MinCurvatureRadius`).
     ///   - limit: at most this many matches, the nearest (`nil` = all, 0 = none).
     /// - Throws: `.notFinite` / `.outOfRange` for a bad radius, `.invalidArgument` for a negative
-    ///   limit, `.countTooLarge` for a limit above `maxCount`, `.noMemory` if GEOS cannot make a
-    ///   query envelope.
+    ///   limit, `.countTooLarge` for a limit above `maxCount`.
     public func within(
         _ radius: Double, _ unit: DistanceUnit = .meters, of center: Coordinate,
         model: EarthModel = .sphere, limit: Int? = nil
@@ -209,45 +143,28 @@ extension PlaceSet {
         guard radius >= 0 else { throw GeoLocError(.outOfRange, "radius \(show(radius)) is negative") }
         let limit = try checkLimit(limit)
         if limit == 0 || count == 0 { return [] }
+        let tree = kdtree
+        let q = queryVector(center)
         var matches: [PlaceMatch]
         switch model {
         case .sphere:
             let r = Earth.meanRadius / unit.meters
             let angle = radius / r
-            let tree = kdtree
             let from = HaversineFrom(center, radius: r)
-            matches = []
-            guard let boxes = capBoxes(center: center, angle: angle, cosLatitude: from.cosLat1) else {
-                // The circle covers the sphere: every place, no index needed.
-                for p in 0..<count {
-                    let d = from.distance(lat2: tree.latLon[2 * p], lon2: tree.latLon[2 * p + 1], cosLat2: tree.points[p].w)
-                    if d <= radius { matches.append(PlaceMatch(index: Int(tree.ids[p]), distance: d)) }
-                }
-                break
-            }
-            matches = try withUnsafeTemporaryAllocation(of: Int32.self, capacity: 256) { (stack) throws(GeoLocError) in
-                var found = Candidates(buffer: stack)
-                defer { found.deallocate() }
-                try withUnsafeMutablePointer(to: &found) { (p) throws(GeoLocError) in
-                    try rtree.query(boxes.first, userdata: p, candidateVisitor)
-                    if let second = boxes.second { try rtree.query(second, userdata: p, candidateVisitor) }
-                }
-                return sphereMatches(found, from: from, radius: radius, angle: angle)
+            matches = withUnsafeTemporaryAllocation(of: Int32.self, capacity: 256) { stack in
+                var range = ChordCandidates(limit: ChordBounds.upper(angle: angle), into: Candidates(buffer: stack))
+                tree.search(q, &range)
+                defer { range.found.deallocate() }
+                return sphereMatches(range.found, from: from, radius: radius, angle: angle)
             }
         case .wgs84:
             let angle = radius * unit.meters / wgs84MinCurvatureRadius * (1 + 1e-9)
-            var candidates: [Int] = []
-            if let boxes = capBoxes(center: center, angle: angle) {
-                try withUnsafeMutablePointer(to: &candidates) { (p) throws(GeoLocError) in
-                    for b in boxes.all { try rtree.query(b, userdata: p, collectVisitor) }
-                }
-            } else {
-                candidates = Array(0..<count)
-            }
+            var range = ChordRange(limit: ChordBounds.upper(angle: angle))
+            tree.search(q, &range)
             matches = []
-            for p in candidates {
+            for p in range.positions {
                 let d = try exactDistance(from: center, position: p, model: model, unit: unit)
-                if d <= radius { matches.append(PlaceMatch(index: Int(kdtree.ids[p]), distance: d)) }
+                if d <= radius { matches.append(PlaceMatch(index: Int(tree.ids[p]), distance: d)) }
             }
         }
         return nearestFirst(&matches, limit: limit)
@@ -354,9 +271,9 @@ extension PlaceSet {
 
     /// Every place in `region`, boundary included (GEOS prepared `covers`).
     ///
-    /// GEOS's STRtree finds the places in the region's envelope, then GEOS's prepared geometry
-    /// tests each. Coordinates are planar longitude/latitude: a polygon is not split at the
-    /// antimeridian, and places' longitudes are in [-180, 180) (a place at 180° east is at -180).
+    /// The kd-tree finds the places in the region's envelope (a unit-vector box that holds it,
+    /// then the envelope test itself), then GEOS's prepared geometry tests each. Coordinates are
+    /// planar longitude/latitude: a polygon is not split at the antimeridian, and places' longitudes are in [-180, 180) (a place at 180° east is at -180).
     /// - Parameters:
     ///   - origin: when given, the matches are sorted by distance from it (nearest first, ties
     ///     by index) and carry that distance; otherwise they are in index order with distance 0.
@@ -369,8 +286,17 @@ extension PlaceSet {
     ) throws(GeoLocError) -> [PlaceMatch] {
         let limit = try checkLimit(limit)
         if limit == 0 || count == 0 { return [] }
+        // The places in the region's envelope (as GEOS's envelope test of a point: bounds
+        // included), found through the kd-tree with a unit-vector box that holds the envelope.
+        let envelope = LonLatBox(
+            minLon: region.minLongitude, minLat: region.minLatitude, maxLon: region.maxLongitude,
+            maxLat: region.maxLatitude)
+        let (low, high) = unitVectorBox(envelope)
         var candidates: [Int] = []
-        withUnsafeMutablePointer(to: &candidates) { rtree.query(envelopeOf: region.geometry, userdata: $0, collectVisitor) }
+        let latLon = kdtree.latLon
+        kdtree.search(boxLow: low, boxHigh: high) { p in
+            if envelope.contains(latitude: latLon[2 * p], longitude: latLon[2 * p + 1]) { candidates.append(p) }
+        }
         let hits = try region.covered(candidates, latLon: kdtree.latLon)
         guard let origin else {
             var indexes = hits.map { Int(kdtree.ids[$0]) }
@@ -388,32 +314,18 @@ extension PlaceSet {
 
     // MARK: helpers
 
-    /// The candidates within `radius` (sphere), measured: first every candidate's data is touched
-    /// (independent loads whose cache misses overlap; the measuring loop is too long for the CPU
-    /// to run ahead into the next candidate's loads by itself); with many candidates the squared
-    /// chord (3 multiply-adds on the cached unit vector) rejects the boxes' corners (up to a fifth
-    /// of them) before any trigonometry; and the haversine's h rejects the rest before its arctangent.
+    /// The candidates (kd-tree positions already within the radius's chord), measured: the
+    /// haversine's h rejects the few beyond the radius before its arctangent.
     @inline(__always)
     func sphereMatches(_ found: Candidates, from: HaversineFrom, radius: Double, angle: Double) -> [PlaceMatch] {
         let tree = kdtree
         let n = found.count
         var matches: [PlaceMatch] = []
         matches.reserveCapacity(n)
-        var touched = 0.0
-        for j in 0..<n {
-            let p = Int(found.base[j])
-            touched += tree.points[p].w + tree.latLon[2 * p] + Double(tree.ids[p])
-        }
-        if touched.isNaN { return [] }  // never: keeps the loads
-        let filter = n > 16
-        let q = filter ? queryVector(Coordinate(checkedLatitude: from.lat1, longitude: from.lon1)) : .zero
-        let chordLimit = filter ? ChordBounds.upper(angle: angle) : .infinity
         let hLimit = HaversineFrom.hLimit(angle: angle)
         for j in 0..<n {
             let p = Int(found.base[j])
-            let v = tree.points[p]
-            if filter && chord2(q, v) > chordLimit { continue }
-            if let d = from.distance(lat2: tree.latLon[2 * p], lon2: tree.latLon[2 * p + 1], cosLat2: v.w, hLimit: hLimit),
+            if let d = from.distance(lat2: tree.latLon[2 * p], lon2: tree.latLon[2 * p + 1], cosLat2: tree.points[p].w, hLimit: hLimit),
                d <= radius {
                 matches.append(PlaceMatch(index: Int(tree.ids[p]), distance: d))
             }
@@ -451,20 +363,6 @@ extension PlaceSet {
         return nearestFirst(&matches, limit: k)
     }
 
-    /// `within` served by the kd-tree instead of GEOS (sphere only): for comparison timings.
-    func withinKD(_ radius: Double, _ unit: DistanceUnit = .meters, of center: Coordinate) throws(GeoLocError) -> [PlaceMatch] {
-        let tree = kdtree
-        let r = Earth.meanRadius / unit.meters
-        let from = HaversineFrom(center, radius: r)
-        var range = ChordRange(limit: ChordBounds.upper(angle: radius / r))
-        tree.search(queryVector(center), &range)
-        var matches: [PlaceMatch] = []
-        for p in range.positions {
-            let d = from.distance(lat2: tree.latLon[2 * p], lon2: tree.latLon[2 * p + 1], cosLat2: tree.points[p].w)
-            if d <= radius { matches.append(PlaceMatch(index: Int(tree.ids[p]), distance: d)) }
-        }
-        return nearestFirst(&matches, limit: count)
-    }
 }
 
 // MARK: ranking

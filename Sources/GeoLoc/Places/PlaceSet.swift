@@ -62,11 +62,19 @@ public struct PlaceSetBuilder {
         columns = PlaceColumns(attributes: attributeNames.count)
     }
 
+    /// A builder whose places' ids are their 1-based numbers ("1", "2", ...), not stored: the
+    /// `id` given to `append` is ignored. (The C door's sets made without ids.)
+    @_spi(CABI)
+    public init(attributeNames: [String] = [], numberedIDs: Bool) {
+        self.attributeNames = attributeNames
+        columns = PlaceColumns(attributes: attributeNames.count, numberedIDs: numberedIDs)
+    }
+
     /// Makes room for `n` places in all without regrowing (text is estimated at 12 bytes per
     /// string).
     public mutating func reserveCapacity(_ n: Int) {
         guard n > 0, n <= maxCount else { return }
-        let (strings, overflow) = n.multipliedReportingOverflow(by: 2 + attributeNames.count)
+        let (strings, overflow) = n.multipliedReportingOverflow(by: columns.stringsPerPlace)
         guard !overflow, strings <= Int(UInt32.max) else { return }
         unique()
         columns.data.pointee.latLon.reserve(2 * n)
@@ -87,7 +95,7 @@ public struct PlaceSetBuilder {
         unique()
         let c = columns
         try c.checkRoom(bytes)
-        c.append(id)
+        if !c.numberedIDs { c.append(id) }
         c.append(name)
         for (k, value) in attributes.enumerated() {
             if let value { c.append(value) } else { c.appendAbsent(column: k) }
@@ -114,7 +122,7 @@ public struct PlaceSetBuilder {
         let c = columns
         try c.checkRoom(bytes)
         c.reserve(bytes: bytes, strings: 2 + attributes.count)
-        c.appendReserved(id)
+        if !c.numberedIDs { c.appendReserved(id) }
         c.appendReserved(name)
         for k in 0..<attributes.count {
             if let value = attributes[k] { c.appendReserved(value) } else { c.appendAbsent(column: k) }
@@ -122,9 +130,8 @@ public struct PlaceSetBuilder {
         c.appendPoint(coordinate)
     }
 
-    /// Builds the indexed set: the GEOS STRtree and the nearest-neighbour tree.
-    /// - Throws: `.invalidArgument` for duplicate attribute names; `.noMemory` or
-    ///   `.internalError` if GEOS fails.
+    /// Builds the indexed set (its kd-tree).
+    /// - Throws: `.invalidArgument` for duplicate attribute names.
     public consuming func build() throws(GeoLocError) -> PlaceSet {
         unique()
         return try PlaceSet(attributeNames: attributeNames, columns: columns)
@@ -156,6 +163,13 @@ struct GrowableBuffer<Element> {
     init(capacity: Int = 16) {
         self.capacity = capacity
         base = .allocate(capacity: capacity)
+    }
+
+    /// A full, read-only view of memory the buffer does not own (never grown nor freed).
+    init(viewing memory: UnsafePointer<Element>, count: Int) {
+        base = UnsafeMutablePointer(mutating: memory)
+        self.count = count
+        capacity = count
     }
 
     func copy() -> GrowableBuffer {
@@ -202,24 +216,56 @@ final class PlaceColumns {
         /// first). Place `i`'s strings are `j = i * fields + f`: f = 0 id, 1 name, 2 + c
         /// attribute c.
         var ends = GrowableBuffer<UInt32>(capacity: 64)
-        /// Bit `i * attributes + c` is set when place `i` has no value for attribute `c`.
-        var absent: [UInt64] = []
+        /// Bit `i * attributes + c` is set when place `i` has no value for attribute `c` (words
+        /// past the end are all zero).
+        var absent = GrowableBuffer<UInt64>(capacity: 1)
         /// `[lat0, lon0, lat1, lon1, ...]`, longitudes already in [-180, 180).
         var latLon = GrowableBuffer<Double>(capacity: 32)
     }
 
     let attributes: Int
+    /// Whether ids are the places' 1-based numbers, not stored (then a place's strings are its
+    /// name and attributes only).
+    let numberedIDs: Bool
+    /// The strings stored per place: id (unless numbered), name, attributes.
+    var stringsPerPlace: Int { (numberedIDs ? 1 : 2) + attributes }
     let data: UnsafeMutablePointer<Data>
+    /// The file the text lives in, for a set opened from one; `nil` when the buffers are ours.
+    let mapping: PlaceFileMapping?
 
-    init(attributes: Int) {
+    init(attributes: Int, numberedIDs: Bool = false) {
         self.attributes = attributes
+        self.numberedIDs = numberedIDs
         data = .allocate(capacity: 1)
         data.initialize(to: Data())
+        mapping = nil
+    }
+
+    /// Columns over text that lives in a mapped file (checked by `PlaceFile`: `ends` never
+    /// decrease and the last is `byteCount`). Read-only: never appended to.
+    init(
+        attributes: Int, numberedIDs: Bool, count: Int, bytes: UnsafePointer<UInt8>, byteCount: Int,
+        ends: UnsafePointer<UInt32>, strings: Int, absent: UnsafePointer<UInt64>, absentWords: Int,
+        mapping: PlaceFileMapping
+    ) {
+        self.attributes = attributes
+        self.numberedIDs = numberedIDs
+        self.mapping = mapping
+        data = .allocate(capacity: 1)
+        data.initialize(to: Data(
+            count: count,
+            bytes: GrowableBuffer(viewing: bytes, count: byteCount),
+            ends: GrowableBuffer(viewing: ends, count: strings),
+            absent: GrowableBuffer(viewing: absent, count: absentWords),
+            latLon: GrowableBuffer(capacity: 1)))
     }
 
     deinit {
-        data.pointee.bytes.deallocate()
-        data.pointee.ends.deallocate()
+        if mapping == nil {
+            data.pointee.bytes.deallocate()
+            data.pointee.ends.deallocate()
+            data.pointee.absent.deallocate()
+        }
         data.pointee.latLon.deallocate()
         data.deinitialize(count: 1)
         data.deallocate()
@@ -228,12 +274,14 @@ final class PlaceColumns {
     var count: Int { data.pointee.count }
 
     func copy() -> PlaceColumns {
-        let c = PlaceColumns(attributes: attributes)
+        let c = PlaceColumns(attributes: attributes, numberedIDs: numberedIDs)
         let d = data.pointee
         c.data.pointee.bytes.deallocate()
         c.data.pointee.ends.deallocate()
+        c.data.pointee.absent.deallocate()
         c.data.pointee.latLon.deallocate()
-        c.data.pointee = Data(count: d.count, bytes: d.bytes.copy(), ends: d.ends.copy(), absent: d.absent, latLon: d.latLon.copy())
+        c.data.pointee = Data(
+            count: d.count, bytes: d.bytes.copy(), ends: d.ends.copy(), absent: d.absent.copy(), latLon: d.latLon.copy())
         return c
     }
 
@@ -295,7 +343,7 @@ final class PlaceColumns {
     func appendAbsent(column c: Int) {
         let bit = data.pointee.count * attributes + c
         while data.pointee.absent.count <= bit >> 6 { data.pointee.absent.append(0) }
-        data.pointee.absent[bit >> 6] |= 1 << UInt64(bit & 63)
+        data.pointee.absent.base[bit >> 6] |= 1 << UInt64(bit & 63)
         data.pointee.ends.append(UInt32(truncatingIfNeeded: data.pointee.bytes.count))
     }
 
@@ -328,31 +376,31 @@ final class PlaceColumns {
         let bit = index * attributes + c
         let word = bit >> 6
         let absent = data.pointee.absent
-        return word < absent.count && absent[word] & (1 << UInt64(bit & 63)) != 0
+        return word < absent.count && absent.base[word] & (1 << UInt64(bit & 63)) != 0
     }
 }
 
 /// An immutable, indexed set of places; safe to query from many threads at once.
 ///
-/// Indexes are `Int`s from 0 in append order. Two indexes are built with the set:
-/// - GEOS's STRtree (`PlaceRTree`), one item per place, which serves radius searches (`within`)
-///   and regions (`inside`);
-/// - a static kd-tree over unit vectors (`UnitVectorTree`), which serves exact k-nearest
-///   searches (`nearest`) and keeps the coordinates in a spatially coherent order (with each
-///   place's unit vector and cos(latitude)), so the radius search reads its candidates from a
-///   few cache lines. The STRtree's items are positions in that order.
+/// Indexes are `Int`s from 0 in append order. One index serves every query: a static kd-tree
+/// over the places' unit vectors (`UnitVectorTree`), flat and pointer-free, which answers exact
+/// k-nearest searches (`nearest`), radius searches (`within`, as chord-range searches) and the
+/// envelope step of regions (`inside`, as a unit-vector box search); it keeps the coordinates in
+/// its own, spatially coherent order (with each place's unit vector and cos(latitude)), so a
+/// search reads its candidates from a few cache lines. GEOS is used for regions only (their
+/// prepared polygons).
 ///
-/// Memory, on the 144,563 GeoNames places: 57 bytes a place for the coordinates and the kd-tree
-/// (unit vector and cosine 32, latitude/longitude 16, index maps 8, nodes 1), 87 for GEOS's tree,
-/// plus the text (4 bytes of offset per string and the UTF-8 bytes themselves).
+/// Memory: 57 bytes a place for the coordinates and the index (unit vector and cosine 32,
+/// latitude/longitude 16, index maps 8, nodes about 1.5), plus the text (4 bytes of offset per
+/// string and the UTF-8 bytes themselves). A set saved with `save(to:)` and opened with
+/// `open(_:)` maps the same arrays from the file, read-only: nothing is copied or rebuilt, and
+/// processes that open one file share its pages.
 ///
-/// Concurrency: the STRtree is built (by a first query) and the regions' prepared geometries are
-/// warmed up before they can be shared, so queries only read shared state. GEOS 3.11 does change
-/// one shared value whenever a geometry is made or destroyed (the reference count of its default
-/// geometry factory, whatever the context), and one when a context is made: every such call in
-/// libgeoloc (the query envelopes of `within`, the points of `inside` and `Region.contains`,
-/// regions, trees and contexts) runs under one process-wide mutex (`GEOSFactoryLock`), held
-/// only for those calls; the tree traversal and the prepared tests run unlocked.
+/// Concurrency: queries only read the set and take no lock (`within`, `nearest` and the tree
+/// walk of `inside`). Regions' point tests make GEOS point geometries, and GEOS 3.11 changes one
+/// shared value whenever a geometry is made or destroyed (the reference count of its default
+/// geometry factory, whatever the context): those calls (in `inside` and `Region.contains`, and
+/// when regions and contexts are made) run under one process-wide mutex (`GEOSFactoryLock`).
 public final class PlaceSet: @unchecked Sendable {
     /// The seed app's search radius presets, in miles.
     public static let radiusPresetsMiles: [Double] = [1, 2, 5, 10, 20, 50]
@@ -363,28 +411,37 @@ public final class PlaceSet: @unchecked Sendable {
     public let attributeNames: [String]
     let columnOf: [String: Int]
     let fields: Int
-    /// Ids, names and attribute values (the builder's, taken over).
+    /// Ids, names and attribute values (the builder's, taken over, or a file's).
     let columns: PlaceColumns
-    /// The nearest-neighbour tree, which also holds the coordinates (in its own order).
+    /// The index, which also holds the coordinates (in its own order).
     let kdtree: UnitVectorTree
-    /// GEOS's STRtree; its items are positions in `kdtree`.
-    let rtree: PlaceRTree
 
-    init(attributeNames: [String], columns: PlaceColumns) throws(GeoLocError) {
+    convenience init(attributeNames: [String], columns: PlaceColumns) throws(GeoLocError) {
+        let columnOf = try PlaceSet.columnIndex(attributeNames)
+        let kdtree = UnitVectorTree(latLon: UnsafeBufferPointer(start: columns.data.pointee.latLon.base, count: 2 * columns.count))
+        columns.dropCoordinates()
+        self.init(attributeNames: attributeNames, columnOf: columnOf, columns: columns, kdtree: kdtree)
+    }
+
+    /// A set over columns and a tree that are already made (a file's).
+    init(attributeNames: [String], columnOf: [String: Int], columns: PlaceColumns, kdtree: UnitVectorTree) {
+        count = columns.count
+        self.attributeNames = attributeNames
+        self.columnOf = columnOf
+        fields = 2 + attributeNames.count
+        self.columns = columns
+        self.kdtree = kdtree
+    }
+
+    /// The column of each name; `.invalidArgument` for a name given twice.
+    static func columnIndex(_ attributeNames: [String]) throws(GeoLocError) -> [String: Int] {
         var byName: [String: Int] = [:]
         for (c, name) in attributeNames.enumerated() {
             if byName.updateValue(c, forKey: name) != nil {
                 throw GeoLocError(.invalidArgument, "attribute name \(quote(name)) appears twice")
             }
         }
-        count = columns.count
-        self.attributeNames = attributeNames
-        columnOf = byName
-        fields = 2 + attributeNames.count
-        self.columns = columns
-        kdtree = UnitVectorTree(latLon: UnsafeBufferPointer(start: columns.data.pointee.latLon.base, count: 2 * columns.count))
-        columns.dropCoordinates()
-        rtree = try PlaceRTree(latLon: kdtree.latLon, count: columns.count)
+        return byName
     }
 
     /// A set of these places, indexed in array order. The attribute columns are the union of
@@ -423,13 +480,20 @@ public final class PlaceSet: @unchecked Sendable {
     /// The id of place `index`. Precondition: `0 <= index < count`.
     public func id(at index: Int) -> String {
         precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
-        return columns.string(index * fields)
+        if columns.numberedIDs { return String(index + 1) }
+        return columns.string(stringIndex(index, 0))
+    }
+
+    /// Where field `f` of place `index` is among the stored strings (not for a numbered id).
+    @inline(__always)
+    func stringIndex(_ index: Int, _ f: Int) -> Int {
+        columns.numberedIDs ? index * (fields - 1) + f - 1 : index * fields + f
     }
 
     /// The name of place `index`. Precondition: `0 <= index < count`.
     public func name(at index: Int) -> String {
         precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
-        return columns.string(index * fields + 1)
+        return columns.string(stringIndex(index, 1))
     }
 
     /// The value of attribute `name` of place `index`, `nil` when the place has none or the set
@@ -448,7 +512,7 @@ public final class PlaceSet: @unchecked Sendable {
         precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
         precondition(column >= 0 && column < attributeNames.count, "attribute column \(column) is out of range")
         if columns.isAbsent(column: column, at: index) { return nil }
-        return columns.string(index * fields + 2 + column)
+        return columns.string(stringIndex(index, 2 + column))
     }
 
     /// The column of attribute `name`, `nil` if the set has none of that name.
@@ -463,6 +527,10 @@ public final class PlaceSet: @unchecked Sendable {
     public func withUTF8<R>(field f: Int, at index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
         precondition(f >= 0 && f < fields, "field \(f) is out of range")
-        return try withExtendedLifetime(columns) { try body(columns.utf8(index * fields + f)) }
+        if f == 0 && columns.numberedIDs {
+            var id = String(index + 1)
+            return try id.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+        }
+        return try withExtendedLifetime(columns) { try body(columns.utf8(stringIndex(index, f))) }
     }
 }

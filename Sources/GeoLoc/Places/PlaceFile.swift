@@ -1,0 +1,498 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// A place set in one file, opened with mmap: the arrays of the set (its kd-tree, coordinates,
+// index maps and text) as they are in memory, so that opening maps them instead of rebuilding
+// anything, and processes that open one file share its pages.
+//
+// Format, version 1. Every integer little-endian, every float an IEEE 754 binary64 stored
+// little-endian; the file is refused on a big-endian machine (GEOLOC_E_UNSUPPORTED).
+//
+//   offset  size  field
+//        0     8  magic "GEOLOCPS"
+//        8     4  u32 format version (1); a newer version is refused with .unsupported
+//       12     4  u32 byte-order mark 0x01020304 (bytes 04 03 02 01)
+//       16     4  u32 header size (128)
+//       20     4  u32 leaf size of the kd-tree (1...4096)
+//       24     8  u64 n, the number of places (at most maxCount)
+//       32     8  u64 a, the number of attribute columns
+//       40     8  u64 bytes of text (ids, names, attribute values)
+//       48     8  u64 bytes of the attribute-name section
+//       56     8  u64 the file's size in bytes
+//       64    24  f64 x 3: the low corner of the unit vectors' bounding box (x, y, z)
+//       88    24  f64 x 3: the high corner
+//      112     8  u64 flags: bit 0 set when ids are the places' 1-based numbers, not stored;
+//                 the other bits 0
+//      120     8  u64 checksum of the whole file, these 8 bytes read as 0 (`PlaceFileChecksum`)
+//
+// Then the sections, each starting at a multiple of 64 bytes (zero padding between them), their
+// sizes all following from the header (m = the tree's internal nodes, from n and the leaf size;
+// s = n (2 + a) strings, n (1 + a) with numbered ids; w = ceil(n a / 64)):
+//   points      n x 32  (x, y, z, cos latitude) f64 per place, in tree order
+//   latLon      n x 16  latitude, longitude f64 (degrees), in tree order
+//   ids         n x 4   i32: the place index at each tree position
+//   positions   n x 4   i32: the tree position of each place index
+//   gaps        m x 16  f64 pairs: a node's left half's maximum and right half's minimum
+//   dims        m x 1   u8: a node's split dimension (0, 1, 2)
+//   ends        s x 4   u32: where string j ends in the text (place i's strings are i (2 + a) + f:
+//                       f = 0 id, 1 name, 2 + c attribute c; with numbered ids i (1 + a) + f - 1)
+//   absent      w x 8   u64 bitset: bit i a + c set when place i has no value for attribute c
+//   text        the UTF-8 bytes of every string, one after another
+//   names       for each attribute: u32 length, then its UTF-8 bytes
+//
+// Opening checks, before a single query can run: the magic, version, byte order and header
+// size; that the file is exactly as long as the header says (a truncated file is named as such);
+// the checksum over everything (a changed byte anywhere is refused); then what a query relies
+// on not to read out of bounds or return something that is not a place: every index and
+// position below n, every split dimension below 3, string ends that never decrease and end at
+// the text's size, every coordinate finite and in range, attribute names valid UTF-8 and
+// distinct. A file that passes answers every query exactly as the set it was saved from.
+
+/// `open(2)` (a name of its own: inside `PlaceSet`, `open` is the set's).
+private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    open(path, flags, mode)
+}
+
+/// A read-only memory mapping of a whole file, unmapped when the last set using it goes.
+final class PlaceFileMapping: @unchecked Sendable {
+    let base: UnsafeRawPointer
+    let size: Int
+    /// `munmap` when true; `free` otherwise (bytes copied into memory).
+    private let mapped: Bool
+
+    /// Maps `path` read-only (`MAP_SHARED`: every process shares the pages).
+    init(path: String) throws(GeoLocError) {
+        let fd = openFile(path, O_RDONLY | O_CLOEXEC, 0)
+        if fd < 0 {
+            let e = errno
+            if e == ENOENT || e == ENOTDIR {
+                throw GeoLocError(.notFound, "\(path): no such file")
+            }
+            throw GeoLocError(.invalidArgument, "\(path): cannot open: \(String(cString: strerror(e)))")
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            throw GeoLocError(.invalidArgument, "\(path): cannot read its size: \(String(cString: strerror(errno)))")
+        }
+        guard (st.st_mode & 0o170000) == 0o100000 else {  // S_ISREG
+            throw GeoLocError(.invalidArgument, "\(path): not a regular file")
+        }
+        let size = Int(st.st_size)
+        guard size >= PlaceFile.headerSize else {
+            throw GeoLocError(.parse, "\(path): not a libgeoloc place file (\(size) bytes, shorter than its header)")
+        }
+        guard let p = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), p != MAP_FAILED else {
+            let e = errno
+            throw GeoLocError(e == ENOMEM ? .noMemory : .invalidArgument, "\(path): cannot map: \(String(cString: strerror(e)))")
+        }
+        base = UnsafeRawPointer(p)
+        self.size = size
+        mapped = true
+    }
+
+    /// A copy of `bytes` in memory (aligned for the sections).
+    init(copying bytes: UnsafeRawBufferPointer) throws(GeoLocError) {
+        var p: UnsafeMutableRawPointer? = nil
+        guard posix_memalign(&p, 64, Swift.max(bytes.count, 1)) == 0, let p else {
+            throw GeoLocError(.noMemory, "no memory for \(bytes.count) bytes")
+        }
+        if let from = bytes.baseAddress, bytes.count > 0 { p.copyMemory(from: from, byteCount: bytes.count) }
+        base = UnsafeRawPointer(p)
+        size = bytes.count
+        mapped = false
+    }
+
+    deinit {
+        if mapped {
+            munmap(UnsafeMutableRawPointer(mutating: base), size)
+        } else {
+            free(UnsafeMutableRawPointer(mutating: base))
+        }
+    }
+}
+
+/// The checksum of a place file: 64 bits over every byte, bytes 120..<128 (where it is stored)
+/// read as zeros.
+///
+/// Four lanes take the file's 8-byte little-endian words in turn (word k to lane k mod 4); each
+/// step `x = (lane ^ word) * M; lane = x ^ (x >> 32)` is a bijection of the word for a given lane
+/// and of the lane for a given word, and the final fold of the lanes and the length is a
+/// bijection of each lane given the others. So a change confined to one 8-byte word (any one
+/// corrupted byte) always changes the checksum; other changes go unnoticed with probability
+/// about 2^-64. Four independent lanes run at memory speed.
+enum PlaceFileChecksum {
+    static let multiplier: UInt64 = 0x9FB2_1C65_1E98_DF25
+
+    @inline(__always)
+    static func step(_ lane: UInt64, _ word: UInt64) -> UInt64 {
+        let x = (lane ^ word) &* multiplier
+        return x ^ (x >> 32)
+    }
+
+    static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        let n = bytes.count
+        guard let base = bytes.baseAddress else { return fold(0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344, 0xA409_3822_299F_31D0, 0x082E_FA98_EC4E_6C89, n) }
+        var a: UInt64 = 0x243F_6A88_85A3_08D3
+        var b: UInt64 = 0x1319_8A2E_0370_7344
+        var c: UInt64 = 0xA409_3822_299F_31D0
+        var d: UInt64 = 0x082E_FA98_EC4E_6C89
+        @inline(__always) func word(_ offset: Int) -> UInt64 {
+            let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            // The stored checksum reads as zero.
+            return offset == PlaceFile.checksumOffset ? 0 : w
+        }
+        var i = 0
+        // The header (which holds the checksum) word by word, then the rest without the test.
+        let headerEnd = Swift.min(PlaceFile.headerSize, n & ~31)
+        while i < headerEnd {
+            a = step(a, word(i))
+            b = step(b, word(i + 8))
+            c = step(c, word(i + 16))
+            d = step(d, word(i + 24))
+            i += 32
+        }
+        while i + 32 <= n {
+            a = step(a, UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+            b = step(b, UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)))
+            c = step(c, UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)))
+            d = step(d, UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)))
+            i += 32
+        }
+        var lane = 0
+        while i + 8 <= n {
+            let w = word(i)
+            switch lane {
+            case 0: a = step(a, w)
+            case 1: b = step(b, w)
+            default: c = step(c, w)
+            }
+            lane += 1
+            i += 8
+        }
+        if i < n {
+            var w: UInt64 = 0
+            for k in 0..<(n - i) { w |= UInt64(base.load(fromByteOffset: i + k, as: UInt8.self)) << UInt64(8 * k) }
+            d = step(d, w)
+        }
+        return fold(a, b, c, d, n)
+    }
+
+    @inline(__always)
+    static func fold(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64, _ n: Int) -> UInt64 {
+        var h = step(UInt64(n), a)
+        h = step(h, b)
+        h = step(h, c)
+        h = step(h, d)
+        return step(h, 0x5851_F42D_4C95_7F2D)
+    }
+}
+
+/// Where each section of a place file starts, from the header's counts.
+struct PlaceFileLayout {
+    let count: Int
+    let attributes: Int
+    let bucket: Int
+    let internalCount: Int
+    let strings: Int
+    let absentWords: Int
+    let textBytes: Int
+    let namesBytes: Int
+    let points, latLon, ids, positions, gaps, dims, ends, absent, text, names, size: Int
+
+    /// `nil` when a size overflows (a file that large cannot exist).
+    init?(count n: Int, attributes a: Int, numberedIDs: Bool, bucket: Int, textBytes: Int, namesBytes: Int) {
+        guard n >= 0, n <= maxCount, a >= 0, bucket >= 1, bucket <= 4096, textBytes >= 0, namesBytes >= 0,
+              a <= Int(Int32.max), textBytes <= Int(UInt32.max), namesBytes <= Int(Int32.max)
+        else { return nil }
+        count = n
+        attributes = a
+        self.bucket = bucket
+        internalCount = UnitVectorTree.internalNodes(count: n, bucket: bucket)
+        let (fields, o1) = a.addingReportingOverflow(numberedIDs ? 1 : 2)
+        let (s, o2) = n.multipliedReportingOverflow(by: fields)
+        let (bits, o3) = n.multipliedReportingOverflow(by: a)
+        guard !o1, !o2, !o3, s <= Int(Int32.max) * 4 else { return nil }
+        strings = s
+        absentWords = (bits + 63) / 64
+        self.textBytes = textBytes
+        self.namesBytes = namesBytes
+        var at = PlaceFile.headerSize
+        func section(_ bytes: Int) -> Int {
+            let start = (at + 63) & ~63
+            at = start + bytes
+            return start
+        }
+        // No overflow: every size is below 2^40 here.
+        points = section(32 * n)
+        latLon = section(16 * n)
+        ids = section(4 * n)
+        positions = section(4 * n)
+        gaps = section(16 * internalCount)
+        dims = section(internalCount)
+        ends = section(4 * s)
+        absent = section(8 * absentWords)
+        text = section(textBytes)
+        names = section(namesBytes)
+        size = at
+    }
+}
+
+enum PlaceFile {
+    static let magic: [UInt8] = Array("GEOLOCPS".utf8)
+    static let version: UInt32 = 1
+    static let headerSize = 128
+    static let checksumOffset = 120
+}
+
+extension PlaceSet {
+    /// Writes the set to one file that ``open(_:)`` maps back (see the format in PlaceFile.swift:
+    /// a versioned little-endian header, the set's arrays as they are in memory, a checksum).
+    ///
+    /// The file is written beside `path` under a temporary name and renamed over it when
+    /// complete, so a process that has an earlier file of that name open keeps reading the
+    /// earlier one, unharmed, and no reader ever sees a half-written file.
+    /// - Throws: `.invalidArgument` when the file cannot be written (the message has the system's
+    ///   reason), `.noMemory`, `.unsupported` on a big-endian machine.
+    public func save(to path: String) throws(GeoLocError) {
+        #if _endian(big)
+        throw GeoLocError(.unsupported, "place files are little-endian; this machine is big-endian")
+        #else
+        let file = try fileImage()
+        defer { file.deallocate() }
+        // A name of its own (random, created exclusively), so that saves to one path from several
+        // threads or processes never write into each other's file; the last rename wins.
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0..<16 {
+            temporary = path + ".tmp-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+            fd = openFile(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        if fd < 0 {
+            throw GeoLocError(.invalidArgument, "\(path): cannot write: \(String(cString: strerror(errno)))")
+        }
+        var done = 0
+        while done < file.count {
+            let w = write(fd, file.baseAddress.unsafelyUnwrapped + done, file.count - done)
+            if w < 0 {
+                if errno == EINTR { continue }
+                let e = errno
+                close(fd)
+                unlink(temporary)
+                throw GeoLocError(.invalidArgument, "\(path): cannot write: \(String(cString: strerror(e)))")
+            }
+            done += w
+        }
+        if close(fd) != 0 || rename(temporary, path) != 0 {
+            let e = errno
+            unlink(temporary)
+            throw GeoLocError(.invalidArgument, "\(path): cannot write: \(String(cString: strerror(e)))")
+        }
+        #endif
+    }
+
+    /// The bytes of the file `save(to:)` writes. The caller deallocates.
+    func fileImage() throws(GeoLocError) -> UnsafeMutableRawBufferPointer {
+        let d = columns.data.pointee
+        var names: [UInt8] = []
+        for name in attributeNames {
+            let u = Array(name.utf8)
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: u.count).littleEndian) { names.append(contentsOf: $0) }
+            names.append(contentsOf: u)
+        }
+        guard let layout = PlaceFileLayout(
+            count: count, attributes: attributeNames.count, numberedIDs: columns.numberedIDs, bucket: kdtree.bucketSize,
+            textBytes: d.bytes.count, namesBytes: names.count)
+        else { throw GeoLocError(.countTooLarge, "the set is too large for a place file") }
+        precondition(layout.internalCount == kdtree.internalCount && layout.strings == d.ends.count)
+        var raw: UnsafeMutableRawPointer? = nil
+        guard posix_memalign(&raw, 64, layout.size) == 0, let raw else {
+            throw GeoLocError(.noMemory, "no memory for a \(layout.size)-byte place file")
+        }
+        let file = UnsafeMutableRawBufferPointer(start: raw, count: layout.size)
+        file.initializeMemory(as: UInt8.self, repeating: 0)
+        func put<T: FixedWidthInteger>(_ v: T, _ at: Int) { file.storeBytes(of: v.littleEndian, toByteOffset: at, as: T.self) }
+        func put(_ v: Double, _ at: Int) { put(v.bitPattern, at) }
+        func copy(_ from: UnsafeRawPointer?, _ bytes: Int, _ at: Int) {
+            if let from, bytes > 0 { (raw + at).copyMemory(from: from, byteCount: bytes) }
+        }
+        for (k, byte) in PlaceFile.magic.enumerated() { put(byte, k) }
+        put(PlaceFile.version, 8)
+        put(UInt32(0x0102_0304), 12)
+        put(UInt32(PlaceFile.headerSize), 16)
+        put(UInt32(layout.bucket), 20)
+        put(UInt64(count), 24)
+        put(UInt64(attributeNames.count), 32)
+        put(UInt64(layout.textBytes), 40)
+        put(UInt64(layout.namesBytes), 48)
+        put(UInt64(layout.size), 56)
+        put(UInt64(columns.numberedIDs ? 1 : 0), 112)
+        for k in 0..<3 {
+            put(kdtree.boxLow[k], 64 + 8 * k)
+            put(kdtree.boxHigh[k], 88 + 8 * k)
+        }
+        let n = count
+        // The arrays are little-endian in memory (the only byte order this writes from).
+        copy(kdtree.points, 32 * n, layout.points)
+        copy(kdtree.latLon, 16 * n, layout.latLon)
+        copy(kdtree.ids, 4 * n, layout.ids)
+        copy(kdtree.positions, 4 * n, layout.positions)
+        copy(kdtree.gaps, 16 * layout.internalCount, layout.gaps)
+        copy(kdtree.dims, layout.internalCount, layout.dims)
+        copy(d.ends.base, 4 * layout.strings, layout.ends)
+        copy(d.absent.base, 8 * Swift.min(d.absent.count, layout.absentWords), layout.absent)
+        copy(d.bytes.base, layout.textBytes, layout.text)
+        names.withUnsafeBytes { copy($0.baseAddress, names.count, layout.names) }
+        put(PlaceFileChecksum.of(UnsafeRawBufferPointer(file)), PlaceFile.checksumOffset)
+        return file
+    }
+
+    /// Opens a file written by ``save(to:)``: maps it read-only and checks it (see the format
+    /// in PlaceFile.swift), without copying or rebuilding anything. The set keeps the mapping
+    /// until it is freed; many processes that open one file share its pages. The file must not
+    /// be changed in place while it is open (`save(to:)` never does: it replaces the file).
+    /// - Throws: `.notFound` for a missing file; `.parse` for a file that is not a place file,
+    ///   is truncated or corrupted (the message says which); `.unsupported` for a newer format
+    ///   version or another byte order; `.invalidArgument` for a file that cannot be read.
+    public static func open(_ path: String) throws(GeoLocError) -> PlaceSet {
+        let mapping = try PlaceFileMapping(path: path)
+        do {
+            return try PlaceSet(file: mapping)
+        } catch {
+            throw GeoLocError(error.code, "\(path): \(error.message)")
+        }
+    }
+
+    /// A set over the bytes of a place file, copied (as ``open(_:)`` checks them).
+    @_spi(Testing)
+    public static func open(fileBytes bytes: UnsafeRawBufferPointer) throws(GeoLocError) -> PlaceSet {
+        try PlaceSet(file: PlaceFileMapping(copying: bytes))
+    }
+
+    /// Recomputes the checksum of place-file bytes in place (for tests and fuzzing that change
+    /// a file on purpose and want its other checks to run).
+    @_spi(Testing)
+    public static func resealPlaceFile(_ bytes: UnsafeMutableRawBufferPointer) {
+        guard bytes.count >= PlaceFile.headerSize else { return }
+        let sum = PlaceFileChecksum.of(UnsafeRawBufferPointer(bytes))
+        bytes.storeBytes(of: sum.littleEndian, toByteOffset: PlaceFile.checksumOffset, as: UInt64.self)
+    }
+
+    /// Checks a mapped place file and makes a set over it.
+    convenience init(file mapping: PlaceFileMapping) throws(GeoLocError) {
+        #if _endian(big)
+        throw GeoLocError(.unsupported, "place files are little-endian; this machine is big-endian")
+        #else
+        let base = mapping.base
+        let size = mapping.size
+        func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
+        func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        func f64(_ at: Int) -> Double { Double(bitPattern: u64(at)) }
+        guard size >= PlaceFile.headerSize,
+              PlaceFile.magic.enumerated().allSatisfy({ base.load(fromByteOffset: $0.offset, as: UInt8.self) == $0.element })
+        else { throw GeoLocError(.parse, "not a libgeoloc place file") }
+        let version = u32(8)
+        if u32(12) == 0x0403_0201 {
+            throw GeoLocError(.unsupported, "the file is big-endian; this library reads little-endian place files")
+        }
+        guard u32(12) == 0x0102_0304 else { throw GeoLocError(.parse, "corrupted place file: bad byte-order mark") }
+        if version > PlaceFile.version {
+            throw GeoLocError(.unsupported, "place file version \(version) is newer than this library reads (\(PlaceFile.version))")
+        }
+        guard version == PlaceFile.version, u32(16) == UInt32(PlaceFile.headerSize) else {
+            throw GeoLocError(.parse, "corrupted place file: bad version or header size")
+        }
+        let declared = u64(56)
+        if declared != UInt64(size) {
+            if declared > UInt64(size) {
+                throw GeoLocError(.parse, "truncated place file: \(size) bytes of the \(declared) its header gives")
+            }
+            throw GeoLocError(.parse, "corrupted place file: \(size) bytes where its header gives \(declared)")
+        }
+        guard PlaceFileChecksum.of(UnsafeRawBufferPointer(start: base, count: size)) == u64(PlaceFile.checksumOffset) else {
+            throw GeoLocError(.parse, "corrupted place file: the checksum does not match")
+        }
+        // The checksum matched: what follows guards against a file made to pass it.
+        func small(_ v: UInt64) -> Int? { v <= UInt64(Int32.max) * 16 ? Int(v) : nil }
+        guard let n = small(u64(24)), let a = small(u64(32)), let textBytes = small(u64(40)),
+              let namesBytes = small(u64(48)), u64(112) <= 1,
+              let layout = PlaceFileLayout(
+                count: n, attributes: a, numberedIDs: u64(112) == 1, bucket: Int(u32(20)), textBytes: textBytes,
+                namesBytes: namesBytes),
+              layout.size == size
+        else { throw GeoLocError(.parse, "corrupted place file: its counts do not match its size") }
+        let positions = base.advanced(by: layout.positions).assumingMemoryBound(to: Int32.self)
+        let ids = base.advanced(by: layout.ids).assumingMemoryBound(to: Int32.self)
+        let n32 = UInt32(truncatingIfNeeded: n)
+        var bad: UInt32 = 0
+        for p in 0..<n { bad |= UInt32(bitPattern: ids[p]) >= n32 ? 1 : 0 }
+        for p in 0..<n { bad |= UInt32(bitPattern: positions[p]) >= n32 ? 1 : 0 }
+        guard bad == 0 else { throw GeoLocError(.parse, "corrupted place file: an index is out of range") }
+        let dims = base.advanced(by: layout.dims).assumingMemoryBound(to: UInt8.self)
+        var badDim: UInt8 = 0
+        for k in 0..<layout.internalCount { badDim |= dims[k] > 2 ? 1 : 0 }
+        guard badDim == 0 else { throw GeoLocError(.parse, "corrupted place file: a node's dimension is out of range") }
+        let ends = base.advanced(by: layout.ends).assumingMemoryBound(to: UInt32.self)
+        var previous: UInt32 = 0
+        var decreasing: UInt32 = 0
+        for j in 0..<layout.strings {
+            let e = ends[j]
+            decreasing |= e < previous ? 1 : 0
+            previous = e
+        }
+        guard decreasing == 0, Int(previous) == textBytes || (layout.strings == 0 && textBytes == 0) else {
+            throw GeoLocError(.parse, "corrupted place file: the text's offsets are out of order")
+        }
+        let latLon = base.advanced(by: layout.latLon).assumingMemoryBound(to: Double.self)
+        var outside = false
+        for p in 0..<n {
+            let lat = latLon[2 * p], lon = latLon[2 * p + 1]
+            // NaN fails every comparison, so it is outside too.
+            outside = outside || !(lat >= -90 && lat <= 90 && lon >= -180 && lon < 180)
+        }
+        guard !outside else { throw GeoLocError(.parse, "corrupted place file: a coordinate is out of range") }
+        var names: [String] = []
+        var at = layout.names
+        let namesEnd = layout.names + namesBytes
+        for _ in 0..<a {
+            guard at + 4 <= namesEnd else { throw GeoLocError(.parse, "corrupted place file: the attribute names are cut short") }
+            let length = Int(u32(at))
+            at += 4
+            guard length <= namesEnd - at,
+                  let name = String(validating: UnsafeRawBufferPointer(start: base + at, count: length), as: UTF8.self)
+            else { throw GeoLocError(.parse, "corrupted place file: an attribute name is cut short or not UTF-8") }
+            names.append(name)
+            at += length
+        }
+        guard at == namesEnd else { throw GeoLocError(.parse, "corrupted place file: bytes after the attribute names") }
+        let columnOf: [String: Int]
+        do {
+            columnOf = try PlaceSet.columnIndex(names)
+        } catch {
+            throw GeoLocError(.parse, "corrupted place file: \(error.message)")
+        }
+        var low = SIMD4<Double>.zero, high = SIMD4<Double>.zero
+        for k in 0..<3 {
+            low[k] = f64(64 + 8 * k)
+            high[k] = f64(88 + 8 * k)
+        }
+        let tree = UnitVectorTree(
+            count: n, bucket: layout.bucket, internalCount: layout.internalCount, boxLow: low, boxHigh: high,
+            points: base.advanced(by: layout.points).assumingMemoryBound(to: SIMD4<Double>.self),
+            latLon: latLon, ids: ids, positions: positions,
+            gaps: base.advanced(by: layout.gaps).assumingMemoryBound(to: Double.self), dims: dims, mapping: mapping)
+        let columns = PlaceColumns(
+            attributes: a, numberedIDs: u64(112) == 1, count: n, bytes: base.advanced(by: layout.text).assumingMemoryBound(to: UInt8.self),
+            byteCount: textBytes, ends: ends, strings: layout.strings,
+            absent: base.advanced(by: layout.absent).assumingMemoryBound(to: UInt64.self),
+            absentWords: layout.absentWords, mapping: mapping)
+        self.init(attributeNames: names, columnOf: columnOf, columns: columns, kdtree: tree)
+        #endif
+    }
+}
