@@ -56,7 +56,11 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     /// `"38.321991, -88.867400"` (`.readable`).
     public func formatted(_ style: CoordinateStyle = .compact) -> String {
         let separator = style == .compact ? "," : ", "
-        return fixed(latitude, decimals: 6) + separator + fixed(longitude, decimals: 6)
+        // The longitude is in [-180, 180), but one within half a unit of the last decimal below
+        // 180 rounds up to "180.000000": that is the same meridian, written as the range says.
+        var lon = fixed(longitude, decimals: 6)
+        if lon == "180.000000" { lon = "-180.000000" }
+        return fixed(latitude, decimals: 6) + separator + lon
     }
 
     public var description: String { formatted(.compact) }
@@ -138,7 +142,7 @@ func decimalValue(_ body: Substring, what: String, in text: some StringProtocol)
         throw GeoLocError(.parse, "\(quote(text)): \(what) \(quote(body)) is not a decimal number")
     }
     guard value.isFinite else {
-        throw GeoLocError(.notFinite, "\(quote(text)): \(what) \(body) overflows to infinity")
+        throw GeoLocError(.notFinite, "\(quote(text)): \(what) \(quote(body)) overflows to infinity")
     }
     return value
 }

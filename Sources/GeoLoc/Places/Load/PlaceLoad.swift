@@ -48,10 +48,21 @@ public struct LoadOptions: Sendable {
     /// The CSV field delimiter, an ASCII byte other than `"`, CR and LF. Nil: a tab when the
     /// header line has a tab and no comma, else a comma.
     public var delimiter: UInt8?
+    /// The most issues kept in ``PlaceLoad/issues``; the rest are only counted
+    /// (``PlaceLoad/issueTotal``), so a file of bad rows cannot fill memory with their reports.
+    public var maxIssues: Int
+    /// The most places a load accepts; one more fails the load with `.countTooLarge`.
+    public var maxPlaces: Int
+
+    /// The default of ``maxIssues``: 1,000 reports (about 100 kB).
+    public static let defaultMaxIssues = 1000
+    /// The default of ``maxPlaces``: `maxCount` (2^30).
+    public static let defaultMaxPlaces = maxCount
 
     public init(
         strict: Bool = false, latitudeColumn: String? = nil, longitudeColumn: String? = nil,
-        idColumn: String? = nil, nameColumn: String? = nil, delimiter: UInt8? = nil
+        idColumn: String? = nil, nameColumn: String? = nil, delimiter: UInt8? = nil,
+        maxIssues: Int = LoadOptions.defaultMaxIssues, maxPlaces: Int = LoadOptions.defaultMaxPlaces
     ) {
         self.strict = strict
         self.latitudeColumn = latitudeColumn
@@ -59,6 +70,16 @@ public struct LoadOptions: Sendable {
         self.idColumn = idColumn
         self.nameColumn = nameColumn
         self.delimiter = delimiter
+        self.maxIssues = maxIssues
+        self.maxPlaces = maxPlaces
+    }
+
+    /// Throws `.countTooLarge` when a load already holding `count` places would take one more.
+    @inline(__always)
+    func admitPlace(after count: Int, at: String) throws(GeoLocError) {
+        if count >= maxPlaces {
+            throw GeoLocError(.countTooLarge, "\(at)the input has more places than the load allows (max_places \(maxPlaces))")
+        }
     }
 }
 
@@ -66,12 +87,16 @@ public struct LoadOptions: Sendable {
 public struct PlaceLoad: Sendable {
     /// The usable rows or features, in input order.
     public let places: PlaceSet
-    /// Every unusable row or feature, in input order (empty after a strict load).
+    /// The first ``LoadOptions/maxIssues`` unusable rows or features, in input order (empty
+    /// after a strict load).
     public let issues: [LoadIssue]
+    /// How many unusable rows or features there were, those beyond `issues` included.
+    public let issueTotal: Int
 
-    public init(places: PlaceSet, issues: [LoadIssue]) {
+    public init(places: PlaceSet, issues: [LoadIssue], issueTotal: Int? = nil) {
         self.places = places
         self.issues = issues
+        self.issueTotal = max(issueTotal ?? issues.count, issues.count)
     }
 }
 
@@ -89,7 +114,7 @@ extension PlaceSet {
     /// A row with the wrong number of fields, a missing, malformed, infinite or out-of-range
     /// coordinate, a broken quote or bytes that are not UTF-8 is skipped and reported in
     /// ``PlaceLoad/issues`` with its line number.
-    /// - Throws: `.invalidArgument` when the header lacks a latitude or longitude column, names
+    /// - Throws: `.invalidArgument` when there is no header row (empty or blank-only input), the header lacks a latitude or longitude column, names
     ///   a column twice, or names no column an option asks for, or for a bad delimiter;
     ///   `.invalidUTF8` for a header that is not UTF-8; `.parse` for a header with a broken
     ///   quote; in strict mode `.parse` (`.invalidUTF8`) for the first bad row, naming its line
@@ -232,19 +257,28 @@ private func systemMessage(_ code: Int32) -> String {
 
 /// The issues of one load, and the rule of strict mode.
 struct IssueLog {
+    /// The first `limit` issues.
     var issues: [LoadIssue] = []
+    /// Every issue, kept or not.
+    var total = 0
     /// The code a strict load fails with: that of the first issue.
     var firstCode: GeoLocError.Code = .parse
     let strict: Bool
+    let limit: Int
 
-    init(strict: Bool) { self.strict = strict }
+    init(_ options: LoadOptions) {
+        self.strict = options.strict
+        // Strict mode reports the first issue, whatever the limit.
+        self.limit = options.strict ? max(options.maxIssues, 1) : max(options.maxIssues, 0)
+    }
 
     /// Whether rows should still be added: in strict mode, not after the first issue.
-    var accepting: Bool { !strict || issues.isEmpty }
+    var accepting: Bool { !strict || total == 0 }
 
-    mutating func add(_ record: Int, _ reason: String, code: GeoLocError.Code = .parse) {
-        if issues.isEmpty { firstCode = code }
-        issues.append(LoadIssue(record: record, reason: reason))
+    mutating func add(_ record: Int, _ reason: @autoclosure () -> String, code: GeoLocError.Code = .parse) {
+        if total == 0 { firstCode = code }
+        total += 1
+        if issues.count < limit { issues.append(LoadIssue(record: record, reason: reason())) }
     }
 
     /// Throws in strict mode when there was an issue: `"<source>: line 7: <reason> (and 2 more
@@ -252,7 +286,7 @@ struct IssueLog {
     func check(source: String?, where name: (Int) -> String, noun: String) throws(GeoLocError) {
         guard strict, let first = issues.first else { return }
         var message = (source.map { $0 + ": " } ?? "") + name(first.record) + ": " + first.reason
-        let more = issues.count - 1
+        let more = total - 1
         if more > 0 { message += " (and \(more) more bad \(more == 1 ? noun : noun + "s"))" }
         throw GeoLocError(firstCode, message)
     }
