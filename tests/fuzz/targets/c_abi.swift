@@ -1,6 +1,6 @@
-// libFuzzer target over the C ABI: the bytes become the text and numbers of every entry point
-// that reads text or counts, and nothing may trap, leak past ASan, or return OK with garbage.
-// Built by tests/fuzz/run together with the library's sources (-sanitize=fuzzer,address).
+// libFuzzer target over the whole C ABI: the bytes become the text and numbers of every entry
+// point that reads text or counts, and nothing may trap, leak past ASan, or return OK with garbage.
+// The per-parser targets beside it go deeper into one format each. Built by tests/fuzz/run.
 import CGeoLoc
 
 #if canImport(Glibc)
@@ -127,14 +127,4 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         _ = geoloc_distance(a, b, GEOLOC_MODEL_WGS84, GEOLOC_UNIT_MILES, &out)
     }
     return 0
-}
-
-private func withArrayOfCStrings<R>(_ strings: [[CChar]], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-    var storage = strings.map { s -> UnsafeMutablePointer<CChar> in
-        let p = UnsafeMutablePointer<CChar>.allocate(capacity: s.count)
-        p.initialize(from: s, count: s.count)
-        return p
-    }
-    defer { storage.forEach { $0.deallocate() }; storage.removeAll() }
-    return body(storage.map { UnsafePointer($0) })
 }
