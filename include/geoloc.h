@@ -46,6 +46,22 @@
  *  - Counts larger than GEOLOC_MAX_COUNT are refused with GEOLOC_E_COUNT_TOO_LARGE.
  *  - No function aborts or exits the process on any input; input pointers must point at memory
  *    of the documented size (the library cannot check that).
+ *  - A result that is not finite is never returned with GEOLOC_OK: a computation that overflows
+ *    (1e308 nautical miles in feet) fails with GEOLOC_E_NOT_FINITE.
+ *  - Handles (geoloc_places, geoloc_region, geoloc_gazetteer, and section 8's geoloc_fix_filter,
+ *    geoloc_geofences, geoloc_monitor and geoloc_track) carry a tag that every function
+ *    checks before it uses one. Caught, with GEOLOC_E_INVALID_ARGUMENT and a message saying which
+ *    ("places was destroyed", "places is a region, not a place set"): a handle of the wrong type
+ *    (a geoloc_region cast to geoloc_places), a handle used after its destroy function ran, and
+ *    (in the destroy functions, which return nothing: the call does nothing and sets this
+ *    thread's message) a handle destroyed twice, or the place set of a gazetteer
+ *    (geoloc_gazetteer_places) passed to geoloc_places_destroy. A destroyed handle stays
+ *    recognisable while fewer than 4096 other handles have been destroyed after it (its memory
+ *    is kept, poisoned, in a quarantine; 16 bytes each); after that it is freed. Still
+ *    undefined: a destroyed handle used after it left the quarantine (its memory may belong to
+ *    something else by then), a pointer that never was a libgeoloc handle (the tag is read from
+ *    it, so it must be readable memory; a random word matching a tag is unlikely but possible),
+ *    and a destroy that races another call on the same handle (see Thread safety).
  *
  * Thread safety: every function is safe to call from any number of threads at once, with one
  * rule for handles (geoloc_places, geoloc_region, geoloc_gazetteer, geoloc_geofences): a handle
@@ -191,7 +207,8 @@ typedef enum geoloc_model {
  * Converts a length between units.
  * [in]  value  a finite length in unit `from` (negative values are converted as they are)
  * [out] out    the length in unit `to`
- * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_INVALID_ARGUMENT (unit).
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE (value, or a result that overflows:
+ * 1.7e308 km in m), GEOLOC_E_INVALID_ARGUMENT (unit).
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_convert_length(double value, geoloc_unit from, geoloc_unit to,
@@ -241,7 +258,9 @@ GEOLOC_API geoloc_status geoloc_coord_parse(const char *text, geoloc_coord *out)
 
 /**
  * Writes a coordinate as text with 6 decimals in the given style, longitude reduced to
- * [-180, 180); "-0.000000" is written "0.000000".
+ * [-180, 180) and written in [-180, 180) after rounding too: a longitude that rounds to
+ * 180.000000 (179.9999996, -180.0000001) is written "-180.000000"; "-0.000000" is written
+ * "0.000000".
  * [in]  c, style
  * [out] buf, cap, needed  caller-owned buffer; *needed is always set (NUL included)
  * Errors: GEOLOC_E_NULL_ARGUMENT (needed, or buf with cap > 0), GEOLOC_E_NOT_FINITE,
@@ -258,8 +277,9 @@ GEOLOC_API geoloc_status geoloc_coord_format(geoloc_coord c, geoloc_coord_style 
  * [in]  meters  a finite length in meters, >= 0
  * [in]  unit    the unit to show
  * [out] buf, cap, needed  caller-owned buffer
- * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (negative),
- * GEOLOC_E_INVALID_ARGUMENT (unit), GEOLOC_E_BUFFER_TOO_SMALL.
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE (also when the length overflows in
+ * `unit`: 1e308 m in feet), GEOLOC_E_OUT_OF_RANGE (negative), GEOLOC_E_INVALID_ARGUMENT
+ * (unit), GEOLOC_E_BUFFER_TOO_SMALL.
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_distance_text(double meters, geoloc_unit unit, char *buf,
@@ -630,7 +650,9 @@ GEOLOC_API geoloc_status geoloc_places_create(const geoloc_coord *coords,
                                               const char *const *attr_values,
                                               geoloc_places **out);
 
-/** Options of the CSV and GeoJSON loaders; NULL options mean all defaults (a zeroed struct). */
+/** Options of the CSV and GeoJSON loaders; NULL options mean all defaults (a zeroed struct).
+ *  This struct keeps its 0.2 layout: programs compiled against 0.2 pass it by pointer, so it
+ *  cannot grow. The load limits, which came later, are in geoloc_load_limits. */
 typedef struct geoloc_load_options {
     /** Refuse the whole load at the first unusable record (GEOLOC_E_PARSE or
      *  GEOLOC_E_INVALID_UTF8) instead of skipping it and reporting it. */
@@ -648,18 +670,63 @@ typedef struct geoloc_load_options {
     char delimiter;
 } geoloc_load_options;
 
+/** The default of geoloc_load_limits.max_issues: the issue reports a load keeps. */
+#define GEOLOC_LOAD_DEFAULT_MAX_ISSUES ((size_t)1000)
+/** The default of geoloc_load_limits.max_places. */
+#define GEOLOC_LOAD_DEFAULT_MAX_PLACES GEOLOC_MAX_COUNT
+
+/**
+ * Bounds on what one load keeps in memory (since 0.3). Every loader applies them, the 0.2
+ * functions (geoloc_places_load_csv, ...) with the defaults; geoloc_places_load_limited and
+ * geoloc_places_parse_limited take them from the caller.
+ *
+ * Memory: a load keeps its places (their number is bounded by the input's size) and at most
+ * max_issues issue reports (about 100 bytes each, so about 100 kB by default), however many
+ * records are bad: 50 MB of bad rows keeps 1,000 reports and a count of the rest, where without
+ * a bound it would keep millions.
+ *
+ * Compatibility: struct_size, the first member, must be set to sizeof(geoloc_load_limits).
+ * A later version may append members; it reads only the first struct_size bytes, so a program
+ * compiled against this header keeps working, and the members it does not know take their
+ * defaults. Zero-initialise the struct (`geoloc_load_limits l = {sizeof l};`) so that any
+ * member left unset takes its default.
+ */
+typedef struct geoloc_load_limits {
+    /** sizeof(geoloc_load_limits); smaller than a size_t is GEOLOC_E_INVALID_ARGUMENT. */
+    size_t struct_size;
+    /** The most issues kept for geoloc_places_issue; the rest are only counted
+     *  (geoloc_places_issue_total). 0: GEOLOC_LOAD_DEFAULT_MAX_ISSUES; SIZE_MAX: no bound. */
+    size_t max_issues;
+    /** The most places the load accepts; one more fails it with GEOLOC_E_COUNT_TOO_LARGE.
+     *  0: GEOLOC_LOAD_DEFAULT_MAX_PLACES. */
+    size_t max_places;
+} geoloc_load_limits;
+
+/** The text formats of geoloc_places_load_limited and geoloc_places_parse_limited. */
+typedef enum geoloc_load_format {
+    /** CSV, as geoloc_places_load_csv reads it. */
+    GEOLOC_LOAD_CSV = 0,
+    /** GeoJSON, as geoloc_places_load_geojson reads it. */
+    GEOLOC_LOAD_GEOJSON = 1
+} geoloc_load_format;
+
 /**
  * Loads places from a CSV file (RFC 4180; a header row names the columns; every column other
  * than latitude, longitude, id and name is kept as an attribute). Records that cannot be used
- * (wrong field count, a missing or invalid coordinate, invalid UTF-8) are skipped and reported,
- * with their line number and the reason, by geoloc_places_issue; with options->strict the first
- * one fails the whole load instead.
+ * (wrong field count, a missing or invalid coordinate, invalid UTF-8, a NUL byte) are skipped
+ * and reported, with their line number and the reason, by geoloc_places_issue (the first
+ * GEOLOC_LOAD_DEFAULT_MAX_ISSUES of them; geoloc_places_issue_total counts them all); with
+ * options->strict the first one fails the whole load instead. Input that is empty or only blank
+ * lines has no header, so no latitude column: GEOLOC_E_INVALID_ARGUMENT, as for any header
+ * without one.
  * [in]  path     file name (NUL-terminated)
  * [in]  options  NULL for the defaults
  * [out] out      the new set
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND (no such file),
- * GEOLOC_E_INVALID_ARGUMENT (unreadable file, no latitude/longitude column, duplicate column
- * names), GEOLOC_E_PARSE (strict mode), GEOLOC_E_NO_MEMORY.
+ * GEOLOC_E_INVALID_ARGUMENT (unreadable file, no header, no latitude/longitude column,
+ * duplicate column names), GEOLOC_E_PARSE (strict mode; a header with a NUL byte),
+ * GEOLOC_E_COUNT_TOO_LARGE (more than GEOLOC_LOAD_DEFAULT_MAX_PLACES places),
+ * GEOLOC_E_NO_MEMORY.
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_places_load_csv(const char *path,
@@ -675,7 +742,8 @@ GEOLOC_API geoloc_status geoloc_places_parse_csv(const char *text, size_t len,
  * Loads places from a GeoJSON file (RFC 7946): a FeatureCollection of Point features, or one
  * Feature. Feature properties are kept as attributes (strings as they are, other JSON values as
  * their compact JSON text, null as absent). Unusable features (not a Point, bad coordinates)
- * are reported with their 0-based index, or fail the load in strict mode.
+ * are reported with their 0-based index, or fail the load in strict mode. A string holding
+ * \u0000 is malformed here (text leaves the library NUL-terminated, so it could not carry it).
  * Errors: as geoloc_places_load_csv; GEOLOC_E_PARSE for malformed JSON (the message gives the
  * line and column).
  * Thread safety: any thread.
@@ -723,15 +791,43 @@ GEOLOC_API geoloc_status geoloc_places_save(const geoloc_places *places, const c
  */
 GEOLOC_API geoloc_status geoloc_places_open(const char *path, geoloc_places **out);
 
-/** Frees a place set. NULL is allowed. Not while another thread uses the set. */
+/**
+ * Loads places from a file in `format` with caller-chosen limits (since 0.3): as
+ * geoloc_places_load_csv or geoloc_places_load_geojson, with `limits` in place of the defaults.
+ * [in]  limits  NULL for the defaults; see geoloc_load_limits
+ * Errors: as the loader of `format`; GEOLOC_E_INVALID_ARGUMENT for an unknown format or a
+ * limits->struct_size below sizeof(size_t); GEOLOC_E_COUNT_TOO_LARGE for more than
+ * limits->max_places places.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_places_load_limited(const char *path, geoloc_load_format format,
+                                                    const geoloc_load_options *options,
+                                                    const geoloc_load_limits *limits,
+                                                    geoloc_places **out);
+
+/** As geoloc_places_load_limited, from `len` bytes of text in memory (since 0.3). */
+GEOLOC_API geoloc_status geoloc_places_parse_limited(const char *text, size_t len,
+                                                     geoloc_load_format format,
+                                                     const geoloc_load_options *options,
+                                                     const geoloc_load_limits *limits,
+                                                     geoloc_places **out);
+
+/** Frees a place set. NULL is allowed. Not while another thread uses the set. A destroyed set,
+ *  a handle of another type, or a gazetteer's set (freed by geoloc_gazetteer_destroy) is left
+ *  alone and this thread's message says why (see the conventions at the top). */
 GEOLOC_API void geoloc_places_destroy(geoloc_places *places);
 
 /** The number of places in the set. Errors: GEOLOC_E_NULL_ARGUMENT. Thread safety: any. */
 GEOLOC_API geoloc_status geoloc_places_count(const geoloc_places *places, size_t *count);
 
-/** How many records a loader skipped (0 for sets from geoloc_places_create).
+/** How many skipped records the set reports through geoloc_places_issue: all of them, up to
+ *  the load's max_issues (0 for sets from geoloc_places_create).
  *  Errors: GEOLOC_E_NULL_ARGUMENT. Thread safety: any thread. */
 GEOLOC_API geoloc_status geoloc_places_issue_count(const geoloc_places *places, size_t *count);
+
+/** How many records the loader skipped in all, those beyond max_issues included (since 0.3).
+ *  Errors: GEOLOC_E_NULL_ARGUMENT. Thread safety: any thread. */
+GEOLOC_API geoloc_status geoloc_places_issue_total(const geoloc_places *places, size_t *total);
 
 /**
  * The i-th skipped record: its number (the 1-based line where a CSV record starts, the 0-based
@@ -882,7 +978,7 @@ typedef struct geoloc_region geoloc_region;
  * antimeridian.
  * [out] out  the region; free it with geoloc_region_destroy
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_PARSE (the message has GEOS's
- * reason), GEOLOC_E_INVALID_ARGUMENT (not a Polygon/MultiPolygon, empty, or invalid),
+ * reason; also text after the geometry, as "POLYGON((...)) x"), GEOLOC_E_INVALID_ARGUMENT (not a Polygon/MultiPolygon, empty, or invalid),
  * GEOLOC_E_OUT_OF_RANGE (a vertex beyond latitude ±90 or longitude ±180).
  * Thread safety: any thread.
  */
@@ -892,7 +988,8 @@ GEOLOC_API geoloc_status geoloc_region_from_wkt(const char *wkt, geoloc_region *
  *  of them. Errors: as geoloc_region_from_wkt. Thread safety: any thread. */
 GEOLOC_API geoloc_status geoloc_region_from_geojson(const char *geojson, geoloc_region **out);
 
-/** Frees a region. NULL is allowed. Not while another thread uses it. */
+/** Frees a region. NULL is allowed. Not while another thread uses it. A destroyed region or a
+ *  handle of another type is left alone and this thread's message says why. */
 GEOLOC_API void geoloc_region_destroy(geoloc_region *region);
 
 /** Whether `c` lies in the region (its boundary included).
@@ -946,14 +1043,17 @@ typedef struct geoloc_gazetteer geoloc_gazetteer;
  */
 GEOLOC_API geoloc_status geoloc_gazetteer_open(const char *path, geoloc_gazetteer **out);
 
-/** Frees a gazetteer handle. NULL is allowed. Not while another thread uses it. */
+/** Frees a gazetteer handle and its place set (geoloc_gazetteer_places). NULL is allowed. Not
+ *  while another thread uses it. A destroyed gazetteer or a handle of another type is left alone
+ *  and this thread's message says why. */
 GEOLOC_API void geoloc_gazetteer_destroy(geoloc_gazetteer *gazetteer);
 
 /**
  * The gazetteer's place set, to read a place's fields (geoloc_places_name,
  * geoloc_places_attribute with "country_code", "admin1_code", "admin1_name", "admin2_name") or
  * to search it. The set belongs to the gazetteer: valid until geoloc_gazetteer_destroy, and not
- * to be destroyed by the caller.
+ * to be destroyed by the caller (geoloc_places_destroy refuses it; after the gazetteer's
+ * destroy, the set is a destroyed handle).
  * Errors: GEOLOC_E_NULL_ARGUMENT. Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_gazetteer_places(const geoloc_gazetteer *gazetteer,
@@ -1071,7 +1171,8 @@ typedef struct geoloc_fix_filter geoloc_fix_filter;
 GEOLOC_API geoloc_status geoloc_fix_filter_create(const geoloc_filter_options *options,
                                                   geoloc_fix_filter **out);
 
-/** Frees a filter. NULL is allowed. */
+/** Frees a filter. NULL is allowed. A destroyed handle or one of another type is left alone and this
+ *  thread's message says why (see the conventions at the top). */
 GEOLOC_API void geoloc_fix_filter_destroy(geoloc_fix_filter *filter);
 
 /** What the filter decided about a fix. */
@@ -1190,7 +1291,9 @@ GEOLOC_API geoloc_status geoloc_geofences_create(const geoloc_circle_fence *circ
                                                  const geoloc_polygon_fence *polygons,
                                                  size_t n_polygons, geoloc_geofences **out);
 
-/** Frees a set. NULL is allowed. Monitors made over it keep what they need and stay usable. */
+/** Frees a set. NULL is allowed. Monitors made over it keep what they need and stay usable.
+ *  A destroyed handle or one of another type is left alone and this thread's message says why
+ *  (see the conventions at the top). */
 GEOLOC_API void geoloc_geofences_destroy(geoloc_geofences *fences);
 
 /** The number of regions. Errors: GEOLOC_E_NULL_ARGUMENT. Thread safety: any thread. */
@@ -1239,7 +1342,8 @@ GEOLOC_API geoloc_status geoloc_monitor_create(const geoloc_geofences *fences,
                                                const geoloc_monitor_options *options,
                                                geoloc_monitor **out);
 
-/** Frees a monitor. NULL is allowed. */
+/** Frees a monitor. NULL is allowed. A destroyed handle or one of another type is left alone and this
+ *  thread's message says why (see the conventions at the top). */
 GEOLOC_API void geoloc_monitor_destroy(geoloc_monitor *monitor);
 
 /** A region transition. */
@@ -1446,7 +1550,8 @@ GEOLOC_API geoloc_status geoloc_track_parse_geojson(const char *text, size_t len
                                                     const geoloc_load_options *options,
                                                     geoloc_track **out);
 
-/** Frees a track. NULL is allowed. */
+/** Frees a track. NULL is allowed. A destroyed handle or one of another type is left alone and
+ *  this thread's message says why (see the conventions at the top). */
 GEOLOC_API void geoloc_track_destroy(geoloc_track *track);
 
 /**

@@ -3,7 +3,7 @@
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${GEOLOC_BUILD_DIR:-$ROOT/build}
-APT_PACKAGES="libgeos-dev cmake ninja-build pkg-config"
+APT_PACKAGES="libgeos-dev cmake ninja-build pkg-config valgrind"
 
 say() { printf '==> %s\n' "$*" >&2; }
 
@@ -14,6 +14,8 @@ ensure_system_packages() {
     command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
     command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
     [ -f /usr/include/geos_c.h ] || missing+=(libgeos-dev)
+    # The memcheck and helgrind CTests.
+    command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
     [ ${#missing[@]} -eq 0 ] && return 0
     say "installing ${missing[*]}"
     local sudo=""

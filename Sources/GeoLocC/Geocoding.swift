@@ -11,14 +11,14 @@ public func geoloc_gazetteer_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMu
     guarded { () throws(GeoLocError) in
         guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
         let g = if let path { try Gazetteer(path: try readText(path, "path")) } else { try Gazetteer.shipped() }
-        out.pointee = retained(GazetteerHandle(g))
+        out.pointee = retained(GazetteerHandle(g), .gazetteer)
         return GEOLOC_OK
     }
 }
 
 @c @implementation
 public func geoloc_gazetteer_destroy(_ gazetteer: OpaquePointer?) {
-    release(gazetteer)
+    release(gazetteer, .gazetteer, "gazetteer")
 }
 
 @c @implementation
@@ -26,9 +26,9 @@ public func geoloc_gazetteer_places(
     _ gazetteer: OpaquePointer?, _ places: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let g = try borrow(gazetteer, as: GazetteerHandle.self, "gazetteer")
+        let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
         guard let places else { throw GeoLocError(.nullArgument, "places is NULL") }
-        places.pointee = OpaquePointer(Unmanaged.passUnretained(g.places).toOpaque())
+        places.pointee = OpaquePointer(g.view)
         return GEOLOC_OK
     }
 }
@@ -39,7 +39,7 @@ public func geoloc_reverse_geocode(
     _ cap: Int, _ needed: UnsafeMutablePointer<Int>?, _ place: UnsafeMutablePointer<geoloc_match>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let g = try borrow(gazetteer, as: GazetteerHandle.self, "gazetteer")
+        let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
         if buf == nil && cap == 0 && needed == nil {
             // The place only: no text asked for.
             guard let place else { throw GeoLocError(.nullArgument, "place is NULL and no text is asked for") }

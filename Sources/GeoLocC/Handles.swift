@@ -1,6 +1,14 @@
 // The handles of the C ABI, shared by every capability that hands one out (place sets, regions,
-// the gazetteer, tracking's filters, geofence sets, monitors and tracks). A handle is a retained Swift object (Unmanaged) passed as an opaque pointer;
-// destroy releases it.
+// the gazetteer, tracking's filters, geofence sets, monitors and tracks). A handle is a small C-allocated header: a tag word that says what kind of
+// handle it is (or that it was destroyed) and the retained Swift object. Every entry reads the
+// tag before it touches the object, so a wrong handle type, a use after destroy and a double
+// destroy are caught while the header is still readable: destroy poisons the tag and keeps the
+// header in a quarantine of the most recently destroyed handles instead of freeing it at once.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import CGeoLoc
 @_spi(CABI) import GeoLoc
 
@@ -8,20 +16,57 @@ import CGeoLoc
 final class PlacesHandle {
     let set: PlaceSet
     let issues: [LoadIssue]
-    init(_ set: PlaceSet, issues: [LoadIssue] = []) {
+    /// How many more issues the loader found than it kept (GEOLOC_LOAD_MAX_ISSUES).
+    let issuesDropped: Int
+    init(_ set: PlaceSet, issues: [LoadIssue] = [], issuesDropped: Int = 0) {
         self.set = set
         self.issues = issues
+        self.issuesDropped = issuesDropped
     }
 }
 
 /// What a geoloc_gazetteer handle holds: the gazetteer and the places view handed out by
-/// geoloc_gazetteer_places (owned here, so it lives as long as the gazetteer handle).
+/// geoloc_gazetteer_places (a handle of kind `.placesView`, owned here: it lives as long as the
+/// gazetteer handle, and is poisoned with it).
 final class GazetteerHandle {
     let gazetteer: Gazetteer
     let places: PlacesHandle
+    let view: UnsafeMutablePointer<HandleHeader>
     init(_ gazetteer: Gazetteer) {
         self.gazetteer = gazetteer
         self.places = PlacesHandle(gazetteer.places)
+        // Borrowed, not retained: this object keeps `places` alive for as long as the view lives.
+        self.view = newHeader(.placesView, Unmanaged.passUnretained(places).toOpaque())
+    }
+    deinit { retire(view) }
+}
+
+/// The kinds of handle, as the tag word at the start of each header. The values are arbitrary
+/// 64-bit words ("GLPLACES", ...) unlikely to be found at the start of memory that is not a
+/// libgeoloc handle.
+enum HandleKind: UInt64 {
+    case places = 0x474C_504C_4143_4553      // "GLPLACES"
+    case placesView = 0x474C_504C_5649_4557  // "GLPLVIEW": the gazetteer's set, not destroyable
+    case region = 0x474C_5245_4749_4F4E      // "GLREGION"
+    case gazetteer = 0x474C_4741_5A45_5454   // "GLGAZETT"
+    case filter = 0x474C_4649_4C54_4552      // "GLFILTER": a geoloc_fix_filter
+    case geofences = 0x474C_4645_4E43_4553   // "GLFENCES": a geoloc_geofences
+    case monitor = 0x474C_4D4F_4E49_5452     // "GLMONITR": a geoloc_monitor
+    case track = 0x474C_5452_4143_4B21       // "GLTRACK!": a geoloc_track
+    case destroyed = 0x474C_4445_4144_2121   // "GLDEAD!!"
+
+    var name: String {
+        switch self {
+        case .places: return "a place set"
+        case .placesView: return "a gazetteer's place set"
+        case .region: return "a region"
+        case .gazetteer: return "a gazetteer"
+        case .filter: return "a fix filter"
+        case .geofences: return "a geofence set"
+        case .monitor: return "a monitor"
+        case .track: return "a track"
+        case .destroyed: return "a destroyed handle"
+        }
     }
 }
 
@@ -40,19 +85,97 @@ final class TrackHandle {
     init(_ load: TrackLoad) { self.load = load }
 }
 
-@inline(__always)
-func retained(_ object: AnyObject) -> OpaquePointer {
-    OpaquePointer(Unmanaged.passRetained(object).toOpaque())
+/// The memory a handle points at.
+struct HandleHeader {
+    var tag: UInt64
+    var object: UnsafeMutableRawPointer?
 }
 
+private func newHeader(_ kind: HandleKind, _ object: UnsafeMutableRawPointer) -> UnsafeMutablePointer<HandleHeader> {
+    let p = UnsafeMutablePointer<HandleHeader>.allocate(capacity: 1)
+    p.initialize(to: HandleHeader(tag: kind.rawValue, object: object))
+    return p
+}
+
+/// A new handle of `kind` holding a retained `object`.
 @inline(__always)
-func borrow<T: AnyObject>(_ p: OpaquePointer?, as: T.Type, _ what: String) throws(GeoLocError) -> T {
+func retained(_ object: AnyObject, _ kind: HandleKind) -> OpaquePointer {
+    OpaquePointer(newHeader(kind, Unmanaged.passRetained(object).toOpaque()))
+}
+
+/// The object behind a handle, checked: NULL is `.nullArgument`; a destroyed handle or one of
+/// another kind is `.invalidArgument`. `.places` also accepts the gazetteer's places view.
+@inline(__always)
+func borrow<T: AnyObject>(
+    _ p: OpaquePointer?, _ kind: HandleKind, as: T.Type, _ what: String
+) throws(GeoLocError) -> T {
     guard let p else { throw GeoLocError(.nullArgument, "\(what) is NULL") }
-    return Unmanaged<T>.fromOpaque(UnsafeRawPointer(p)).takeUnretainedValue()
+    let header = UnsafeMutablePointer<HandleHeader>(p)
+    let tag = header.pointee.tag
+    guard tag == kind.rawValue || (kind == .places && tag == HandleKind.placesView.rawValue),
+        let object = header.pointee.object
+    else { throw misuse(tag, expected: kind, what) }
+    return Unmanaged<T>.fromOpaque(object).takeUnretainedValue()
 }
 
-@inline(__always)
-func release(_ p: OpaquePointer?) {
+private func misuse(_ tag: UInt64, expected: HandleKind, _ what: String) -> GeoLocError {
+    switch HandleKind(rawValue: tag) {
+    case .destroyed?:
+        return GeoLocError(.invalidArgument, "\(what) was destroyed")
+    case let other?:
+        return GeoLocError(.invalidArgument, "\(what) is \(other.name), not \(expected.name)")
+    case nil:
+        return GeoLocError(.invalidArgument, "\(what) is not a libgeoloc handle")
+    }
+}
+
+/// Destroys a handle of `kind`: NULL is ignored; a destroyed handle, the gazetteer's places view
+/// or a handle of another kind is left alone and the calling thread's last error says why.
+func release(_ p: OpaquePointer?, _ kind: HandleKind, _ what: String) {
     guard let p else { return }
-    Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(p)).release()
+    let header = UnsafeMutablePointer<HandleHeader>(p)
+    guard header.pointee.tag == kind.rawValue, let object = header.pointee.object else {
+        let tag = header.pointee.tag
+        if tag == HandleKind.placesView.rawValue && kind == .places {
+            setLastError("\(what) belongs to its gazetteer and is freed by geoloc_gazetteer_destroy")
+        } else {
+            setLastError(misuse(tag, expected: kind, what).message)
+        }
+        return
+    }
+    retire(header)
+    Unmanaged<AnyObject>.fromOpaque(object).release()
+}
+
+// MARK: - The quarantine
+
+/// How many destroyed headers are kept before the oldest is freed (16 bytes each): a double
+/// destroy or a use after destroy is caught while fewer than this many handles were destroyed
+/// after it, process-wide.
+let quarantineSize = 4096
+
+private struct Quarantine {
+    var lock = pthread_mutex_t()
+    var slots = [UnsafeMutablePointer<HandleHeader>?](repeating: nil, count: quarantineSize)
+    var next = 0
+}
+
+nonisolated(unsafe) private let quarantine: UnsafeMutablePointer<Quarantine> = {
+    let q = UnsafeMutablePointer<Quarantine>.allocate(capacity: 1)
+    q.initialize(to: Quarantine())
+    pthread_mutex_init(&q.pointee.lock, nil)
+    return q
+}()
+
+/// Poisons a header and puts it in the quarantine, freeing the one it displaces.
+private func retire(_ header: UnsafeMutablePointer<HandleHeader>) {
+    header.pointee.tag = HandleKind.destroyed.rawValue
+    header.pointee.object = nil
+    let q = quarantine
+    pthread_mutex_lock(&q.pointee.lock)
+    let old = q.pointee.slots[q.pointee.next]
+    q.pointee.slots[q.pointee.next] = header
+    q.pointee.next = (q.pointee.next + 1) % quarantineSize
+    pthread_mutex_unlock(&q.pointee.lock)
+    old?.deallocate()
 }

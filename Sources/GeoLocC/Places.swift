@@ -17,7 +17,7 @@ private func queryArguments(
     _ places: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int,
     _ count: UnsafeMutablePointer<Int>?, limit: Int, model: geoloc_model, unit: geoloc_unit
 ) throws(GeoLocError) -> (PlaceSet, EarthModel, DistanceUnit, Int?) {
-    let handle = try borrow(places, as: PlacesHandle.self, "places")
+    let handle = try borrow(places, .places, as: PlacesHandle.self, "places")
     guard count != nil else { throw GeoLocError(.nullArgument, "count is NULL") }
     if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
     _ = try checkCount(cap, "cap")
@@ -101,15 +101,14 @@ public func geoloc_places_create(
             try builder.append(
                 Coordinate(latitude: latLon[2 * i], longitude: latLon[2 * i + 1]), id: id, name: name, attributes: values)
         }
-        out.pointee = retained(PlacesHandle(try builder.build()))
+        out.pointee = retained(PlacesHandle(try builder.build()), .places)
         return GEOLOC_OK
     }
 }
 
 /// The loader options, checked: NULL means the defaults.
-private func loadOptions(_ p: UnsafePointer<geoloc_load_options>?) throws(GeoLocError) -> LoadOptions {
-    var o = LoadOptions()
-    guard let p else { return o }
+private func loadOptions(_ p: UnsafePointer<geoloc_load_options>?, into o: inout LoadOptions) throws(GeoLocError) {
+    guard let p else { return }
     let c = p.pointee
     o.strict = c.strict
     o.latitudeColumn = try optionalText(c.latitude_column, "options->latitude_column")
@@ -117,52 +116,101 @@ private func loadOptions(_ p: UnsafePointer<geoloc_load_options>?) throws(GeoLoc
     o.idColumn = try optionalText(c.id_column, "options->id_column")
     o.nameColumn = try optionalText(c.name_column, "options->name_column")
     o.delimiter = c.delimiter == 0 ? nil : UInt8(bitPattern: c.delimiter)
-    return o
+}
+
+/// The load limits, checked: NULL means the defaults, a zero field its default, and fields past
+/// limits->struct_size (a caller compiled against an older header) their defaults.
+private func loadLimits(_ p: UnsafePointer<geoloc_load_limits>?, _ o: inout LoadOptions) throws(GeoLocError) {
+    guard let p else { return }
+    let size = p.pointee.struct_size
+    guard size >= MemoryLayout<Int>.size else {
+        throw GeoLocError(.invalidArgument, "limits->struct_size \(size) is smaller than a size_t; set it to sizeof(geoloc_load_limits)")
+    }
+    func field(_ path: KeyPath<geoloc_load_limits, Int>, _ offset: Int) -> Int {
+        size >= offset + MemoryLayout<Int>.size ? p.pointee[keyPath: path] : 0
+    }
+    // size_t arrives as Int: SIZE_MAX and anything above Int.max mean "no bound".
+    func bound(_ v: Int, _ fallback: Int) -> Int { v == 0 ? fallback : v < 0 ? Int.max : v }
+    o.maxIssues = bound(field(\.max_issues, MemoryLayout<geoloc_load_limits>.offset(of: \.max_issues)!), LoadOptions.defaultMaxIssues)
+    o.maxPlaces = bound(field(\.max_places, MemoryLayout<geoloc_load_limits>.offset(of: \.max_places)!), LoadOptions.defaultMaxPlaces)
 }
 
 private enum Format { case csv, geoJSON }
 
+private func format(_ f: geoloc_load_format) throws(GeoLocError) -> Format {
+    switch f {
+    case GEOLOC_LOAD_CSV: return .csv
+    case GEOLOC_LOAD_GEOJSON: return .geoJSON
+    default: throw GeoLocError(.invalidArgument, "format \(f.rawValue) is not a known value")
+    }
+}
+
 private func load(
-    file path: UnsafePointer<CChar>?, _ format: Format, _ options: UnsafePointer<geoloc_load_options>?,
+    file path: UnsafePointer<CChar>?, _ format: () throws(GeoLocError) -> Format,
+    _ options: UnsafePointer<geoloc_load_options>?, _ limits: UnsafePointer<geoloc_load_limits>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        guard path != nil else { throw GeoLocError(.nullArgument, "path is NULL") }
+        let format = try format()
+        var o = LoadOptions()
+        try loadLimits(limits, &o)
+        try loadOptions(options, into: &o)
         let file = try readText(path, "path")
-        let o = try loadOptions(options)
         let r = switch format {
         case .csv: try PlaceSet.load(csvFile: file, options: o)
         case .geoJSON: try PlaceSet.load(geoJSONFile: file, options: o)
         }
-        out.pointee = retained(PlacesHandle(r.places, issues: r.issues))
+        out.pointee = retained(PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count), .places)
         return GEOLOC_OK
     }
 }
 
 private func load(
-    text: UnsafePointer<CChar>?, _ len: Int, _ format: Format, _ options: UnsafePointer<geoloc_load_options>?,
+    text: UnsafePointer<CChar>?, _ len: Int, _ format: () throws(GeoLocError) -> Format,
+    _ options: UnsafePointer<geoloc_load_options>?, _ limits: UnsafePointer<geoloc_load_limits>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
         if text == nil && len != 0 { throw GeoLocError(.nullArgument, "text is NULL with len = \(UInt(bitPattern: len))") }
         guard len >= 0 else { throw GeoLocError(.countTooLarge, "len \(UInt(bitPattern: len)) is larger than memory") }
-        let o = try loadOptions(options)
+        let format = try format()
+        var o = LoadOptions()
+        try loadLimits(limits, &o)
+        try loadOptions(options, into: &o)
         let bytes = UnsafeRawBufferPointer(start: text.map { UnsafeRawPointer($0) }, count: len)
         let r = switch format {
         case .csv: try PlaceSet.load(csv: bytes, options: o)
         case .geoJSON: try PlaceSet.load(geoJSON: bytes, options: o)
         }
-        out.pointee = retained(PlacesHandle(r.places, issues: r.issues))
+        out.pointee = retained(PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count), .places)
         return GEOLOC_OK
     }
+}
+
+@c @implementation
+public func geoloc_places_load_limited(
+    _ path: UnsafePointer<CChar>?, _ f: geoloc_load_format, _ options: UnsafePointer<geoloc_load_options>?,
+    _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    load(file: path, { () throws(GeoLocError) in try format(f) }, options, limits, out)
+}
+
+@c @implementation
+public func geoloc_places_parse_limited(
+    _ text: UnsafePointer<CChar>?, _ len: Int, _ f: geoloc_load_format, _ options: UnsafePointer<geoloc_load_options>?,
+    _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    load(text: text, len, { () throws(GeoLocError) in try format(f) }, options, limits, out)
 }
 
 @c @implementation
 public func geoloc_places_load_csv(
     _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    load(file: path, .csv, options, out)
+    load(file: path, { .csv }, options, nil, out)
 }
 
 @c @implementation
@@ -170,14 +218,14 @@ public func geoloc_places_parse_csv(
     _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    load(text: text, len, .csv, options, out)
+    load(text: text, len, { .csv }, options, nil, out)
 }
 
 @c @implementation
 public func geoloc_places_load_geojson(
     _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    load(file: path, .geoJSON, options, out)
+    load(file: path, { .geoJSON }, options, nil, out)
 }
 
 @c @implementation
@@ -185,13 +233,13 @@ public func geoloc_places_parse_geojson(
     _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    load(text: text, len, .geoJSON, options, out)
+    load(text: text, len, { .geoJSON }, options, nil, out)
 }
 
 @c @implementation
 public func geoloc_places_save(_ places: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
         let file = try readText(path, "path")
         if file.isEmpty { throw GeoLocError(.invalidArgument, "path is empty") }
         try h.set.save(to: file)
@@ -204,14 +252,14 @@ public func geoloc_places_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutab
     guarded { () throws(GeoLocError) in
         guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
         let file = try readText(path, "path")
-        out.pointee = retained(PlacesHandle(try PlaceSet.open(file)))
+        out.pointee = retained(PlacesHandle(try PlaceSet.open(file)), .places)
         return GEOLOC_OK
     }
 }
 
 @c @implementation
 public func geoloc_places_destroy(_ places: OpaquePointer?) {
-    release(places)
+    release(places, .places, "places")
 }
 
 // MARK: - Reading a set
@@ -219,7 +267,7 @@ public func geoloc_places_destroy(_ places: OpaquePointer?) {
 @c @implementation
 public func geoloc_places_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
         guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
         count.pointee = h.set.count
         return GEOLOC_OK
@@ -229,9 +277,19 @@ public func geoloc_places_count(_ places: OpaquePointer?, _ count: UnsafeMutable
 @c @implementation
 public func geoloc_places_issue_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
         guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
         count.pointee = h.issues.count
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_places_issue_total(_ places: OpaquePointer?, _ total: UnsafeMutablePointer<Int>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
+        guard let total else { throw GeoLocError(.nullArgument, "total is NULL") }
+        total.pointee = h.issues.count + h.issuesDropped
         return GEOLOC_OK
     }
 }
@@ -242,7 +300,7 @@ public func geoloc_places_issue(
     _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
         guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
         let i = try index(i, h.issues.count, "issue")
         record?.pointee = h.issues[i].record
@@ -263,7 +321,7 @@ public func geoloc_places_coord(
     _ places: OpaquePointer?, _ i: Int, _ out: UnsafeMutablePointer<geoloc_coord>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
         guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
         let c = h.set.coordinate(at: try index(i, h.set.count, "place"))
         out.pointee = geoloc_coord(lat: c.latitude, lon: c.longitude)
@@ -276,7 +334,7 @@ public func geoloc_places_coords(
     _ places: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_coord>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
         guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
         if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
         let cap = try checkCount(cap, "cap")
@@ -299,7 +357,7 @@ private func placeText(
     _ needed: UnsafeMutablePointer<Int>?, _ text: (PlaceSet, Int) -> String
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
         guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
         let i = try index(i, h.set.count, "place")
         return writeText(text(h.set, i), buf, cap, needed)
@@ -323,7 +381,7 @@ public func geoloc_places_name(
 @c @implementation
 public func geoloc_places_attribute_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
         guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
         count.pointee = h.set.attributeNames.count
         return GEOLOC_OK
@@ -335,7 +393,7 @@ public func geoloc_places_attribute_name(
     _ places: OpaquePointer?, _ j: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
         guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
         let names = h.set.attributeNames
         return writeText(names[try index(j, names.count, "attribute")], buf, cap, needed)
@@ -348,7 +406,7 @@ public func geoloc_places_attribute(
     _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
         guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
         let key = try readText(name, "name")
         let i = try index(i, h.set.count, "place")
@@ -398,7 +456,7 @@ public func geoloc_places_within_many(
     _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
         let n = try checkCount(n, "n")
         if n != 0 && centers == nil { throw GeoLocError(.nullArgument, "centers is NULL with n = \(n)") }
         guard let offsets else { throw GeoLocError(.nullArgument, "offsets is NULL") }
@@ -447,7 +505,7 @@ public func geoloc_places_nearest_many(
     _ distances: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(places, as: PlacesHandle.self, "places")
+        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
         let n = try checkCount(n, "n")
         if n != 0 && points == nil { throw GeoLocError(.nullArgument, "points is NULL with n = \(n)") }
         let k = try checkCount(k, "k")
@@ -481,7 +539,7 @@ private func region(
     guarded { () throws(GeoLocError) in
         guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
         let r = try make(try readText(text, "text"))
-        out.pointee = retained(r)
+        out.pointee = retained(r, .region)
         return GEOLOC_OK
     }
 }
@@ -498,7 +556,7 @@ public func geoloc_region_from_geojson(_ geojson: UnsafePointer<CChar>?, _ out: 
 
 @c @implementation
 public func geoloc_region_destroy(_ region: OpaquePointer?) {
-    release(region)
+    release(region, .region, "region")
 }
 
 @c @implementation
@@ -506,7 +564,7 @@ public func geoloc_region_contains(
     _ region: OpaquePointer?, _ c: geoloc_coord, _ inside: UnsafeMutablePointer<Bool>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let r = try borrow(region, as: Region.self, "region")
+        let r = try borrow(region, .region, as: Region.self, "region")
         guard let inside else { throw GeoLocError(.nullArgument, "inside is NULL") }
         inside.pointee = r.contains(try coordinate(c))
         return GEOLOC_OK
@@ -520,7 +578,7 @@ public func geoloc_places_in_region(
     _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let r = try borrow(region, as: Region.self, "region")
+        let r = try borrow(region, .region, as: Region.self, "region")
         let (set, m, u, lim) = try queryArguments(places, out, cap, count, limit: limit, model: model, unit: unit)
         let from: Coordinate? = if let origin { try coordinate(origin.pointee) } else { nil }
         let matches = try set.inside(r, sortedFrom: from, model: m, unit: u, limit: lim)

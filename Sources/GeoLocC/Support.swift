@@ -16,9 +16,21 @@ private let errorKey: pthread_key_t = {
     return key
 }()
 
-/// Records `message` as this thread's last error.
+/// The longest message kept, in bytes: every message names its input through `quote` (60
+/// characters), so this only bounds what a thread keeps if one does not.
+let maxErrorBytes = 1024
+
+/// Records `message` as this thread's last error, cut to `maxErrorBytes` at a character boundary.
 func setLastError(_ message: String) {
     let old = pthread_getspecific(errorKey)
+    var message = message
+    if message.utf8.count > maxErrorBytes {
+        var bytes = Array(message.utf8.prefix(maxErrorBytes - 3))
+        // Drop a character cut in two: its continuation bytes, then its lead byte.
+        while let last = bytes.last, last & 0xC0 == 0x80 { bytes.removeLast() }
+        if let last = bytes.last, last >= 0xC0 { bytes.removeLast() }
+        message = String(decoding: bytes, as: UTF8.self) + "..."
+    }
     let copy = strdup(message)
     _ = pthread_setspecific(errorKey, copy)
     free(old)

@@ -62,14 +62,14 @@ public func geoloc_fix_filter_create(_ options: UnsafePointer<geoloc_filter_opti
     guarded { () throws(GeoLocError) in
         guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
         let o = options.map { filterOptions($0.pointee) } ?? FilterOptions(activity: .other)
-        out.pointee = retained(try FixFilter(options: o))
+        out.pointee = retained(try FixFilter(options: o), .filter)
         return GEOLOC_OK
     }
 }
 
 @c @implementation
 public func geoloc_fix_filter_destroy(_ filter: OpaquePointer?) {
-    release(filter)
+    release(filter, .filter, "filter")
 }
 
 @c @implementation
@@ -77,7 +77,7 @@ public func geoloc_fix_filter_run(
     _ filter: OpaquePointer?, _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ out: UnsafeMutablePointer<geoloc_fix_decision>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let f = try borrow(filter, as: FixFilter.self, "filter")
+        let f = try borrow(filter, .filter, as: FixFilter.self, "filter")
         let b = try fixBuffer(fixes, n)
         guard b.count == 0 || out != nil else { throw GeoLocError(.nullArgument, "out is NULL with n = \(b.count)") }
         try b.check("fixes")
@@ -92,7 +92,7 @@ public func geoloc_fix_filter_run(
 @c @implementation
 public func geoloc_fix_filter_stationary(_ filter: OpaquePointer?, _ stationary: UnsafeMutablePointer<Bool>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let f = try borrow(filter, as: FixFilter.self, "filter")
+        let f = try borrow(filter, .filter, as: FixFilter.self, "filter")
         guard let stationary else { throw GeoLocError(.nullArgument, "stationary is NULL") }
         stationary.pointee = f.isStationary
         return GEOLOC_OK
@@ -104,7 +104,7 @@ public func geoloc_fix_filter_save(
     _ filter: OpaquePointer?, _ buf: UnsafeMutableRawPointer?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let f = try borrow(filter, as: FixFilter.self, "filter")
+        let f = try borrow(filter, .filter, as: FixFilter.self, "filter")
         return writeBytes(f.saved(), buf, cap, needed)
     }
 }
@@ -114,7 +114,7 @@ public func geoloc_fix_filter_restore(_ bytes: UnsafeRawPointer?, _ len: Int, _ 
     guarded { () throws(GeoLocError) in
         guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
         let b = try readBytes(bytes, len)
-        out.pointee = retained(try FixFilter(restoring: b))
+        out.pointee = retained(try FixFilter(restoring: b), .filter)
         return GEOLOC_OK
     }
 }
@@ -153,20 +153,20 @@ public func geoloc_geofences_create(
             let vs = try BatchDistance.coordinates(degrees(p.vertices, k), count: k, name: "polygons[\(i)].vertices")
             ps.append(PolygonFence(id: id, vertices: vs))
         }
-        out.pointee = retained(try Geofences(circles: cs, polygons: ps))
+        out.pointee = retained(try Geofences(circles: cs, polygons: ps), .geofences)
         return GEOLOC_OK
     }
 }
 
 @c @implementation
 public func geoloc_geofences_destroy(_ fences: OpaquePointer?) {
-    release(fences)
+    release(fences, .geofences, "fences")
 }
 
 @c @implementation
 public func geoloc_geofences_count(_ fences: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let f = try borrow(fences, as: Geofences.self, "fences")
+        let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
         guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
         count.pointee = f.count
         return GEOLOC_OK
@@ -178,7 +178,7 @@ public func geoloc_geofences_id(
     _ fences: OpaquePointer?, _ index: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let f = try borrow(fences, as: Geofences.self, "fences")
+        let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
         guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
         guard index >= 0 && index < f.count else {
             throw GeoLocError(.outOfRange, "region index \(UInt(bitPattern: index)) is not below the count \(f.count)")
@@ -203,21 +203,21 @@ public func geoloc_monitor_create(
     _ fences: OpaquePointer?, _ options: UnsafePointer<geoloc_monitor_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let f = try borrow(fences, as: Geofences.self, "fences")
+        let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
         guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
         var o = MonitorOptions()
         if let c = options?.pointee {
             o = MonitorOptions(accuracyFactor: c.accuracy_factor, enterMargin: c.enter_margin_m,
                                exitMargin: c.exit_margin_m, loiteringTime: c.loitering_time_s)
         }
-        out.pointee = retained(MonitorHandle(try GeofenceMonitor(fences: f, options: o)))
+        out.pointee = retained(MonitorHandle(try GeofenceMonitor(fences: f, options: o)), .monitor)
         return GEOLOC_OK
     }
 }
 
 @c @implementation
 public func geoloc_monitor_destroy(_ monitor: OpaquePointer?) {
-    release(monitor)
+    release(monitor, .monitor, "monitor")
 }
 
 @c @implementation
@@ -226,7 +226,7 @@ public func geoloc_monitor_run(
     _ events: UnsafeMutablePointer<geoloc_geofence_event>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(monitor, as: MonitorHandle.self, "monitor")
+        let h = try borrow(monitor, .monitor, as: MonitorHandle.self, "monitor")
         let b = try fixBuffer(fixes, n)
         let cap = try arrayOutput(events, cap, needed)
         try h.monitor.check(b, "fixes")
@@ -252,7 +252,7 @@ public func geoloc_monitor_inside(
     _ monitor: OpaquePointer?, _ regions: UnsafeMutablePointer<Int>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(monitor, as: MonitorHandle.self, "monitor")
+        let h = try borrow(monitor, .monitor, as: MonitorHandle.self, "monitor")
         guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
         if regions == nil && cap != 0 { throw GeoLocError(.nullArgument, "regions is NULL but cap is \(UInt(bitPattern: cap))") }
         let cap = try checkCount(cap, "cap")
@@ -273,7 +273,7 @@ public func geoloc_monitor_save(
     _ monitor: OpaquePointer?, _ buf: UnsafeMutableRawPointer?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(monitor, as: MonitorHandle.self, "monitor")
+        let h = try borrow(monitor, .monitor, as: MonitorHandle.self, "monitor")
         return writeBytes(h.monitor.saved(), buf, cap, needed)
     }
 }
@@ -283,10 +283,10 @@ public func geoloc_monitor_restore(
     _ fences: OpaquePointer?, _ bytes: UnsafeRawPointer?, _ len: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let f = try borrow(fences, as: Geofences.self, "fences")
+        let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
         guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
         let b = try readBytes(bytes, len)
-        out.pointee = retained(MonitorHandle(try GeofenceMonitor(fences: f, restoring: b)))
+        out.pointee = retained(MonitorHandle(try GeofenceMonitor(fences: f, restoring: b)), .monitor)
         return GEOLOC_OK
     }
 }
@@ -404,7 +404,7 @@ private func trackLoad(
         case .gpx: try TrackFormat.readGPX(file: file, strict: strict)
         case .geoJSON: try TrackFormat.readGeoJSON(file: file, strict: strict)
         }
-        out.pointee = retained(TrackHandle(r))
+        out.pointee = retained(TrackHandle(r), .track)
         return GEOLOC_OK
     }
 }
@@ -421,7 +421,7 @@ private func trackLoad(
         case .gpx: try TrackFormat.readGPX(bytes, strict: strict)
         case .geoJSON: try TrackFormat.readGeoJSON(bytes, strict: strict)
         }
-        out.pointee = retained(TrackHandle(r))
+        out.pointee = retained(TrackHandle(r), .track)
         return GEOLOC_OK
     }
 }
@@ -458,7 +458,7 @@ public func geoloc_track_parse_geojson(
 
 @c @implementation
 public func geoloc_track_destroy(_ track: OpaquePointer?) {
-    release(track)
+    release(track, .track, "track")
 }
 
 @c @implementation
@@ -466,7 +466,7 @@ public func geoloc_track_fixes(
     _ track: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(track, as: TrackHandle.self, "track")
+        let h = try borrow(track, .track, as: TrackHandle.self, "track")
         guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
         if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
         let cap = try checkCount(cap, "cap")
@@ -487,7 +487,7 @@ public func geoloc_track_fixes(
 @c @implementation
 public func geoloc_track_timed(_ track: OpaquePointer?, _ timed: UnsafeMutablePointer<Bool>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(track, as: TrackHandle.self, "track")
+        let h = try borrow(track, .track, as: TrackHandle.self, "track")
         guard let timed else { throw GeoLocError(.nullArgument, "timed is NULL") }
         timed.pointee = h.load.timed
         return GEOLOC_OK
@@ -497,7 +497,7 @@ public func geoloc_track_timed(_ track: OpaquePointer?, _ timed: UnsafeMutablePo
 @c @implementation
 public func geoloc_track_issue_count(_ track: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(track, as: TrackHandle.self, "track")
+        let h = try borrow(track, .track, as: TrackHandle.self, "track")
         guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
         count.pointee = h.load.issues.count
         return GEOLOC_OK
@@ -510,7 +510,7 @@ public func geoloc_track_issue(
     _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let h = try borrow(track, as: TrackHandle.self, "track")
+        let h = try borrow(track, .track, as: TrackHandle.self, "track")
         guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
         let issues = h.load.issues
         guard i >= 0 && i < issues.count else {

@@ -83,4 +83,39 @@ final class CoreTests: XCTestCase {
             XCTAssertEqual(try distanceText(meters: row.double("meters"), unit: unit(row.text("unit"))), row.text("expected"))
         }
     }
+
+    // Issue 13 (hardening): a result that is not finite is an error, never a value.
+    func testConvertOverflowIsNotFinite() throws {
+        assertThrows(.notFinite, { () throws(GeoLocError) in try convert(1e308, from: .nauticalMiles, to: .feet) },
+                     message: "length 1e+308 nmi overflows to infinity in ft")
+        assertThrows(.notFinite) { () throws(GeoLocError) in try convert(1.7e308, from: .kilometers, to: .meters) }
+        // An intermediate overflow whose result is finite still converts.
+        XCTAssertEqual(try convert(1.7e308, from: .kilometers, to: .miles), 1.7e308 * (1000 / 1609.344))
+        XCTAssertEqual(try convert(-1e308, from: .meters, to: .kilometers), -1e305)
+    }
+
+    func testDistanceTextOverflowIsNotFinite() throws {
+        assertThrows(.notFinite) { () throws(GeoLocError) in try distanceText(meters: 1e308, unit: .feet) }
+        XCTAssertTrue(try distanceText(meters: 1e308, unit: .kilometers).hasSuffix("0.0 km"))
+    }
+
+    func testFormattedLongitudeStaysBelow180AfterRounding() throws {
+        for lon in [179.9999995, -180.0000001, 539.9999999, 179.99999951, -180.0000004] {
+            let c = try Coordinate(latitude: 1, longitude: lon)
+            XCTAssertEqual(c.formatted(), "1.000000,-180.000000", "\(lon)")
+        }
+        XCTAssertEqual(try Coordinate(latitude: 1, longitude: 179.9999994).formatted(), "1.000000,179.999999")
+        XCTAssertEqual(try Coordinate(latitude: 1, longitude: -179.9999996).formatted(), "1.000000,-180.000000")
+    }
+
+    func testHugeNumberMessageIsShort() {
+        let digits = String(repeating: "1", count: 1_000_000)
+        do {
+            _ = try Coordinate(parsing: digits + ",1")
+            XCTFail("parsed")
+        } catch {
+            XCTAssertEqual(error.code, .notFinite)
+            XCTAssertLessThan(error.message.utf8.count, 200)
+        }
+    }
 }

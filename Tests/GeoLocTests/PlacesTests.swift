@@ -924,13 +924,18 @@ final class PlaceLoadTests: XCTestCase {
     }
 
     func testEmptyInputs() throws {
-        for text in ["", "\u{FEFF}", "\n\n", "lat,lon", "lat,lon\n", "lat,lon,name\r\n\r\n"] {
+        // No header at all is no latitude column: an error like any header without one.
+        for text in ["", "\u{FEFF}", "\n\n", "\r\n"] {
+            assertThrows(.invalidArgument, { () throws(GeoLocError) in try PlaceSet.load(csv: text) },
+                         message: "the input has no header row, so no latitude or longitude column")
+        }
+        for text in ["lat,lon", "lat,lon\n", "lat,lon,name\r\n\r\n"] {
             let load = try PlaceSet.load(csv: text)
             XCTAssertEqual(load.places.count, 0, text)
             XCTAssertEqual(load.issues, [], text)
         }
         XCTAssertEqual(try PlaceSet.load(csv: "lat,lon,a,b\n").places.attributeNames, ["a", "b"])
-        XCTAssertEqual(try csv([]).places.count, 0)
+        assertThrows(.invalidArgument) { () throws(GeoLocError) in try csv([]) }
         // Blank lines between rows are skipped; line numbers still count them.
         let load = try PlaceSet.load(csv: "lat,lon\n\n1,2\n\nx,2\n")
         XCTAssertEqual(load.places.count, 1)
@@ -1555,5 +1560,55 @@ final class PlaceFileTests: XCTestCase {
             XCTAssertEqual(try fromFile.reverse(q), try fromTSV.reverse(q))
         }
         XCTAssertEqual(try fromFile.reverse(c(39.80, -89.64)).formatted(), "Springfield, IL")
+
+/// Issue 13 (hardening): what the attacker's runs found in the loaders and the WKT reader.
+final class PlacesHardeningTests: XCTestCase {
+    func testNulInCSVFieldIsAnIssue() throws {
+        let load = try PlaceSet.load(csv: "lat,lon,name\n1,2,ab\u{0}cd\n3,4,ok\n")
+        XCTAssertEqual(load.places.count, 1)
+        XCTAssertEqual(load.places.name(at: 0), "ok")
+        XCTAssertEqual(load.issues, [LoadIssue(record: 2, reason: "has a NUL byte")])
+        assertThrows(.parse, { () throws(GeoLocError) in try PlaceSet.load(csv: "lat,lon,n\u{0}ame\n1,2,x\n") },
+                     message: "line 1: the header has a NUL byte")
+        assertThrows(.parse) { () throws(GeoLocError) in
+            try PlaceSet.load(csv: "lat,lon,name\n1,2,a\u{0}\n", options: LoadOptions(strict: true))
+        }
+    }
+
+    func testNulInGeoJSONStringIsMalformed() {
+        let text = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"ab\u0000cd"}}"#
+        assertThrows(.parse) { () throws(GeoLocError) in try PlaceSet.load(geoJSON: text) }
+    }
+
+    func testIssuesAreBoundedAndCounted() throws {
+        let rows = String(repeating: "x,y\n", count: 5000)
+        let load = try PlaceSet.load(csv: "lat,lon\n1,2\n" + rows)
+        XCTAssertEqual(load.places.count, 1)
+        XCTAssertEqual(load.issues.count, LoadOptions.defaultMaxIssues)
+        XCTAssertEqual(load.issueTotal, 5000)
+        XCTAssertEqual(load.issues.last?.record, LoadOptions.defaultMaxIssues + 2)
+        let few = try PlaceSet.load(csv: "lat,lon\n" + rows, options: LoadOptions(maxIssues: 3))
+        XCTAssertEqual(few.issues.count, 3)
+        XCTAssertEqual(few.issueTotal, 5000)
+        // Strict mode still names the first bad row and counts the rest.
+        assertThrows(.parse, { () throws(GeoLocError) in
+            try PlaceSet.load(csv: "lat,lon\n" + rows, options: LoadOptions(strict: true, maxIssues: 0))
+        }, message: "line 2: latitude \"x\" is not a decimal number (and 4999 more bad rows)")
+    }
+
+    func testMaxPlaces() throws {
+        let text = "lat,lon\n1,2\n3,4\n5,6\n"
+        XCTAssertEqual(try PlaceSet.load(csv: text, options: LoadOptions(maxPlaces: 3)).places.count, 3)
+        assertThrows(.countTooLarge) { () throws(GeoLocError) in try PlaceSet.load(csv: text, options: LoadOptions(maxPlaces: 2)) }
+        let json = #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{}},{"type":"Feature","geometry":{"type":"Point","coordinates":[3,4]},"properties":{}}]}"#
+        XCTAssertEqual(try PlaceSet.load(geoJSON: json, options: LoadOptions(maxPlaces: 2)).places.count, 2)
+        assertThrows(.countTooLarge) { () throws(GeoLocError) in try PlaceSet.load(geoJSON: json, options: LoadOptions(maxPlaces: 1)) }
+    }
+
+    func testWKTTrailingTextIsRefused() throws {
+        assertThrows(.parse, { () throws(GeoLocError) in try Region(wkt: "POLYGON((0 0,1 0,1 1,0 1,0 0)) this is not WKT") },
+                     message: "WKT: there is text after the geometry: \"this is not WKT\"")
+        assertThrows(.parse) { () throws(GeoLocError) in try Region(wkt: "MULTIPOLYGON(((0 0,1 0,1 1,0 1,0 0)))x") }
+        XCTAssertTrue(try Region(wkt: "  POLYGON((0 0,1 0,1 1,0 1,0 0)) \n").contains(try Coordinate(latitude: 0.5, longitude: 0.5)))
     }
 }

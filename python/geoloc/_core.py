@@ -90,9 +90,10 @@ def _text(value: Optional[TextIn], what: str) -> Optional[bytes]:
 
 
 def _float(value: Any, what: str) -> float:
-    """A number as a Python float (NaN and infinities pass: the library reports them)."""
-    if value is None or isinstance(value, (str, bytes)):
-        raise TypeError("%s must be a number, not %s" % (what, type(value).__name__))
+    """A number as a Python float (NaN and infinities pass: the library reports them). Complex
+    numbers are refused, not cut to their real part."""
+    if value is None or isinstance(value, (str, bytes, complex, numpy.complexfloating)):
+        raise TypeError("%s must be a real number, not %s" % (what, type(value).__name__))
     try:
         return float(value)
     except TypeError:
@@ -135,10 +136,27 @@ def _coord(value: Any, what: str = "coordinate") -> CCoord:
     return CCoord(_float(lat, what + " latitude"), _float(lon, what + " longitude"))
 
 
+# The dtype kinds read as degrees: real numbers only (floats, signed and unsigned integers).
+_REAL_KINDS = frozenset("fiu")
+
+
 def _points(value: Any, what: str) -> numpy.ndarray:
-    """An array-like of (lat, lon) rows as a C-contiguous (n, 2) float64 array (no copy if it is one)."""
+    """An array-like of (lat, lon) rows as a C-contiguous (n, 2) float64 array (no copy if it is one).
+
+    TypeError for anything whose numbers are not real: bool, complex, str, bytes, object or
+    structured dtypes are refused rather than cast (a cast would turn True into 1.0, drop an
+    imaginary part or read "38.3" as a number), and so are masked arrays (the library has no
+    notion of a mask: pass ``a.filled(...)`` or ``a[~a.mask.any(axis=1)]`` instead).
+    """
     if isinstance(value, numpy.ndarray):
-        _check_shape(value.shape, what)  # before any copy: a huge strided view is refused cheaply
+        if type(value) is not numpy.ndarray and isinstance(value, numpy.ma.MaskedArray):
+            raise TypeError("%s is a masked array; pass its unmasked rows or a filled array" % what)
+    else:
+        value = numpy.asarray(value)
+    # An empty list reads as float64 already; an empty array of another real-less dtype is refused.
+    if value.dtype.kind not in _REAL_KINDS:
+        raise TypeError("%s must hold real numbers, not %s" % (what, value.dtype))
+    _check_shape(value.shape, what)  # before any copy: a huge strided view is refused cheaply
     arr = numpy.ascontiguousarray(value, dtype=numpy.float64)
     if arr.ndim == 1 and arr.size == 0:
         arr = arr.reshape(0, 2)

@@ -16,7 +16,7 @@ import json
 import operator
 import os
 from collections.abc import Mapping
-from ctypes import POINTER, Structure, byref, c_bool, c_char, c_char_p, c_double, c_size_t
+from ctypes import POINTER, Structure, byref, c_bool, c_char, c_char_p, c_double, c_int, c_size_t, sizeof
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy
@@ -70,6 +70,16 @@ class CLoadOptions(Structure):
     ]
 
 
+class CLoadLimits(Structure):
+    """geoloc_load_limits: the most issues kept and places accepted (0: the library's default)."""
+
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("max_issues", c_size_t),
+        ("max_places", c_size_t),
+    ]
+
+
 class CPlaces(Structure):
     """geoloc_places (opaque)."""
 
@@ -114,6 +124,17 @@ _ffi.declare({
     ),
     "geoloc_places_save": (STATUS, (PlacesPtr, c_char_p), True),
     "geoloc_places_open": (STATUS, (c_char_p, POINTER(PlacesPtr)), True),
+    "geoloc_places_load_limited": (
+        STATUS,
+        (c_char_p, c_int, POINTER(CLoadOptions), POINTER(CLoadLimits), POINTER(PlacesPtr)),
+        True,
+    ),
+    "geoloc_places_parse_limited": (
+        STATUS,
+        (c_char_p, c_size_t, c_int, POINTER(CLoadOptions), POINTER(CLoadLimits), POINTER(PlacesPtr)),
+        True,
+    ),
+    "geoloc_places_issue_total": (STATUS, (PlacesPtr, POINTER(c_size_t)), True),
     "geoloc_places_destroy": (None, (PlacesPtr,), False),
     "geoloc_places_count": (STATUS, (PlacesPtr, POINTER(c_size_t)), True),
     "geoloc_places_issue_count": (STATUS, (PlacesPtr, POINTER(c_size_t)), True),
@@ -314,6 +335,20 @@ def _options(
     )
 
 
+_LOAD_CSV = 0  # geoloc_load_format
+_LOAD_GEOJSON = 1
+
+
+def _limits(max_issues: Optional[int], max_places: Optional[int]) -> CLoadLimits:
+    """The load limits; None keeps the library's default (1,000 issues, GEOLOC_MAX_COUNT places)."""
+    issues = 0 if max_issues is None else _count_arg(max_issues, "max_issues")
+    places = 0 if max_places is None else _count_arg(max_places, "max_places")
+    for value, what in ((max_issues, "max_issues"), (max_places, "max_places")):
+        if value is not None and value == 0:
+            raise OutOfRangeError("%s must be >= 1 (or None for the default), not 0" % what)
+    return CLoadLimits(sizeof(CLoadLimits), issues, places)
+
+
 def _text_column(values: Any, n: int, what: str) -> List[Optional[bytes]]:
     """n texts (str, bytes or None each) as bytes for a ``const char *const *`` array.
 
@@ -442,6 +477,8 @@ class Places(_Handle):
             )
             issues.append(LoadIssue(record.value, reason))
         self._issues = tuple(issues)
+        _lib.geoloc_places_issue_total(ptr, byref(count))
+        self._issue_total = count.value
 
     # ---- making one ------------------------------------------------------------------------
 
@@ -555,6 +592,8 @@ class Places(_Handle):
         id_column: Optional[TextIn] = None,
         name_column: Optional[TextIn] = None,
         delimiter: Optional[TextIn] = None,
+        max_issues: Optional[int] = None,
+        max_places: Optional[int] = None,
     ) -> "Places":
         """Places from a CSV file (RFC 4180, a header row naming the columns).
 
@@ -564,12 +603,16 @@ class Places(_Handle):
         ``delimiter`` None means ',' unless the header has a tab and no comma. Records that
         cannot be used are skipped and listed in :attr:`issues` with their line number; with
         ``strict`` the first one raises ParseError (or InvalidUTF8Error) instead.
-        Raises NotFoundError (no such file), InvalidArgumentError (unreadable, no coordinate
-        columns, duplicate column names).
+        At most ``max_issues`` records are listed (default 1,000; :attr:`issue_total` counts
+        them all), and more than ``max_places`` places (default GEOLOC_MAX_COUNT) raise
+        CountTooLargeError.
+        Raises NotFoundError (no such file), InvalidArgumentError (unreadable, no header or no
+        coordinate columns, duplicate column names).
         """
         options = _options(strict, latitude_column, longitude_column, id_column, name_column, delimiter)
         out = PlacesPtr()
-        _lib.geoloc_places_load_csv(_path(path), byref(options), byref(out))
+        limits = _limits(max_issues, max_places)
+        _lib.geoloc_places_load_limited(_path(path), _LOAD_CSV, byref(options), byref(limits), byref(out))
         return cls._adopt(out)
 
     @classmethod
@@ -583,12 +626,15 @@ class Places(_Handle):
         id_column: Optional[TextIn] = None,
         name_column: Optional[TextIn] = None,
         delimiter: Optional[TextIn] = None,
+        max_issues: Optional[int] = None,
+        max_places: Optional[int] = None,
     ) -> "Places":
         """As :meth:`load_csv`, from CSV text (str, or bytes the library checks as UTF-8)."""
         data = _blob(text, "text")
         options = _options(strict, latitude_column, longitude_column, id_column, name_column, delimiter)
         out = PlacesPtr()
-        _lib.geoloc_places_parse_csv(data, len(data), byref(options), byref(out))
+        limits = _limits(max_issues, max_places)
+        _lib.geoloc_places_parse_limited(data, len(data), _LOAD_CSV, byref(options), byref(limits), byref(out))
         return cls._adopt(out)
 
     @classmethod
@@ -599,6 +645,8 @@ class Places(_Handle):
         strict: bool = False,
         id_column: Optional[TextIn] = None,
         name_column: Optional[TextIn] = None,
+        max_issues: Optional[int] = None,
+        max_places: Optional[int] = None,
     ) -> "Places":
         """Places from a GeoJSON file: a FeatureCollection of Point features, or one Feature.
 
@@ -610,7 +658,8 @@ class Places(_Handle):
         """
         options = _options(strict, None, None, id_column, name_column, None)
         out = PlacesPtr()
-        _lib.geoloc_places_load_geojson(_path(path), byref(options), byref(out))
+        limits = _limits(max_issues, max_places)
+        _lib.geoloc_places_load_limited(_path(path), _LOAD_GEOJSON, byref(options), byref(limits), byref(out))
         return cls._adopt(out)
 
     @classmethod
@@ -621,6 +670,8 @@ class Places(_Handle):
         strict: bool = False,
         id_column: Optional[TextIn] = None,
         name_column: Optional[TextIn] = None,
+        max_issues: Optional[int] = None,
+        max_places: Optional[int] = None,
     ) -> "Places":
         """As :meth:`load_geojson`, from GeoJSON text or an already decoded mapping."""
         if isinstance(text, Mapping):
@@ -628,7 +679,8 @@ class Places(_Handle):
         data = _blob(text, "text")
         options = _options(strict, None, None, id_column, name_column, None)
         out = PlacesPtr()
-        _lib.geoloc_places_parse_geojson(data, len(data), byref(options), byref(out))
+        limits = _limits(max_issues, max_places)
+        _lib.geoloc_places_parse_limited(data, len(data), _LOAD_GEOJSON, byref(options), byref(limits), byref(out))
         return cls._adopt(out)
 
     # ---- saving and opening ------------------------------------------------------------------
@@ -687,6 +739,12 @@ class Places(_Handle):
         """The records a loader skipped, in file order (empty for sets made from arrays)."""
         self._check_open()
         return self._issues
+
+    @property
+    def issue_total(self) -> int:
+        """How many records the loader skipped in all, those beyond ``max_issues`` included."""
+        self._check_open()
+        return self._issue_total
 
     @property
     def attribute_names(self) -> Tuple[str, ...]:

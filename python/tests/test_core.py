@@ -103,7 +103,8 @@ def _header_functions(header_text):
 def _ctype_of(c_type):
     key = c_type.replace(" ", "")
     enums = {"geoloc_status", "geoloc_unit", "geoloc_model", "geoloc_coord_style", "geoloc_daylight",
-             "geoloc_temp_unit", "geoloc_address_style", "geoloc_activity", "geoloc_resample_mode"}
+             "geoloc_temp_unit", "geoloc_address_style", "geoloc_activity", "geoloc_resample_mode",
+             "geoloc_load_format"}
     if key in enums:
         return ctypes.c_int
     handles = {"places": _places.PlacesPtr, "region": _places.RegionPtr, "gazetteer": _geocoding.GazetteerPtr,
@@ -120,6 +121,7 @@ def _ctype_of(c_type):
         "bool*": ctypes.POINTER(ctypes.c_bool),
         "geoloc_match*": ctypes.POINTER(_places.CMatch),
         "constgeoloc_load_options*": ctypes.POINTER(_places.CLoadOptions),
+        "constgeoloc_load_limits*": ctypes.POINTER(_places.CLoadLimits),
         "double": c_double,
         "bool": ctypes.c_bool,
         "size_t": c_size_t,
@@ -709,3 +711,23 @@ def test_every_golden_file_belongs_to_one_capability() -> None:
     listed = [name for names in golden_cases.FILES_BY_CAPABILITY.values() for name in names]
     assert len(listed) == len(set(listed)), "a golden file is listed under two capabilities"
     assert present == set(listed), "unlisted: %s; missing: %s" % (sorted(present - set(listed)), sorted(set(listed) - present))
+
+
+# ---- Issue 13 (hardening): a result that is not finite is an error --------------------------
+
+
+def test_distance_text_overflow_is_not_finite():
+    err = raises(geoloc.NotFiniteError, geoloc.distance_text, 1e308, Unit.FEET)
+    assert "overflows" in err.message
+    assert geoloc.distance_text(1e308, Unit.KILOMETERS).endswith(".0 km")
+
+
+def test_convert_length_overflow_is_not_finite():
+    raises(geoloc.NotFiniteError, geoloc.convert_length, 1e308, Unit.NAUTICAL_MILES, Unit.FEET)
+    raises(geoloc.NotFiniteError, geoloc.convert_length, 1.7e308, Unit.KILOMETERS, Unit.METERS)
+    assert geoloc.convert_length(1.7e308, Unit.KILOMETERS, Unit.MILES) == 1.7e308 * (1000 / 1609.344)
+
+
+def test_format_coord_longitude_stays_below_180():
+    for lon in (179.9999995, -180.0000001, 539.9999999):
+        assert geoloc.format_coord((1.0, lon)) == "1.000000,-180.000000"

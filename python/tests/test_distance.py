@@ -168,7 +168,9 @@ def test_batch_mismatched_lengths_and_junk():
     raises(ValueError, geoloc.distance_pairs, numpy.zeros((3, 2)), numpy.zeros((4, 2)))
     raises(ValueError, geoloc.distance_pairs, [[1, 2], [3]], [[1, 2], [3, 4]])
     raises(ValueError, geoloc.distance_pairs, 5.0, 5.0)
-    raises(ValueError, geoloc.distance_pairs, [["a", "b"]], [[1, 2]])
+    # Text is not cast to numbers (issue 13): "a" and "38.3" alike are a TypeError.
+    raises(TypeError, geoloc.distance_pairs, [["a", "b"]], [[1, 2]])
+    raises(TypeError, geoloc.distance_pairs, [["38.3", "-88.8"]], [[1, 2]])
 
 
 def test_batch_bad_values_name_the_first_bad_index():
@@ -187,8 +189,52 @@ def test_batch_bad_values_name_the_first_bad_index():
     bad = a.copy()
     bad[3, 1] = -INF
     raises(geoloc.NotFiniteError, geoloc.distance_pairs, bad, b)
-    with_none = [[1.0, 2.0], [None, 3.0]]  # numpy reads None as NaN
-    raises(geoloc.NotFiniteError, geoloc.distance_pairs, with_none, [[0, 0], [0, 0]])
+    with_none = [[1.0, 2.0], [None, 3.0]]  # an object array: None is not a number (issue 13)
+    raises(TypeError, geoloc.distance_pairs, with_none, [[0, 0], [0, 0]])
+
+
+# Issue 13 (hardening): arrays whose numbers are not real are refused, not cast.
+@pytest.mark.parametrize(
+    "bad",
+    [
+        numpy.array([[True, False]]),
+        numpy.array([["1", "2"]]),
+        numpy.array([[b"1", b"2"]]),
+        numpy.array([[1 + 1j, 2]]),
+        numpy.array([[1.0, 2.0]], dtype=object),
+        numpy.zeros(1, dtype=[("lat", "f8"), ("lon", "f8")]),
+    ],
+    ids=["bool", "str", "bytes", "complex", "object", "structured"],
+)
+def test_batch_refuses_dtypes_that_are_not_real_numbers(bad):
+    good = [[1.0, 2.0]]
+    err = raises(TypeError, geoloc.distance_pairs, bad, good)
+    assert "real numbers" in str(err)
+    raises(TypeError, geoloc.distance_pairs, good, bad)
+    raises(TypeError, geoloc.distance_one_to_many, (0.0, 0.0), bad)
+    raises(TypeError, geoloc.route_length, bad)
+
+
+def test_batch_refuses_masked_arrays():
+    masked = numpy.ma.masked_array([[1.0, 2.0], [3.0, 4.0]], mask=[[0, 0], [1, 0]])
+    err = raises(TypeError, geoloc.distance_pairs, masked, [[0, 0], [0, 0]])
+    assert "masked" in str(err)
+    raises(TypeError, geoloc.route_length, masked)
+    # What the message suggests works: the rows with no masked value.
+    rows = masked.data[~masked.mask.any(axis=1)]
+    assert geoloc.distance_pairs(rows, [[1.0, 2.0]])[0] == 0.0
+
+
+def test_batch_accepts_every_real_dtype():
+    want = geoloc.distance_pairs([[1.0, 2.0]], [[3.0, 4.0]])
+    for dtype in ("f2", "f4", "f8", "i1", "i4", "i8", "u1", "u8"):
+        got = geoloc.distance_pairs(numpy.array([[1, 2]], dtype=dtype), numpy.array([[3, 4]], dtype=dtype))
+        assert got[0] == want[0], dtype
+
+
+def test_scalar_complex_is_refused():
+    raises(TypeError, geoloc.distance, (1 + 2j, 0.0), (0.0, 0.0))
+    raises(TypeError, geoloc.distance, (numpy.complex128(1), 0.0), (0.0, 0.0))
 
 
 def test_batch_counts_above_the_limit_are_refused_without_copying():

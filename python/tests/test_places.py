@@ -89,6 +89,7 @@ def test_structure_layouts_match_a_c_compiler(tmp_path, repo_root):
             _places.CLoadOptions,
             ["strict", "latitude_column", "longitude_column", "id_column", "name_column", "delimiter"],
         ),
+        "geoloc_load_limits": (_places.CLoadLimits, ["struct_size", "max_issues", "max_places"]),
     }
     lines = []
     for struct, (_, names) in fields.items():
@@ -919,3 +920,76 @@ def test_a_second_process_opens_a_saved_set_this_one_has_open(saved):
     with Places.open(path) as again:
         assert len(again) == 1
     o.close()
+
+# ---- Issue 13 (hardening) -------------------------------------------------------------------
+
+
+def test_nul_in_csv_field_is_an_issue():
+    places = Places.parse_csv(b"lat,lon,name\n1,2,ab\x00cd\n3,4,ok\n")
+    assert len(places) == 1 and places.name(0) == "ok"
+    assert places.issues == (LoadIssue(2, "has a NUL byte"),)
+    raises(geoloc.ParseError, Places.parse_csv, b"lat,lon,name\n1,2,ab\x00cd\n", strict=True)
+
+
+def test_nul_in_geojson_string_is_malformed():
+    text = '{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"ab\\u0000cd"}}'
+    err = raises(geoloc.ParseError, Places.parse_geojson, text)
+    assert "\\u0000" in err.message
+    # A decoded mapping holding a NUL goes through the same reader.
+    raises(geoloc.ParseError, Places.parse_geojson, json.loads(text))
+
+
+def test_empty_csv_is_an_error():
+    for text in ["", "\n\n", "\ufeff"]:
+        raises(geoloc.InvalidArgumentError, Places.parse_csv, text)
+    assert len(Places.parse_csv("lat,lon\n")) == 0
+
+
+def test_load_limits():
+    rows = "lat,lon\n1,2\n" + "x,y\n" * 3000
+    default = Places.parse_csv(rows)
+    assert len(default) == 1
+    assert len(default.issues) == 1000 and default.issue_total == 3000
+    few = Places.parse_csv(rows, max_issues=3)
+    assert [i.record for i in few.issues] == [3, 4, 5] and few.issue_total == 3000
+    assert Places.parse_csv("lat,lon\n1,2\n").issue_total == 0
+    raises(geoloc.CountTooLargeError, Places.parse_csv, "lat,lon\n1,2\n3,4\n", max_places=1)
+    assert len(Places.parse_csv("lat,lon\n1,2\n3,4\n", max_places=2)) == 2
+    gj = {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {}}] * 3}
+    raises(geoloc.CountTooLargeError, Places.parse_geojson, gj, max_places=2)
+    for bad in (0, -1):
+        raises(geoloc.OutOfRangeError, Places.parse_csv, "lat,lon\n", max_issues=bad)
+        raises(geoloc.OutOfRangeError, Places.parse_csv, "lat,lon\n", max_places=bad)
+    raises(TypeError, Places.parse_csv, "lat,lon\n", max_places=1.5)
+
+
+def test_load_limits_from_files(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("lat,lon\n" + "x,y\n" * 10)
+    assert len(Places.load_csv(path, max_issues=2).issues) == 2
+    gj = tmp_path / "p.geojson"
+    gj.write_text('{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{}}')
+    assert len(Places.load_geojson(gj, max_places=1)) == 1
+
+
+def test_wkt_trailing_text_is_refused():
+    err = raises(geoloc.ParseError, Region.from_wkt, "POLYGON((0 0,1 0,1 1,0 1,0 0)) this is not WKT")
+    assert "text after the geometry" in err.message
+    assert Region.from_wkt(" POLYGON((0 0,1 0,1 1,0 1,0 0))\n").contains((0.5, 0.5))
+
+
+def test_misused_handles_are_caught_by_the_c_door():
+    # Python's own wrappers never pass a destroyed or wrong handle; the C door catches it anyway.
+    lib = _ffi.lib
+    places = Places.parse_csv("lat,lon\n1,2\n")
+    region = Region.from_wkt("POLYGON((0 0,1 0,1 1,0 1,0 0))")
+    count = c_size_t()
+    wrong = ctypes.cast(region._owner._ptr, _places.PlacesPtr)
+    err = raises(geoloc.InvalidArgumentError, lib.geoloc_places_count, wrong, ctypes.byref(count))
+    assert err.message == "places is a region, not a place set"
+    raw = places._owner._ptr
+    places.close()
+    err = raises(geoloc.InvalidArgumentError, lib.geoloc_places_count, raw, ctypes.byref(count))
+    assert err.message == "places was destroyed"
+    region.close()

@@ -594,6 +594,62 @@ static void row_distance_text(char **f)
     }
 }
 
+/* Issue 13 (hardening): a result that is not finite is an error, never GEOLOC_OK. */
+static void test_overflow_is_not_finite(void)
+{
+    char buf[512] = "unchanged";
+    size_t needed = 0;
+    double out = 42;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_distance_text(1e308, GEOLOC_UNIT_FEET, buf, sizeof buf, &needed));
+    CHECK_STR(buf, "unchanged");
+    CHECK_ERR(GEOLOC_E_NOT_FINITE,
+              geoloc_convert_length(1e308, GEOLOC_UNIT_NAUTICAL_MILES, GEOLOC_UNIT_FEET, &out));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE,
+              geoloc_convert_length(1.7e308, GEOLOC_UNIT_KILOMETERS, GEOLOC_UNIT_METERS, &out));
+    CHECK(out == 42);
+    /* Finite results near the top of the range still convert. */
+    CHECK_OK(geoloc_convert_length(1.7e308, GEOLOC_UNIT_KILOMETERS, GEOLOC_UNIT_MILES, &out));
+    CHECK(out == 1.7e308 * (1000 / 1609.344));
+    CHECK_OK(geoloc_distance_text(1e308, GEOLOC_UNIT_KILOMETERS, buf, sizeof buf, &needed));
+    CHECK(strlen(buf) + 1 == needed && strstr(buf, "inf") == NULL);
+}
+
+/* Issue 13: a longitude that rounds to 180 at 6 decimals is written -180.000000. */
+static void test_format_longitude_after_rounding(void)
+{
+    const double lons[] = {179.9999995, -180.0000001, 539.9999999, -180.0000004};
+    char buf[64];
+    size_t needed;
+    for (size_t i = 0; i < sizeof lons / sizeof lons[0]; i++) {
+        geoloc_coord c = {1, lons[i]};
+        if (CHECK_OK(geoloc_coord_format(c, GEOLOC_COORD_COMPACT, buf, sizeof buf, &needed))) {
+            CHECK_STR(buf, "1.000000,-180.000000");
+        }
+    }
+    geoloc_coord c = {1, 179.9999994};
+    CHECK_OK(geoloc_coord_format(c, GEOLOC_COORD_READABLE, buf, sizeof buf, &needed));
+    CHECK_STR(buf, "1.000000, 179.999999");
+}
+
+/* Issue 13: a huge number (10 MB in the finding; 1 MB keeps the memcheck run short) does not
+ * leave a message of its size behind. */
+static void test_huge_parse_message(void)
+{
+    size_t n = (size_t)1 << 20;
+    char *text = malloc(n + 3);
+    geoloc_coord c = {0, 0};
+    CHECK(text != NULL);
+    if (text == NULL) return;
+    memset(text, '1', n);
+    memcpy(text + n, ",1", 3);
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_coord_parse(text, &c));
+    CHECK(strlen(geoloc_last_error()) < 300);
+    text[0] = 'x';
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_coord_parse(text, &c));
+    CHECK(strlen(geoloc_last_error()) < 300);
+    free(text);
+}
+
 int main(int argc, char **argv)
 {
     const struct golden_file files[] = {
@@ -613,6 +669,9 @@ int main(int argc, char **argv)
     test_coord_parse();
     test_coord_format();
     test_distance_text();
+    test_overflow_is_not_finite();
+    test_format_longitude_after_rounding();
+    test_huge_parse_message();
     test_precedence();
     test_threads();
     failed_files = golden_run(argc, argv, files, sizeof files / sizeof files[0]);

@@ -86,10 +86,42 @@ static void test_reverse_geocode(void)
     geoloc_gazetteer_destroy(NULL);
 }
 
+/* Issue 13 (hardening): the gazetteer's borrowed place set cannot be destroyed by the caller,
+ * and is a destroyed handle once its gazetteer is. */
+static void test_borrowed_places(void)
+{
+    geoloc_gazetteer *g = NULL;
+    const geoloc_places *gp = NULL;
+    size_t count = 0;
+    char buf[8];
+    size_t needed;
+
+    if (!CHECK_OK(geoloc_gazetteer_open(NULL, &g))) return;
+    CHECK_OK(geoloc_gazetteer_places(g, &gp));
+    geoloc_places_destroy((geoloc_places *)gp);
+    CHECK_STR(geoloc_last_error(), "places belongs to its gazetteer and is freed by geoloc_gazetteer_destroy");
+    CHECK_OK(geoloc_places_count(gp, &count));
+    CHECK(count > 100000);
+    CHECK_OK(geoloc_reverse_geocode(g, MOUNT_VERNON, GEOLOC_ADDRESS_CITY_STATE, NULL, 0, NULL,
+                                    &(geoloc_match){0, 0}));
+    /* The wrong handle type, both ways. */
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT,
+              geoloc_reverse_geocode((const geoloc_gazetteer *)gp, MOUNT_VERNON, GEOLOC_ADDRESS_CITY_STATE, buf,
+                                     sizeof buf, &needed, NULL));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_count((const geoloc_places *)g, &count));
+    geoloc_gazetteer_destroy(g);
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_count(gp, &count));
+    CHECK_STR(geoloc_last_error(), "places was destroyed");
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_gazetteer_places(g, &gp));
+    geoloc_gazetteer_destroy(g);
+    CHECK_STR(geoloc_last_error(), "gazetteer was destroyed");
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
     test_reverse_geocode();
     geoloc_gazetteer_destroy(gazetteer);
+    test_borrowed_places();
     return check_summary("test_geocoding");
 }

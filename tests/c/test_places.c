@@ -986,6 +986,203 @@ static void test_threads(void)
     geoloc_places_destroy(p);
 }
 
+/* Issue 13 (hardening): handles know their type and whether they are alive. */
+static void test_handle_misuse(void)
+{
+    geoloc_places *p = NULL, *q = NULL;
+    geoloc_region *r = NULL;
+    size_t n = 99;
+    bool inside;
+    const char csv[] = "lat,lon\n1,2\n";
+    geoloc_match m[2];
+
+    if (!CHECK_OK(geoloc_places_parse_csv(csv, sizeof csv - 1, NULL, &p))) return;
+    if (!CHECK_OK(geoloc_region_from_wkt("POLYGON((0 0,1 0,1 1,0 1,0 0))", &r))) return;
+    /* A wrong handle type. */
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_count((geoloc_places *)r, &n));
+    CHECK_STR(geoloc_last_error(), "places is a region, not a place set");
+    CHECK(n == 99);
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_region_contains((geoloc_region *)p, MOUNT_VERNON, &inside));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT,
+              geoloc_places_in_region(p, (geoloc_region *)p, NULL, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, 0,
+                                      m, 2, &n));
+    geoloc_places_destroy((geoloc_places *)r); /* refused: r is still a region */
+    CHECK_STR(geoloc_last_error(), "places is a region, not a place set");
+    CHECK_OK(geoloc_region_contains(r, (geoloc_coord){0.5, 0.5}, &inside));
+    CHECK(inside);
+    /* Use after destroy, double destroy. */
+    geoloc_places_destroy(p);
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_count(p, &n));
+    CHECK_STR(geoloc_last_error(), "places was destroyed");
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT,
+              geoloc_places_within(p, MOUNT_VERNON, 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES, 0, m, 2, &n));
+    geoloc_places_destroy(p);
+    CHECK_STR(geoloc_last_error(), "places was destroyed");
+    geoloc_region_destroy(r);
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_region_contains(r, MOUNT_VERNON, &inside));
+    geoloc_region_destroy(r);
+    CHECK_STR(geoloc_last_error(), "region was destroyed");
+    /* Memory that never was a handle. */
+    {
+        uint64_t junk[2] = {0x1234, 0};
+        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_count((geoloc_places *)junk, &n));
+        CHECK_STR(geoloc_last_error(), "places is not a libgeoloc handle");
+    }
+    /* A new handle works while destroyed ones are still caught. */
+    CHECK_OK(geoloc_places_parse_csv(csv, sizeof csv - 1, NULL, &q));
+    CHECK_OK(geoloc_places_count(q, &n));
+    CHECK(n == 1);
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_count(p, &n));
+    geoloc_places_destroy(q);
+}
+
+/* Issue 13: a NUL inside CSV or GeoJSON text cannot reach text out. */
+static void test_nul_in_loaded_text(void)
+{
+    geoloc_places *p = NULL;
+    const char csv[] = "lat,lon,name\n1,2,ab\0cd\n3,4,ok\n";
+    const char header[] = "lat,lon,na\0me\n1,2,x\n";
+    const char gj[] = "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},"
+                      "\"properties\":{\"name\":\"ab\\u0000cd\"}}";
+    char buf[64];
+    size_t n = 0, needed = 0, record = 0;
+    geoloc_load_options strict = {0};
+    strict.strict = true;
+
+    if (CHECK_OK(geoloc_places_parse_csv(csv, sizeof csv - 1, NULL, &p))) {
+        CHECK_OK(geoloc_places_count(p, &n));
+        CHECK(n == 1);
+        CHECK_OK(geoloc_places_name(p, 0, buf, sizeof buf, &needed));
+        CHECK_STR(buf, "ok");
+        CHECK(needed == strlen(buf) + 1);
+        CHECK_OK(geoloc_places_issue_count(p, &n));
+        CHECK(n == 1);
+        CHECK_OK(geoloc_places_issue(p, 0, &record, buf, sizeof buf, &needed));
+        CHECK(record == 2);
+        CHECK_STR(buf, "has a NUL byte");
+        geoloc_places_destroy(p);
+    }
+    p = NULL;
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_places_parse_csv(csv, sizeof csv - 1, &strict, &p));
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_places_parse_csv(header, sizeof header - 1, NULL, &p));
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_places_parse_geojson(gj, sizeof gj - 1, NULL, &p));
+    CHECK(strstr(geoloc_last_error(), "\\u0000") != NULL);
+    CHECK(p == NULL);
+}
+
+/* Issue 13: an empty or blank-only CSV has no latitude column, like any other header without. */
+static void test_empty_csv_is_an_error(void)
+{
+    geoloc_places *p = NULL;
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_parse_csv("", 0, NULL, &p));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_parse_csv("\n\r\n\n", 4, NULL, &p));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_parse_csv("\xef\xbb\xbf", 3, NULL, &p));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_parse_csv("name\nx\n", 7, NULL, &p));
+    CHECK(p == NULL);
+    if (CHECK_OK(geoloc_places_parse_csv("lat,lon\n", 8, NULL, &p))) geoloc_places_destroy(p);
+}
+
+/* Issue 13: WKT with text after the geometry is refused, as the other readers refuse it. */
+static void test_wkt_trailing_text(void)
+{
+    geoloc_region *r = NULL;
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_region_from_wkt("POLYGON((0 0,1 0,1 1,0 1,0 0)) this is not WKT", &r));
+    CHECK_STR(geoloc_last_error(), "WKT: there is text after the geometry: \"this is not WKT\"");
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_region_from_wkt("POLYGON((0 0,1 0,1 1,0 1,0 0)),", &r));
+    CHECK(r == NULL);
+    if (CHECK_OK(geoloc_region_from_wkt(" POLYGON ((0 0,1 0,1 1,0 1,0 0))\n\t", &r))) geoloc_region_destroy(r);
+}
+
+/* Issue 13: a load keeps at most max_issues reports and counts the rest; max_places bounds it. */
+static void test_load_limits(void)
+{
+    const size_t rows = 20000;
+    char *bad = malloc(8 + 4 * rows + 1);
+    size_t len = 0, kept = 0, total = 0, n = 0;
+    geoloc_places *p = NULL;
+    geoloc_load_limits limits = {sizeof limits, 5, 0};
+    geoloc_load_limits tiny = {sizeof(size_t), 0, 0};
+    geoloc_load_limits bad_size = {0, 0, 0};
+    geoloc_load_limits one = {sizeof one, 0, 1};
+    if (!CHECK(bad != NULL)) return;
+    memcpy(bad, "lat,lon\n", 8);
+    len = 8;
+    for (size_t i = 0; i < rows; i++, len += 4) memcpy(bad + len, "x,y\n", 4);
+    /* The defaults, through the 0.2 function. */
+    if (CHECK_OK(geoloc_places_parse_csv(bad, len, NULL, &p))) {
+        CHECK_OK(geoloc_places_issue_count(p, &kept));
+        CHECK_OK(geoloc_places_issue_total(p, &total));
+        CHECK(kept == GEOLOC_LOAD_DEFAULT_MAX_ISSUES);
+        CHECK(total == rows);
+        geoloc_places_destroy(p);
+    }
+    if (CHECK_OK(geoloc_places_parse_limited(bad, len, GEOLOC_LOAD_CSV, NULL, &limits, &p))) {
+        CHECK_OK(geoloc_places_issue_count(p, &kept));
+        CHECK_OK(geoloc_places_issue_total(p, &total));
+        CHECK(kept == 5 && total == rows);
+        geoloc_places_destroy(p);
+    }
+    /* A struct from an older header (only struct_size): the defaults for the rest. */
+    if (CHECK_OK(geoloc_places_parse_limited(bad, len, GEOLOC_LOAD_CSV, NULL, &tiny, &p))) {
+        CHECK_OK(geoloc_places_issue_count(p, &kept));
+        CHECK(kept == GEOLOC_LOAD_DEFAULT_MAX_ISSUES);
+        geoloc_places_destroy(p);
+    }
+    free(bad);
+    p = NULL;
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_parse_limited("lat,lon\n", 8, GEOLOC_LOAD_CSV, NULL, &bad_size, &p));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_parse_limited("lat,lon\n", 8, (geoloc_load_format)7, NULL, NULL, &p));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_places_parse_limited("lat,lon\n1,2\n3,4\n", 16, GEOLOC_LOAD_CSV, NULL, &one, &p));
+    CHECK(p == NULL);
+    if (CHECK_OK(geoloc_places_parse_limited("lat,lon\n1,2\n", 12, GEOLOC_LOAD_CSV, NULL, &one, &p))) {
+        CHECK_OK(geoloc_places_count(p, &n));
+        CHECK(n == 1);
+        geoloc_places_destroy(p);
+    }
+    {
+        const char gj[] = "{\"type\":\"FeatureCollection\",\"features\":["
+                          "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"properties\":{}},"
+                          "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[3,4]},\"properties\":{}}]}";
+        CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_places_parse_limited(gj, sizeof gj - 1, GEOLOC_LOAD_GEOJSON, NULL, &one, &p));
+        if (CHECK_OK(geoloc_places_parse_limited(gj, sizeof gj - 1, GEOLOC_LOAD_GEOJSON, NULL, NULL, &p))) {
+            geoloc_places_destroy(p);
+        }
+    }
+    CHECK_ERR(GEOLOC_E_NOT_FOUND, geoloc_places_load_limited("/nonexistent/places.csv", GEOLOC_LOAD_CSV, NULL, NULL, &p));
+}
+
+/* A set opened from a place file is a tagged handle too: use after destroy and a double destroy
+ * are caught, and a region is not taken for it. */
+static void test_place_file_handle_misuse(void)
+{
+    geoloc_places *p = NULL, *o = NULL;
+    geoloc_region *r = NULL;
+    size_t n = 99;
+    const char csv[] = "lat,lon,name\n1,2,a\n3,4,b\n";
+
+    if (!CHECK_OK(geoloc_places_parse_csv(csv, sizeof csv - 1, NULL, &p))) return;
+    o = reopened(p, "misuse.places");
+    geoloc_places_destroy(p);
+    if (!CHECK(o != NULL)) return;
+    CHECK_OK(geoloc_places_count(o, &n));
+    CHECK(n == 2);
+    CHECK_OK(geoloc_places_issue_total(o, &n)); /* an opened set has no load issues */
+    CHECK(n == 0);
+    if (CHECK_OK(geoloc_region_from_wkt("POLYGON((0 0,1 0,1 1,0 1,0 0))", &r))) {
+        bool inside = false;
+        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_region_contains((geoloc_region *)o, (geoloc_coord){0.5, 0.5}, &inside));
+        CHECK_STR(geoloc_last_error(), "region is a place set, not a region");
+        geoloc_region_destroy(r);
+    }
+    geoloc_places_destroy(o);
+    n = 99;
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_count(o, &n));
+    CHECK_STR(geoloc_last_error(), "places was destroyed");
+    CHECK(n == 99);
+    geoloc_places_destroy(o);
+    CHECK_STR(geoloc_last_error(), "places was destroyed");
+}
+
 int main(int argc, char **argv)
 {
     (void)argv;
@@ -1008,6 +1205,12 @@ int main(int argc, char **argv)
     test_regions();
     test_loaders();
     test_place_files();
+    test_place_file_handle_misuse();
+    test_handle_misuse();
+    test_nul_in_loaded_text();
+    test_empty_csv_is_an_error();
+    test_wkt_trailing_text();
+    test_load_limits();
     CHECK_OK(geoloc_gazetteer_open(NULL, &gazetteer));
     test_threads();
     geoloc_gazetteer_destroy(gazetteer);

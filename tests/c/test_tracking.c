@@ -830,6 +830,64 @@ static void test_threads(void)
     geoloc_geofences_destroy(t_fences);
 }
 
+/* The tracking handles are tagged like every other: a handle of the wrong type, a use after
+ * destroy and a double destroy are refused with GEOLOC_E_INVALID_ARGUMENT and a message. */
+static void test_handle_misuse(void)
+{
+    geoloc_fix_filter *filter = NULL;
+    geoloc_geofences *fences = NULL;
+    geoloc_monitor *monitor = NULL;
+    geoloc_track *track = NULL;
+    geoloc_circle_fence circle = {"c", {1, 2}, 1000};
+    geoloc_fix fix = {1, 2, 3, 4, NAN, NAN, NAN};
+    geoloc_fix_decision d;
+    geoloc_geofence_event events[2];
+    size_t n = 99, needed = 0;
+    const char gpx[] = "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk></gpx>";
+
+    if (!CHECK_OK(geoloc_fix_filter_create(NULL, &filter))) return;
+    if (!CHECK_OK(geoloc_geofences_create(&circle, 1, NULL, 0, &fences))) return;
+    if (!CHECK_OK(geoloc_monitor_create(fences, NULL, &monitor))) return;
+    if (!CHECK_OK(geoloc_track_parse_gpx(gpx, sizeof gpx - 1, NULL, &track))) return;
+    /* Wrong types. */
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_geofences_count((geoloc_geofences *)filter, &n));
+    CHECK_STR(geoloc_last_error(), "fences is a fix filter, not a geofence set");
+    CHECK(n == 99);
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_fix_filter_run((geoloc_fix_filter *)monitor, &fix, 1, &d));
+    CHECK_STR(geoloc_last_error(), "filter is a monitor, not a fix filter");
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_monitor_run((geoloc_monitor *)track, &fix, 1, events, 2, &needed));
+    CHECK_STR(geoloc_last_error(), "monitor is a track, not a monitor");
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_track_fixes((geoloc_track *)fences, NULL, 0, &n));
+    CHECK_STR(geoloc_last_error(), "track is a geofence set, not a track");
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_monitor_create((geoloc_geofences *)track, NULL, &monitor));
+    geoloc_track_destroy((geoloc_track *)filter); /* refused: still a filter */
+    CHECK_STR(geoloc_last_error(), "track is a fix filter, not a track");
+    CHECK_OK(geoloc_fix_filter_run(filter, &fix, 1, &d));
+    /* Use after destroy and double destroy, for each kind. */
+    geoloc_fix_filter_destroy(filter);
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_fix_filter_run(filter, &fix, 1, &d));
+    CHECK_STR(geoloc_last_error(), "filter was destroyed");
+    geoloc_fix_filter_destroy(filter);
+    CHECK_STR(geoloc_last_error(), "filter was destroyed");
+    geoloc_geofences_destroy(fences);
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_geofences_count(fences, &n));
+    CHECK_STR(geoloc_last_error(), "fences was destroyed");
+    geoloc_geofences_destroy(fences);
+    CHECK_STR(geoloc_last_error(), "fences was destroyed");
+    /* The monitor keeps what it needs of its destroyed set. */
+    CHECK_OK(geoloc_monitor_run(monitor, &fix, 1, events, 2, &needed));
+    geoloc_monitor_destroy(monitor);
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_monitor_run(monitor, &fix, 1, events, 2, &needed));
+    CHECK_STR(geoloc_last_error(), "monitor was destroyed");
+    geoloc_monitor_destroy(monitor);
+    CHECK_STR(geoloc_last_error(), "monitor was destroyed");
+    geoloc_track_destroy(track);
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_track_fixes(track, NULL, 0, &n));
+    CHECK_STR(geoloc_last_error(), "track was destroyed");
+    geoloc_track_destroy(track);
+    CHECK_STR(geoloc_last_error(), "track was destroyed");
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "threads") == 0) {
@@ -846,6 +904,7 @@ int main(int argc, char **argv)
     test_resample_and_stays();
     test_formats_round_trip();
     test_formats_bad_input();
+    test_handle_misuse();
     test_threads();
     return check_summary("test_tracking");
 }

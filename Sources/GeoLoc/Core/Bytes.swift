@@ -74,19 +74,33 @@ private func systemMessage(_ code: Int32) -> String {
 
 /// The issues of one load, and the rule of strict mode.
 struct IssueLog {
+    /// The first `limit` issues.
     var issues: [LoadIssue] = []
+    /// Every issue, kept or not.
+    var total = 0
     /// The code a strict load fails with: that of the first issue.
     var firstCode: GeoLocError.Code = .parse
     let strict: Bool
+    let limit: Int
 
-    init(strict: Bool) { self.strict = strict }
+    /// A log keeping at most `limit` issues (strict mode keeps the first, whatever the limit).
+    init(strict: Bool, limit: Int = Int.max) {
+        self.strict = strict
+        self.limit = strict ? max(limit, 1) : max(limit, 0)
+    }
+
+    /// A place load's log, kept to `options.maxIssues`.
+    init(_ options: LoadOptions) {
+        self.init(strict: options.strict, limit: options.maxIssues)
+    }
 
     /// Whether rows should still be added: in strict mode, not after the first issue.
-    var accepting: Bool { !strict || issues.isEmpty }
+    var accepting: Bool { !strict || total == 0 }
 
-    mutating func add(_ record: Int, _ reason: String, code: GeoLocError.Code = .parse) {
-        if issues.isEmpty { firstCode = code }
-        issues.append(LoadIssue(record: record, reason: reason))
+    mutating func add(_ record: Int, _ reason: @autoclosure () -> String, code: GeoLocError.Code = .parse) {
+        if total == 0 { firstCode = code }
+        total += 1
+        if issues.count < limit { issues.append(LoadIssue(record: record, reason: reason())) }
     }
 
     /// Throws in strict mode when there was an issue: `"<source>: line 7: <reason> (and 2 more
@@ -94,7 +108,7 @@ struct IssueLog {
     func check(source: String?, where name: (Int) -> String, noun: String) throws(GeoLocError) {
         guard strict, let first = issues.first else { return }
         var message = (source.map { $0 + ": " } ?? "") + name(first.record) + ": " + first.reason
-        let more = issues.count - 1
+        let more = total - 1
         if more > 0 { message += " (and \(more) more bad \(more == 1 ? noun : noun + "s"))" }
         throw GeoLocError(firstCode, message)
     }

@@ -36,7 +36,9 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     ///   latitude beyond ±90 (`"91,0"`).
     public init(parsing text: some StringProtocol) throws(GeoLocError) {
         let text = Substring(text)
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        // Split on the comma byte: a comma is never part of another character in UTF-8, and
+        // bytes are linear where characters (grapheme breaking) cost much more per byte.
+        let parts = text.utf8.split(separator: 44, omittingEmptySubsequences: false).map { Substring($0) }
         guard parts.count == 2 else {
             let quoted = quote(text)
             if parts.count < 2 {
@@ -56,7 +58,11 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     /// `"38.321991, -88.867400"` (`.readable`).
     public func formatted(_ style: CoordinateStyle = .compact) -> String {
         let separator = style == .compact ? "," : ", "
-        return fixed(latitude, decimals: 6) + separator + fixed(longitude, decimals: 6)
+        // The longitude is in [-180, 180), but one within half a unit of the last decimal below
+        // 180 rounds up to "180.000000": that is the same meridian, written as the range says.
+        var lon = fixed(longitude, decimals: 6)
+        if lon == "180.000000" { lon = "-180.000000" }
+        return fixed(latitude, decimals: 6) + separator + lon
     }
 
     public var description: String { formatted(.compact) }
@@ -94,7 +100,9 @@ func checkPoint(_ lat: Double, _ lon: Double, at place: @autoclosure () -> Strin
 /// Input text as a message shows it: quoted, cut after 60 characters.
 @_spi(CABI)
 public func quote(_ text: some StringProtocol) -> String {
-    let shown = text.count > 60 ? String(text.prefix(60)) + "..." : String(text)
+    // prefix(61) looks at 61 characters at most: a megabyte of input costs no more than a line.
+    let head = text.prefix(61)
+    let shown = head.count > 60 ? String(head.prefix(60)) + "..." : String(text)
     return "\"" + shown + "\""
 }
 
@@ -138,7 +146,7 @@ func decimalValue(_ body: Substring, what: String, in text: some StringProtocol)
         throw GeoLocError(.parse, "\(quote(text)): \(what) \(quote(body)) is not a decimal number")
     }
     guard value.isFinite else {
-        throw GeoLocError(.notFinite, "\(quote(text)): \(what) \(body) overflows to infinity")
+        throw GeoLocError(.notFinite, "\(quote(text)): \(what) \(quote(body)) overflows to infinity")
     }
     return value
 }

@@ -466,6 +466,10 @@ private struct JSONReader {
                 guard let unit = hex4(i + 2) else {
                     return JSONFailure(offset: i, message: "\\u must be followed by four hex digits")
                 }
+                if unit == 0 {
+                    // Text leaves the library NUL-terminated: a NUL inside would cut it short.
+                    return JSONFailure(offset: i, message: "\\u0000 (NUL) is not allowed in a string")
+                }
                 if unit >= 0xDC00 && unit < 0xE000 {
                     return JSONFailure(offset: i, message: "\\u\(hex(unit)) is a low surrogate without a high one")
                 }

@@ -65,10 +65,18 @@ extension EarthModel {
     public func requireSupported() throws(GeoLocError) {}
 }
 
-/// Converts a length between units; the value must be finite.
+/// Converts a length between units; the value must be finite, and so must the result.
+/// - Throws: `.notFinite` for a NaN or infinite value, or one whose conversion overflows
+///   (1e308 nautical miles in feet).
 public func convert(_ value: Double, from: DistanceUnit, to: DistanceUnit) throws(GeoLocError) -> Double {
     guard value.isFinite else { throw GeoLocError(.notFinite, "length \(show(value)) is not finite") }
-    return from.convert(value, to: to)
+    var result = from.convert(value, to: to)
+    // value * from.meters may overflow where the result does not (1.7e308 km in miles).
+    if !result.isFinite { result = value * (from.meters / to.meters) }
+    guard result.isFinite else {
+        throw GeoLocError(.notFinite, "length \(show(value)) \(from.symbol) overflows to infinity in \(to.symbol)")
+    }
+    return result
 }
 
 /// A length as display text: one decimal by printf's `%.1f` and the unit's word, e.g.
@@ -79,5 +87,5 @@ public func convert(_ value: Double, from: DistanceUnit, to: DistanceUnit) throw
 public func distanceText(meters: Double, unit: DistanceUnit = .miles) throws(GeoLocError) -> String {
     guard meters.isFinite else { throw GeoLocError(.notFinite, "distance \(show(meters)) is not finite") }
     guard meters >= 0 else { throw GeoLocError(.outOfRange, "distance \(show(meters)) is negative") }
-    return fixed(meters / unit.meters, decimals: 1) + " " + unit.symbol
+    return fixed(try convert(meters, from: .meters, to: unit), decimals: 1) + " " + unit.symbol
 }

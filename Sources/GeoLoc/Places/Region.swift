@@ -28,11 +28,13 @@ public final class Region: @unchecked Sendable {
 
     /// Reads a Polygon or MultiPolygon from Well-Known Text, e.g.
     /// `"POLYGON((-1 50, 2 50, 2 52, -1 52, -1 50))"` (longitude first). Z values are ignored.
-    /// - Throws: `.parse` with GEOS's message for text GEOS cannot read; `.invalidArgument` for
+    /// - Throws: `.parse` with GEOS's message for text GEOS cannot read, or for text after the
+    ///   geometry; `.invalidArgument` for
     ///   another geometry type, an empty or invalid (e.g. self-intersecting) polygon;
     ///   `.outOfRange` if a vertex is outside latitude ±90 / longitude ±180; `.notFinite` for a
     ///   NaN or infinite vertex.
     public convenience init(wkt: String) throws(GeoLocError) {
+        try Region.refuseTextAfterWKT(wkt)
         let context = try GEOSContext()
         let g = try GEOSFactoryLock.withLock { () throws(GeoLocError) -> OpaquePointer in
             try Region.read(wkt, "WKT", context) { h, text in
@@ -42,6 +44,29 @@ public final class Region: @unchecked Sendable {
             }
         }
         try self.init(context: context, adopting: g)
+    }
+
+    /// GEOS's WKT reader stops at the end of the geometry and ignores what follows it: text after
+    /// the parenthesis that closes the first one (other than whitespace) is a `.parse` error, as
+    /// in the GeoJSON and coordinate readers. Unbalanced text is left to GEOS to report.
+    static func refuseTextAfterWKT(_ wkt: String) throws(GeoLocError) {
+        let u = wkt.utf8
+        guard let open = u.firstIndex(of: 40) else { return }  // "("
+        var depth = 0
+        var i = open
+        while i < u.endIndex {
+            let b = u[i]
+            if b == 40 { depth += 1 } else if b == 41 {
+                depth -= 1
+                if depth == 0 { break }
+            }
+            i = u.index(after: i)
+        }
+        guard i < u.endIndex else { return }
+        let rest = wkt[u.index(after: i)...]
+        if !trimmed(rest).isEmpty {
+            throw GeoLocError(.parse, "WKT: there is text after the geometry: \(quote(trimmed(rest)))")
+        }
     }
 
     /// Reads a GeoJSON Polygon or MultiPolygon geometry, or a Feature or FeatureCollection whose

@@ -48,10 +48,21 @@ public struct LoadOptions: Sendable {
     /// The CSV field delimiter, an ASCII byte other than `"`, CR and LF. Nil: a tab when the
     /// header line has a tab and no comma, else a comma.
     public var delimiter: UInt8?
+    /// The most issues kept in ``PlaceLoad/issues``; the rest are only counted
+    /// (``PlaceLoad/issueTotal``), so a file of bad rows cannot fill memory with their reports.
+    public var maxIssues: Int
+    /// The most places a load accepts; one more fails the load with `.countTooLarge`.
+    public var maxPlaces: Int
+
+    /// The default of ``maxIssues``: 1,000 reports (about 100 kB).
+    public static let defaultMaxIssues = 1000
+    /// The default of ``maxPlaces``: `maxCount` (2^30).
+    public static let defaultMaxPlaces = maxCount
 
     public init(
         strict: Bool = false, latitudeColumn: String? = nil, longitudeColumn: String? = nil,
-        idColumn: String? = nil, nameColumn: String? = nil, delimiter: UInt8? = nil
+        idColumn: String? = nil, nameColumn: String? = nil, delimiter: UInt8? = nil,
+        maxIssues: Int = LoadOptions.defaultMaxIssues, maxPlaces: Int = LoadOptions.defaultMaxPlaces
     ) {
         self.strict = strict
         self.latitudeColumn = latitudeColumn
@@ -59,6 +70,16 @@ public struct LoadOptions: Sendable {
         self.idColumn = idColumn
         self.nameColumn = nameColumn
         self.delimiter = delimiter
+        self.maxIssues = maxIssues
+        self.maxPlaces = maxPlaces
+    }
+
+    /// Throws `.countTooLarge` when a load already holding `count` places would take one more.
+    @inline(__always)
+    func admitPlace(after count: Int, at: String) throws(GeoLocError) {
+        if count >= maxPlaces {
+            throw GeoLocError(.countTooLarge, "\(at)the input has more places than the load allows (max_places \(maxPlaces))")
+        }
     }
 }
 
@@ -66,12 +87,16 @@ public struct LoadOptions: Sendable {
 public struct PlaceLoad: Sendable {
     /// The usable rows or features, in input order.
     public let places: PlaceSet
-    /// Every unusable row or feature, in input order (empty after a strict load).
+    /// The first ``LoadOptions/maxIssues`` unusable rows or features, in input order (empty
+    /// after a strict load).
     public let issues: [LoadIssue]
+    /// How many unusable rows or features there were, those beyond `issues` included.
+    public let issueTotal: Int
 
-    public init(places: PlaceSet, issues: [LoadIssue]) {
+    public init(places: PlaceSet, issues: [LoadIssue], issueTotal: Int? = nil) {
         self.places = places
         self.issues = issues
+        self.issueTotal = max(issueTotal ?? issues.count, issues.count)
     }
 }
 
@@ -89,7 +114,7 @@ extension PlaceSet {
     /// A row with the wrong number of fields, a missing, malformed, infinite or out-of-range
     /// coordinate, a broken quote or bytes that are not UTF-8 is skipped and reported in
     /// ``PlaceLoad/issues`` with its line number.
-    /// - Throws: `.invalidArgument` when the header lacks a latitude or longitude column, names
+    /// - Throws: `.invalidArgument` when there is no header row (empty or blank-only input), the header lacks a latitude or longitude column, names
     ///   a column twice, or names no column an option asks for, or for a bad delimiter;
     ///   `.invalidUTF8` for a header that is not UTF-8; `.parse` for a header with a broken
     ///   quote; in strict mode `.parse` (`.invalidUTF8`) for the first bad row, naming its line

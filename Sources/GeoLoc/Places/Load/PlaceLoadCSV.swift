@@ -183,7 +183,7 @@ enum CSVLoader {
         if let d = options.delimiter, d >= 0x80 || d == 34 || d == 10 || d == 13 {
             throw GeoLocError(.invalidArgument, "the delimiter must be an ASCII byte other than '\"', CR and LF (got \(d))")
         }
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return try emptyLoad() }
+        guard let base = bytes.baseAddress, bytes.count > 0 else { throw noHeader(at) }
         let p = base.assumingMemoryBound(to: UInt8.self)
         let end = bytes.count
         var start = 0
@@ -199,7 +199,7 @@ enum CSVLoader {
             headerRecord = r
             break
         }
-        guard let h = headerRecord else { return try emptyLoad() }
+        guard let h = headerRecord else { throw noHeader(at) }
         switch h.problem {
         case .unterminatedQuote:
             throw GeoLocError(.parse, "\(at)line \(h.line): the header has an unterminated quoted field")
@@ -210,12 +210,15 @@ enum CSVLoader {
         guard isValidUTF8(p, h.start, h.end) else {
             throw GeoLocError(.invalidUTF8, "\(at)line \(h.line): the header is not valid UTF-8")
         }
+        if memchr(p + h.start, 0, h.end - h.start) != nil {
+            throw GeoLocError(.parse, "\(at)line \(h.line): the header has a NUL byte")
+        }
         let header = reader.fields.map { reader.string($0) }
         let columns = try CSVColumns(header: header, options: options, at: at)
 
         var builder = PlaceSetBuilder(attributeNames: columns.attributes.map { header[$0] })
-        builder.reserveCapacity(estimatedRows(p, reader.i, end))
-        var log = IssueLog(strict: options.strict)
+        builder.reserveCapacity(min(estimatedRows(p, reader.i, end), max(options.maxPlaces, 0)))
+        var log = IssueLog(options)
         let columnCount = header.count
         let attributeColumns = columns.attributes
         let attributes = UnsafeMutableBufferPointer<UnsafeRawBufferPointer?>.allocate(capacity: max(attributeColumns.count, 1))
@@ -245,6 +248,10 @@ enum CSVLoader {
             }
             if !isValidUTF8(p, r.start, r.end) {
                 log.add(r.line, "is not valid UTF-8", code: .invalidUTF8)
+                continue
+            }
+            if memchr(p + r.start, 0, r.end - r.start) != nil {
+                log.add(r.line, "has a NUL byte")
                 continue
             }
             let latField = fields[columns.latitude]
@@ -282,16 +289,19 @@ enum CSVLoader {
                 let f = fields[c]
                 attributes[k] = f.start == f.end ? nil : scratch.bytes(f, p)
             }
+            try options.admitPlace(after: builder.count, at: at)
             try builder.append(
                 Coordinate(checkedLatitude: lat, longitude: lon), id: id, name: name,
                 attributes: UnsafeBufferPointer(start: attributes.baseAddress, count: attributeColumns.count))
         }
         try log.check(source: source, where: { "line \($0)" }, noun: "row")
-        return PlaceLoad(places: try builder.build(), issues: log.issues)
+        return PlaceLoad(places: try builder.build(), issues: log.issues, issueTotal: log.total)
     }
 
-    static func emptyLoad() throws(GeoLocError) -> PlaceLoad {
-        PlaceLoad(places: try PlaceSetBuilder().build(), issues: [])
+    /// Empty or blank-only input has no latitude column either: the same error as any header
+    /// without one.
+    static func noHeader(_ at: String) -> GeoLocError {
+        GeoLocError(.invalidArgument, "\(at)the input has no header row, so no latitude or longitude column")
     }
 
     /// A tab when the first line has a tab and no comma, else a comma.

@@ -50,7 +50,7 @@ enum GeoJSONLoader {
         }
 
         // Pass 1: check every feature; collect the property names of the good ones in order.
-        var log = IssueLog(strict: options.strict)
+        var log = IssueLog(options)
         var good: [Good] = []
         good.reserveCapacity(features.count)
         var keys = KeyTable()
@@ -68,6 +68,7 @@ enum GeoJSONLoader {
             }
         }
         try log.check(source: source, where: { "feature \($0)" }, noun: "feature")
+        if good.count > 0 { try options.admitPlace(after: good.count - 1, at: at) }
 
         // The properties used as name and id are not attributes.
         let nameKey = options.nameColumn ?? (keys.index["name"] != nil ? "name" : keys.index["title"] != nil ? "title" : nil)
@@ -155,7 +156,7 @@ enum GeoJSONLoader {
             }
             if let failure { throw failure }
         }
-        return PlaceLoad(places: try builder.build(), issues: log.issues)
+        return PlaceLoad(places: try builder.build(), issues: log.issues, issueTotal: log.total)
     }
 
     /// A value as attribute text: a string as it is, a number or boolean as written, an object
