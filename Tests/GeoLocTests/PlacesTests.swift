@@ -1560,6 +1560,8 @@ final class PlaceFileTests: XCTestCase {
             XCTAssertEqual(try fromFile.reverse(q), try fromTSV.reverse(q))
         }
         XCTAssertEqual(try fromFile.reverse(c(39.80, -89.64)).formatted(), "Springfield, IL")
+    }
+}
 
 /// Issue 13 (hardening): what the attacker's runs found in the loaders and the WKT reader.
 final class PlacesHardeningTests: XCTestCase {

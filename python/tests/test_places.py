@@ -921,6 +921,7 @@ def test_a_second_process_opens_a_saved_set_this_one_has_open(saved):
         assert len(again) == 1
     o.close()
 
+
 # ---- Issue 13 (hardening) -------------------------------------------------------------------
 
 
@@ -971,6 +972,19 @@ def test_load_limits_from_files(tmp_path):
     gj = tmp_path / "p.geojson"
     gj.write_text('{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{}}')
     assert len(Places.load_geojson(gj, max_places=1)) == 1
+
+
+def test_load_limits_with_saved_sets(tmp_path):
+    # A set loaded under limits saves and opens whole; the opened set has no load issues.
+    rows = "lat,lon\n1,2\n3,4\n" + "x,y\n" * 5
+    p = Places.parse_csv(rows, max_issues=2, max_places=2)
+    assert len(p) == 2 and len(p.issues) == 2 and p.issue_total == 5
+    path = tmp_path / "limited.places"
+    p.save(path)
+    with Places.open(path) as o:
+        assert len(o) == 2 and o.issues == () and o.issue_total == 0
+        assert o.nearest((1, 2), 2) == p.nearest((1, 2), 2)
+    p.close()
 
 
 def test_wkt_trailing_text_is_refused():

@@ -159,3 +159,34 @@ def test_tracks_and_files(repo_root, tmp_path):
         t.read_gpx("<gpx><trk></gpx>")
     with pytest.raises(geoloc.ParseError, match="trkpt 1"):
         t.read_gpx("<gpx><trk><trkseg><trkpt lat='1' lon='2'/><trkpt lat='x' lon='2'/></trkseg></trk></gpx>", strict=True)
+
+
+def test_misused_tracking_handles_are_caught_by_the_c_door():
+    # Python's own wrappers never pass a destroyed or wrong handle; the C door catches it anyway.
+    import ctypes
+    from geoloc import _ffi, _tracking
+
+    lib = _ffi.lib
+    filt = _tracking.FilterPtr()
+    lib.geoloc_fix_filter_create(None, ctypes.byref(filt))
+    fences = _tracking.GeofencesPtr()
+    circle = _tracking.CCircleFence()
+    circle.id = b"c"
+    circle.center.lat, circle.center.lon, circle.radius_m = 1.0, 2.0, 1000.0
+    lib.geoloc_geofences_create(ctypes.byref(circle), 1, None, 0, ctypes.byref(fences))
+    count = ctypes.c_size_t()
+    wrong = ctypes.cast(filt, _tracking.GeofencesPtr)
+    with pytest.raises(geoloc.InvalidArgumentError) as err:
+        lib.geoloc_geofences_count(wrong, ctypes.byref(count))
+    assert err.value.message == "fences is a fix filter, not a geofence set"
+    lib.geoloc_geofences_count(fences, ctypes.byref(count))
+    assert count.value == 1
+    lib.geoloc_geofences_destroy(fences)
+    with pytest.raises(geoloc.InvalidArgumentError) as err:
+        lib.geoloc_geofences_count(fences, ctypes.byref(count))
+    assert err.value.message == "fences was destroyed"
+    lib.geoloc_fix_filter_destroy(filt)
+    stationary = ctypes.c_bool()
+    with pytest.raises(geoloc.InvalidArgumentError) as err:
+        lib.geoloc_fix_filter_stationary(filt, ctypes.byref(stationary))
+    assert err.value.message == "filter was destroyed"
