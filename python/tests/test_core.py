@@ -103,7 +103,7 @@ def _header_functions(header_text):
 def _ctype_of(c_type):
     key = c_type.replace(" ", "")
     enums = {"geoloc_status", "geoloc_unit", "geoloc_model", "geoloc_coord_style", "geoloc_daylight",
-             "geoloc_temp_unit", "geoloc_address_style"}
+             "geoloc_temp_unit", "geoloc_address_style", "geoloc_route_end"}
     if key in enums:
         return ctypes.c_int
     handles = {"places": _places.PlacesPtr, "region": _places.RegionPtr, "gazetteer": _geocoding.GazetteerPtr}
@@ -135,6 +135,9 @@ def _ctype_of(c_type):
         "geoloc_mileage_result*": ctypes.POINTER(_route.CMileageResult),
         "geoloc_leg*": ctypes.POINTER(_route.CLeg),
         "constgeoloc_address_part*": ctypes.POINTER(_address.CAddressPart),
+        "constdouble*": ctypes.POINTER(c_double),
+        "constgeoloc_order_options*": ctypes.POINTER(_route.COrderOptions),
+        "geoloc_order_result*": ctypes.POINTER(_route.COrderResult),
     }
     return table[key]
 
@@ -184,6 +187,9 @@ def test_structure_layouts_match_a_c_compiler(tmp_path, repo_root):
         "geoloc_leg": ["from", "to", "distance"],
         "geoloc_mileage_result": ["total", "rounded", "stops_used", "stops_skipped", "leg_count", "text"],
         "geoloc_address_part": ["key", "value"],
+        "geoloc_order_options": ["mode", "iterations", "time_limit_s", "seed"],
+        "geoloc_order_result": ["total", "given_total", "saving", "proven_optimal", "stop_count", "leg_count",
+                                "text", "given_text"],
     }
     lines = []
     for struct, names in fields.items():
@@ -196,7 +202,8 @@ def test_structure_layouts_match_a_c_compiler(tmp_path, repo_root):
     subprocess.run([cc, "-I", str(repo_root / "include"), "-o", str(exe), str(src)], check=True)
     got = dict(line.split() for line in subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout.splitlines())
     classes = {"geoloc_coord": _ffi.CCoord, "geoloc_leg": _route.CLeg,
-               "geoloc_mileage_result": _route.CMileageResult, "geoloc_address_part": _address.CAddressPart}
+               "geoloc_mileage_result": _route.CMileageResult, "geoloc_address_part": _address.CAddressPart,
+               "geoloc_order_options": _route.COrderOptions, "geoloc_order_result": _route.COrderResult}
     for struct, cls in classes.items():
         assert int(got[struct]) == ctypes.sizeof(cls), struct
         assert len(cls._fields_) == len(fields[struct])
