@@ -555,6 +555,26 @@ static const char *stop_name(const struct table *trip, int64_t index)
     return index < 0 ? trip->cell[0][1] : trip->cell[index + 1][1];
 }
 
+/* The seed's mileage in the order the stops were picked, and in the best order. */
+static int tour_best_order(const struct table *trip, geoloc_coord home, const geoloc_coord *stops,
+                           const size_t *stop_rows, size_t n_stops)
+{
+    size_t order[MAX_ROWS], needed, i;
+    geoloc_order_result r;
+    geoloc_status s;
+
+    printf("\n== The best order: the same stops, visited in the order that drives least\n");
+    s = geoloc_best_order(home, stops, n_stops, GEOLOC_ROUTE_END_HOME, 0, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_MILES,
+                          NULL, order, MAX_ROWS, NULL, 0, &needed, &r);
+    if (s != GEOLOC_OK) return report("best order", s);
+    printf("  %s miles as picked, %s miles in the best order (%s)\n", r.given_text, r.text,
+           r.proven_optimal ? "proven optimal" : "not proven optimal");
+    printf("  %s", trip->cell[0][1]);
+    for (i = 0; i < r.stop_count; i++) printf(" -> %s", trip->cell[stop_rows[order[i]]][1]);
+    printf(" -> %s\n", trip->cell[0][1]);
+    return 0;
+}
+
 static int tour_mileage(const struct table *trip, geoloc_mileage_result *r)
 {
     const char *stops[MAX_ROWS];
@@ -724,6 +744,7 @@ static int tour(const char *dir)
     }
     if ((rc = tour_distance(&trip, &home, stops, stop_rows, n_stops)) != 0) return rc;
     if ((rc = tour_mileage(&trip, &mileage)) != 0) return rc;
+    if ((rc = tour_best_order(&trip, home, stops, stop_rows, n_stops)) != 0) return rc;
     if ((rc = tour_weather(&weather)) != 0) return rc;
     if ((rc = tour_addresses(&addresses)) != 0) return rc;
     if ((rc = tour_places(&trip, &home, stops, stop_rows, n_stops)) != 0) return rc;

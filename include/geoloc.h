@@ -13,7 +13,7 @@
  *   1. Core       versions, status codes and errors, units and Earth models, coordinates,
  *                 distance text: what every capability shares
  *   2. Distance   distance of one pair or of batches, on the sphere or WGS84; WGS84 geodesics
- *   3. Route      path length, round-trip mileage, ETA
+ *   3. Route      path length, round-trip mileage, ETA, the best order of a day's stops
  *   4. Weather    WMO weather codes as labels and "Rain, 45°F"
  *   5. Address    address forms, US state codes and names, country names
  *   6. Places     place sets, radius and nearest search, regions
@@ -363,7 +363,7 @@ GEOLOC_API geoloc_status geoloc_geodesic_direct(geoloc_coord start, double azi1,
                                                 geoloc_coord *end, double *azi2);
 
 /* ---------------------------------------------------------------------------------------------
- * 3. Route: path length, mileage and ETA
+ * 3. Route: path length, mileage, ETA and the best order of stops
  * ------------------------------------------------------------------------------------------- */
 
 /**
@@ -457,6 +457,115 @@ GEOLOC_API geoloc_status geoloc_mileage(const char *home, const char *const *sto
 GEOLOC_API geoloc_status geoloc_eta_minutes(double distance, double speed_per_hour,
                                             geoloc_unit unit, double detour_factor,
                                             int64_t *minutes);
+
+/**
+ * Where a best-order route ends: home again (the mileage field's round trip), at whichever stop
+ * is best, or at a given stop.
+ */
+typedef enum geoloc_route_end {
+    GEOLOC_ROUTE_END_HOME = 0,
+    GEOLOC_ROUTE_END_ANYWHERE = 1,
+    GEOLOC_ROUTE_END_STOP = 2
+} geoloc_route_end;
+
+/** How geoloc_best_order searches. */
+typedef enum geoloc_order_mode {
+    /** Exact up to GEOLOC_ORDER_AUTO_EXACT_MAX stops, the heuristic above. */
+    GEOLOC_ORDER_AUTO = 0,
+    /** Proven optimal (Held-Karp dynamic programming); refused above GEOLOC_ORDER_EXACT_MAX
+     *  stops with GEOLOC_E_COUNT_TOO_LARGE. Memory: 9 * 2^n * n bytes (37.7 MB of costs and
+     *  4.7 MB of choices at 18 stops; 9.4 MB at 16); time grows as n^2 * 2^n (a few ms at 16). */
+    GEOLOC_ORDER_EXACT = 1,
+    /** Iterated local search at any size: nearest-neighbour start, then 2-opt (when the costs
+     *  between stops are symmetric) and Or-opt moves over each stop's 10 nearest, kicked by
+     *  double bridges, keeping the best tour. Not proven optimal (except for 3 stops or fewer). */
+    GEOLOC_ORDER_HEURISTIC = 2
+} geoloc_order_mode;
+
+/** The most stops GEOLOC_ORDER_EXACT takes, and the most GEOLOC_ORDER_AUTO solves exactly. */
+#define GEOLOC_ORDER_EXACT_MAX 18
+#define GEOLOC_ORDER_AUTO_EXACT_MAX 16
+/** The most stops any best-order call takes: the cost matrix is (n + 1)^2 doubles (134 MB). */
+#define GEOLOC_ORDER_MAX_STOPS 4096
+
+/** The search's budget. Pass NULL for the defaults (all zero means the same). */
+typedef struct geoloc_order_options {
+    geoloc_order_mode mode;
+    /** Heuristic iterations (a kick and a local search each); 0: 2,000 + 20 per stop, at most
+     *  100,000. Deterministic for a given seed when there is no time limit. */
+    int64_t iterations;
+    /** A wall-clock limit for the heuristic in seconds; 0: none. */
+    double time_limit_s;
+    /** The seed of the heuristic's kicks. */
+    uint64_t seed;
+} geoloc_order_options;
+
+/** What geoloc_best_order found, and the given order beside it. */
+typedef struct geoloc_order_result {
+    /** The best order's total, and the given order's (stops 0, 1, ... n - 1; with
+     *  GEOLOC_ROUTE_END_STOP, the end stop moved last), in the caller's unit. */
+    double total;
+    double given_total;
+    /** given_total - total (never negative). */
+    double saving;
+    /** true when the order is proven optimal (the exact search ran, or n <= 3). */
+    bool proven_optimal;
+    /** Stops in the order (n) and legs: n + 1 for a round trip, n for an open route, 0 for none. */
+    size_t stop_count;
+    size_t leg_count;
+    /** total and given_total as the mileage field shows them ("118.4", "157.2"; "0" without
+     *  stops): "157.2 miles as picked, 118.4 miles in the best order". */
+    char text[32];
+    char given_text[32];
+} geoloc_order_result;
+
+/**
+ * The best order to visit n stops from home: the order of the stops that makes the route
+ * shortest, on the sphere or WGS84 (legs as geoloc_distance measures them).
+ * [in]  home, stops   n coordinates (NULL allowed when n == 0); stops may share a coordinate
+ * [in]  end, end_stop where the route ends; end_stop (an index into stops) is read only with
+ *                     GEOLOC_ROUTE_END_STOP
+ * [in]  model, unit   as geoloc_distance
+ * [in]  options       NULL for the defaults
+ * [out] order         n stop indices in visiting order (may be NULL when n == 0)
+ * [in]  order_cap     its capacity, >= n
+ * [out] legs          optional (NULL with legs_cap 0): each leg in order, home first
+ * [out] needed        required: the number of legs (result->leg_count)
+ * [out] result        required
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (n above GEOLOC_ORDER_MAX_STOPS, or
+ * above GEOLOC_ORDER_EXACT_MAX in exact mode), GEOLOC_E_INVALID_ARGUMENT (end, mode, model,
+ * unit), GEOLOC_E_NOT_FINITE and GEOLOC_E_OUT_OF_RANGE (a coordinate, end_stop, a negative or
+ * non-finite budget), GEOLOC_E_BUFFER_TOO_SMALL (order_cap < n, or legs given with legs_cap <
+ * *needed: result and *needed are filled in, the arrays are not written). On any other failure
+ * nothing is written but *needed.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_best_order(geoloc_coord home, const geoloc_coord *stops, size_t n,
+                                           geoloc_route_end end, size_t end_stop,
+                                           geoloc_model model, geoloc_unit unit,
+                                           const geoloc_order_options *options, size_t *order,
+                                           size_t order_cap, double *legs, size_t legs_cap,
+                                           size_t *needed, geoloc_order_result *result);
+
+/**
+ * The best order over costs the caller supplies (road distances or times from the caller's own
+ * source): a rows x cols matrix of doubles, row-major, row and column 0 home and i the stop
+ * i - 1; matrix[i * cols + j] is the cost from i to j (asymmetric allowed: one-way streets; zero
+ * allowed; the diagonal is ignored). The totals are in the matrix's unit.
+ * [in]  matrix        rows * cols doubles (NULL allowed when rows == cols == 1: no stops)
+ * [in]  rows, cols    must be equal (n + 1, with n stops)
+ * Other arguments and results as geoloc_best_order.
+ * Errors: as geoloc_best_order; GEOLOC_E_INVALID_ARGUMENT for rows != cols or rows == 0;
+ * GEOLOC_E_NOT_FINITE or GEOLOC_E_OUT_OF_RANGE for a NaN, infinite or negative entry off the
+ * diagonal (the message names it).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_best_order_matrix(const double *matrix, size_t rows, size_t cols,
+                                                  geoloc_route_end end, size_t end_stop,
+                                                  const geoloc_order_options *options,
+                                                  size_t *order, size_t order_cap, double *legs,
+                                                  size_t legs_cap, size_t *needed,
+                                                  geoloc_order_result *result);
 
 /* ---------------------------------------------------------------------------------------------
  * 4. Weather: weather codes (WMO 4677 codes as published by Open-Meteo)

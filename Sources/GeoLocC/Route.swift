@@ -55,11 +55,7 @@ public func geoloc_mileage(
         out.stops_used = r.stopsUsed
         out.stops_skipped = r.skippedStops.count
         out.leg_count = r.legs.count
-        withUnsafeMutableBytes(of: &out.text) { bytes in
-            let utf8 = Array(r.text.utf8.prefix(bytes.count - 1))
-            for (i, b) in utf8.enumerated() { bytes[i] = b }
-            bytes[utf8.count] = 0
-        }
+        copyText(r.text, into: &out.text)
         result.pointee = out
 
         // A capacity above Int.max arrives negative: it is certainly enough.
@@ -91,5 +87,124 @@ public func geoloc_eta_minutes(
         let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
         minutes.pointee = try etaMinutes(distance: distance, speedPerHour: speed_per_hour, unit: u, detourFactor: detour_factor)
         return GEOLOC_OK
+    }
+}
+
+// MARK: - The best order of stops
+
+/// The options of a best-order call: NULL for the defaults; 0 iterations and 0 seconds mean the
+/// defaults in C.
+private func orderOptions(_ p: UnsafePointer<geoloc_order_options>?) throws(GeoLocError) -> StopOrderOptions {
+    guard let o = p?.pointee else { return StopOrderOptions() }
+    let mode = try decode(o.mode.rawValue, as: StopOrderMode.self, "mode")
+    if o.iterations < 0 { throw GeoLocError(.outOfRange, "iterations \(o.iterations) is negative") }
+    if !o.time_limit_s.isFinite { throw GeoLocError(.notFinite, "time_limit_s \(show(o.time_limit_s)) is not finite") }
+    if o.time_limit_s < 0 { throw GeoLocError(.outOfRange, "time_limit_s \(show(o.time_limit_s)) is negative") }
+    return StopOrderOptions(
+        mode: mode, iterations: o.iterations == 0 ? nil : Int(o.iterations),
+        timeLimit: o.time_limit_s == 0 ? nil : o.time_limit_s, seed: o.seed)
+}
+
+private func routeEnd(_ end: geoloc_route_end, _ stop: Int, count: Int) throws(GeoLocError) -> RouteEnd {
+    switch end {
+    case GEOLOC_ROUTE_END_HOME: return .home
+    case GEOLOC_ROUTE_END_ANYWHERE: return .anywhere
+    case GEOLOC_ROUTE_END_STOP:
+        if stop < 0 || stop >= count {
+            throw GeoLocError(.outOfRange, "end_stop \(UInt(bitPattern: stop)) is not one of the \(count) stops")
+        }
+        return .stop(stop)
+    default: throw GeoLocError(.invalidArgument, "end \(end.rawValue) is not a geoloc_route_end")
+    }
+}
+
+/// Writes a best order under the header's contract: *needed and result always, the arrays only
+/// when they hold everything.
+private func writeOrder(
+    _ r: StopOrder, _ order: UnsafeMutablePointer<Int>?, _ orderCap: Int, _ legs: UnsafeMutablePointer<Double>?,
+    _ legsCap: Int, _ needed: UnsafeMutablePointer<Int>, _ result: UnsafeMutablePointer<geoloc_order_result>
+) -> geoloc_status {
+    needed.pointee = r.legs.count
+    var out = geoloc_order_result()
+    out.total = r.total
+    out.given_total = r.givenTotal
+    out.saving = r.saving
+    out.proven_optimal = r.provenOptimal
+    out.stop_count = r.order.count
+    out.leg_count = r.legs.count
+    copyText(r.text, into: &out.text)
+    copyText(r.givenText, into: &out.given_text)
+    result.pointee = out
+    if orderCap < r.order.count || (legs != nil && legsCap < r.legs.count) {
+        return fail(.bufferTooSmall, "the route has \(r.order.count) stops and \(r.legs.count) legs; "
+            + "order holds \(orderCap)" + (legs != nil ? ", legs \(legsCap)" : ""))
+    }
+    if let order { for (i, s) in r.order.enumerated() { order[i] = s } }
+    if let legs { for (i, d) in r.legs.enumerated() { legs[i] = d } }
+    return GEOLOC_OK
+}
+
+/// The checks both best-order calls share, before any work: the out-pointers and capacities.
+private func orderOutputs(
+    _ n: Int, _ order: UnsafeMutablePointer<Int>?, _ orderCap: Int, _ legs: UnsafeMutablePointer<Double>?, _ legsCap: Int,
+    _ needed: UnsafeMutablePointer<Int>?, _ result: UnsafeMutablePointer<geoloc_order_result>?
+) throws(GeoLocError) -> (UnsafeMutablePointer<Int>, UnsafeMutablePointer<geoloc_order_result>) {
+    guard let needed else { throw GeoLocError(.nullArgument, "needed is NULL") }
+    guard let result else { throw GeoLocError(.nullArgument, "result is NULL") }
+    _ = try checkCount(orderCap, "order_cap")
+    _ = try checkCount(legsCap, "legs_cap")
+    if order == nil && orderCap != 0 { throw GeoLocError(.nullArgument, "order is NULL but order_cap is \(orderCap)") }
+    if order == nil && n > 0 { throw GeoLocError(.nullArgument, "order is NULL with \(n) stops") }
+    if legs == nil && legsCap != 0 { throw GeoLocError(.nullArgument, "legs is NULL but legs_cap is \(legsCap)") }
+    return (needed, result)
+}
+
+@c @implementation
+public func geoloc_best_order(
+    _ home: geoloc_coord, _ stops: UnsafePointer<geoloc_coord>?, _ n: Int, _ end: geoloc_route_end, _ end_stop: Int,
+    _ model: geoloc_model, _ unit: geoloc_unit, _ options: UnsafePointer<geoloc_order_options>?,
+    _ order: UnsafeMutablePointer<Int>?, _ order_cap: Int, _ legs: UnsafeMutablePointer<Double>?, _ legs_cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?, _ result: UnsafeMutablePointer<geoloc_order_result>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let n = try checkCount(n, "n")
+        guard n == 0 || stops != nil else { throw GeoLocError(.nullArgument, "stops is NULL with n = \(n)") }
+        let (neededOut, resultOut) = try orderOutputs(n, order, order_cap, legs, legs_cap, needed, result)
+        let e = try routeEnd(end, end_stop, count: n)
+        let opts = try orderOptions(options)
+        let (m, u) = try measure(model, unit)
+        _ = try checkStops(n, end: e, options: opts)
+        let h = try coordinate(home)
+        let coords = try BatchDistance.coordinates(degrees(stops, n), count: n, name: "stops")
+        let r = try bestOrder(home: h, stops: coords, end: e, model: m, unit: u, options: opts)
+        return writeOrder(r, order, order_cap, legs, legs_cap, neededOut, resultOut)
+    }
+}
+
+@c @implementation
+public func geoloc_best_order_matrix(
+    _ matrix: UnsafePointer<Double>?, _ rows: Int, _ cols: Int, _ end: geoloc_route_end, _ end_stop: Int,
+    _ options: UnsafePointer<geoloc_order_options>?, _ order: UnsafeMutablePointer<Int>?, _ order_cap: Int,
+    _ legs: UnsafeMutablePointer<Double>?, _ legs_cap: Int, _ needed: UnsafeMutablePointer<Int>?,
+    _ result: UnsafeMutablePointer<geoloc_order_result>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let rows = try checkCount(rows, "rows")
+        let cols = try checkCount(cols, "cols")
+        guard rows == cols, rows >= 1 else {
+            throw GeoLocError(.invalidArgument, "the matrix is \(rows) x \(cols); it must be square, (n + 1) x (n + 1)")
+        }
+        let n = rows - 1
+        if n > StopOrder.maxStops {
+            throw GeoLocError(.countTooLarge, "\(n) stops are more than the \(StopOrder.maxStops) a route takes")
+        }
+        guard matrix != nil || rows == 1 else { throw GeoLocError(.nullArgument, "matrix is NULL with \(rows) rows") }
+        let (neededOut, resultOut) = try orderOutputs(n, order, order_cap, legs, legs_cap, needed, result)
+        let e = try routeEnd(end, end_stop, count: n)
+        let opts = try orderOptions(options)
+        _ = try checkStops(n, end: e, options: opts)
+        let costs = matrix.map { Array(UnsafeBufferPointer(start: $0, count: rows * cols)) } ?? [0]
+        let r = try bestOrder(costs: costs, end: e, options: opts)
+        return writeOrder(r, order, order_cap, legs, legs_cap, neededOut, resultOut)
     }
 }

@@ -143,3 +143,13 @@ func optionalText(_ p: UnsafePointer<CChar>?, _ what: @autoclosure () -> String)
     }
     return s
 }
+
+/// Copies short ASCII text into a fixed char array of a result struct (a C `char[N]`, imported
+/// as a tuple), cut to fit and NUL-terminated.
+func copyText<T>(_ text: String, into field: inout T) {
+    withUnsafeMutableBytes(of: &field) { bytes in
+        let utf8 = Array(text.utf8.prefix(bytes.count - 1))
+        for (i, b) in utf8.enumerated() { bytes[i] = b }
+        bytes[utf8.count] = 0
+    }
+}

@@ -100,3 +100,140 @@ final class RouteTests: XCTestCase {
         }
     }
 }
+
+/// The best order of a day's stops: the shared instances' proven optima, brute force over every
+/// order for small asymmetric matrices, and every bad input.
+final class StopOrderTests: XCTestCase {
+    func testExactOnTheSharedTownInstances() throws {
+        var checked = 0
+        for inst in try RouteCases.all() where inst.stops.count <= 16 {
+            let closed = try bestOrder(home: inst.home, stops: inst.stops)
+            XCTAssertTrue(closed.provenOptimal)
+            XCTAssertEqual(closed.total, inst.closed, accuracy: 1e-3, inst.name)
+            XCTAssertEqual(closed.givenTotal, inst.given, accuracy: 1e-3, inst.name)
+            XCTAssertEqual(Set(closed.order), Set(0..<inst.stops.count))
+            XCTAssertEqual(closed.legs.count, inst.stops.count + 1)
+            let open = try bestOrder(home: inst.home, stops: inst.stops, end: .anywhere)
+            XCTAssertEqual(open.total, inst.openAny, accuracy: 1e-3, inst.name)
+            XCTAssertEqual(open.legs.count, inst.stops.count)
+            let fixed = try bestOrder(home: inst.home, stops: inst.stops, end: .stop(inst.stops.count - 1))
+            XCTAssertEqual(fixed.total, inst.openEnd, accuracy: 1e-3, inst.name)
+            XCTAssertEqual(fixed.order.last, inst.stops.count - 1)
+            // The legs are the route's own distances.
+            let path = [inst.home] + fixed.order.map { inst.stops[$0] }
+            XCTAssertEqual(try routeLength(path).total, fixed.total, accuracy: 1e-6)
+            checked += 1
+        }
+        XCTAssertEqual(checked, 100)
+    }
+
+    func testHeuristicWithinATenthOfAPercentAtOneHundredStops() throws {
+        for inst in try RouteCases.all() where inst.stops.count == 100 {
+            let r = try bestOrder(home: inst.home, stops: inst.stops)
+            XCTAssertFalse(r.provenOptimal)
+            XCTAssertLessThanOrEqual(r.total, inst.closed * 1.001, inst.name)
+            XCTAssertGreaterThanOrEqual(r.total, inst.closed * (1 - 1e-12), inst.name)
+            XCTAssertEqual(Set(r.order), Set(0..<100))
+            let open = try bestOrder(home: inst.home, stops: inst.stops, end: .anywhere)
+            XCTAssertLessThanOrEqual(open.total, inst.openAny * 1.001, inst.name)
+            let fixed = try bestOrder(home: inst.home, stops: inst.stops, end: .stop(99))
+            XCTAssertLessThanOrEqual(fixed.total, inst.openEnd * 1.001, inst.name)
+            XCTAssertEqual(fixed.order.last, 99)
+        }
+    }
+
+    /// Every order of up to 7 stops (8 nodes), against the exact search and the heuristic.
+    func testAsymmetricMatrixAgainstBruteForce() throws {
+        var rng = SplitMix64(state: 9)
+        for n in 0...7 {
+            for _ in 0..<4 {
+                let size = n + 1
+                var m = [Double](repeating: 0, count: size * size)
+                for i in 0..<size { for j in 0..<size where i != j { m[i * size + j] = Double(rng.next() % 1000) / 10 } }
+                if n >= 2 { m[1 * size + 2] = 0 }  // a zero entry is ordinary
+                for end in [RouteEnd.home, .anywhere] + (n > 0 ? [RouteEnd.stop(n - 1)] : []) {
+                    let want = bruteForce(m, size: size, end: end)
+                    let exact = try bestOrder(costs: m, end: end, options: StopOrderOptions(mode: .exact))
+                    XCTAssertEqual(exact.total, want, accuracy: 1e-9, "n \(n) \(end)")
+                    XCTAssertTrue(exact.provenOptimal)
+                    let heur = try bestOrder(costs: m, end: end, options: StopOrderOptions(mode: .heuristic, iterations: 300))
+                    XCTAssertEqual(heur.total, want, accuracy: 1e-9, "heuristic n \(n) \(end)")
+                    if case .stop(let e) = end, n > 0 { XCTAssertEqual(exact.order.last, e) }
+                }
+            }
+        }
+    }
+
+    func bruteForce(_ m: [Double], size: Int, end: RouteEnd) -> Double {
+        let n = size - 1
+        var best = Double.infinity
+        var perm = Array(0..<n)
+        func cost(_ p: [Int]) -> Double {
+            var s = 0.0, prev = 0
+            for x in p { s += m[prev * size + x + 1]; prev = x + 1 }
+            if end == .home { s += m[prev * size] }
+            return s
+        }
+        func go(_ k: Int) {
+            if k == n {
+                if case .stop(let e) = end, perm.last != e { return }
+                best = min(best, cost(perm))
+                return
+            }
+            for i in k..<n {
+                perm.swapAt(k, i)
+                go(k + 1)
+                perm.swapAt(k, i)
+            }
+        }
+        go(0)
+        return n == 0 ? 0 : best
+    }
+
+    func testSmallAndDegenerateInputs() throws {
+        let home = try Coordinate(latitude: 38.3, longitude: -88.9)
+        let a = try Coordinate(latitude: 38.5, longitude: -89.1)
+        let none = try bestOrder(home: home, stops: [])
+        XCTAssertEqual(none.order, []); XCTAssertEqual(none.total, 0); XCTAssertTrue(none.provenOptimal)
+        let one = try bestOrder(home: home, stops: [a], unit: .miles)
+        XCTAssertEqual(one.order, [0]); XCTAssertEqual(one.legs.count, 2)
+        XCTAssertEqual(one.total, 2 * a.distance(to: home, model: .sphere, unit: .miles), accuracy: 1e-12)
+        let two = try bestOrder(home: home, stops: [a, a], end: .anywhere)
+        XCTAssertEqual(Set(two.order), [0, 1]); XCTAssertEqual(two.legs[1], 0)
+        // Many stops on one spot, beside others, through the heuristic.
+        var stops = [Coordinate](repeating: a, count: 30)
+        for i in 0..<30 { stops.append(try Coordinate(latitude: 38 + Double(i) / 30, longitude: -89)) }
+        let r = try bestOrder(home: home, stops: stops, options: StopOrderOptions(mode: .heuristic))
+        XCTAssertEqual(Set(r.order), Set(0..<60))
+        XCTAssertLessThanOrEqual(r.total, r.givenTotal + 1e-9)
+        // WGS84: the legs are geodesics.
+        let g = try bestOrder(home: home, stops: [a], model: .wgs84)
+        XCTAssertEqual(g.legs[0], geodesicInverse(from: home, to: a).distance, accuracy: 1e-9)
+        // Deterministic for a seed.
+        let s1 = try bestOrder(home: home, stops: stops, options: StopOrderOptions(mode: .heuristic, seed: 7))
+        let s2 = try bestOrder(home: home, stops: stops, options: StopOrderOptions(mode: .heuristic, seed: 7))
+        XCTAssertEqual(s1, s2)
+    }
+
+    func testBadInput() throws {
+        let home = try Coordinate(latitude: 0, longitude: 0)
+        let stops = (0..<20).map { try! Coordinate(latitude: Double($0) / 10, longitude: 0) }
+        assertThrows(.countTooLarge) { () throws(GeoLocError) in
+            _ = try bestOrder(home: home, stops: stops, options: StopOrderOptions(mode: .exact)) }
+        assertThrows(.outOfRange) { () throws(GeoLocError) in _ = try bestOrder(home: home, stops: stops, end: .stop(20)) }
+        assertThrows(.outOfRange) { () throws(GeoLocError) in _ = try bestOrder(home: home, stops: stops, end: .stop(-1)) }
+        assertThrows(.outOfRange) { () throws(GeoLocError) in
+            _ = try bestOrder(home: home, stops: stops, options: StopOrderOptions(iterations: 0)) }
+        assertThrows(.outOfRange) { () throws(GeoLocError) in
+            _ = try bestOrder(home: home, stops: stops, options: StopOrderOptions(timeLimit: 0)) }
+        assertThrows(.notFinite) { () throws(GeoLocError) in
+            _ = try bestOrder(home: home, stops: stops, options: StopOrderOptions(timeLimit: .nan)) }
+        assertThrows(.invalidArgument) { () throws(GeoLocError) in _ = try bestOrder(costs: [0, 1, 2]) }
+        assertThrows(.notFinite) { () throws(GeoLocError) in _ = try bestOrder(costs: [0, 1, .nan, 0]) }
+        assertThrows(.outOfRange) { () throws(GeoLocError) in _ = try bestOrder(costs: [0, -1, 1, 0]) }
+        // The diagonal is ignored.
+        XCTAssertEqual(try bestOrder(costs: [.nan, 2, 3, -1]).total, 5)
+        let many = [Coordinate](repeating: home, count: StopOrder.maxStops + 1)
+        assertThrows(.countTooLarge) { () throws(GeoLocError) in _ = try bestOrder(home: home, stops: many) }
+    }
+}

@@ -50,7 +50,7 @@ from ._distance import (
     geodesic_direct,
     geodesic_inverse,
 )
-from ._route import Leg, Mileage, eta_minutes, mileage, route_length
+from ._route import BestOrder, Leg, Mileage, best_order, best_order_matrix, eta_minutes, mileage, route_length
 from ._weather import is_documented_weather_code, weather_condition, weather_label
 from ._address import country_name, format_address, us_state_code, us_state_name
 from ._places import LoadIssue, Match, Place, Places, Region
@@ -141,6 +141,9 @@ __all__ = [
     "Mileage",
     "mileage",
     "eta_minutes",
+    "BestOrder",
+    "best_order",
+    "best_order_matrix",
     # weather
     "weather_label",
     "is_documented_weather_code",

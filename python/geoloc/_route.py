@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from ctypes import POINTER, Structure, byref, c_bool, c_char, c_char_p, c_double, c_int64, c_size_t
+from ctypes import POINTER, Structure, byref, c_bool, c_char, c_char_p, c_double, c_int64, c_size_t, c_uint64
 from typing import Any, Iterable, NamedTuple, Optional, Tuple
 
 import numpy
@@ -13,17 +13,22 @@ from ._enums import Model, Unit, coerce
 from ._errors import (
     CountTooLargeError,
     HomeInvalidError,
+    InvalidArgumentError,
+    OutOfRangeError,
 )
 from ._ffi import ENUM, STATUS, CCoord
 from ._core import (
     MAX_COUNT,
+    CoordLike,
     ModelLike,
     TextIn,
     UnitLike,
+    _coord,
     _coords_ptr,
     _decode,
     _doubles_ptr,
     _float,
+    _integer,
     _points,
     _text,
 )
@@ -73,6 +78,44 @@ _ffi.declare({
     "geoloc_eta_minutes": (
         STATUS,
         (c_double, c_double, ENUM, c_double, POINTER(c_int64)),
+        True,
+    ),
+})
+
+
+
+class COrderOptions(Structure):
+    """geoloc_order_options."""
+
+    _fields_ = [("mode", ENUM), ("iterations", c_int64), ("time_limit_s", c_double), ("seed", c_uint64)]
+
+
+class COrderResult(Structure):
+    """geoloc_order_result."""
+
+    _fields_ = [
+        ("total", c_double),
+        ("given_total", c_double),
+        ("saving", c_double),
+        ("proven_optimal", c_bool),
+        ("stop_count", c_size_t),
+        ("leg_count", c_size_t),
+        ("text", c_char * 32),
+        ("given_text", c_char * 32),
+    ]
+
+
+_ffi.declare({
+    "geoloc_best_order": (
+        STATUS,
+        (CCoord, POINTER(CCoord), c_size_t, ENUM, c_size_t, ENUM, ENUM, POINTER(COrderOptions),
+         POINTER(c_size_t), c_size_t, POINTER(c_double), c_size_t, POINTER(c_size_t), POINTER(COrderResult)),
+        True,
+    ),
+    "geoloc_best_order_matrix": (
+        STATUS,
+        (POINTER(c_double), c_size_t, c_size_t, ENUM, c_size_t, POINTER(COrderOptions),
+         POINTER(c_size_t), c_size_t, POINTER(c_double), c_size_t, POINTER(c_size_t), POINTER(COrderResult)),
         True,
     ),
 })
@@ -205,3 +248,113 @@ def eta_minutes(
         byref(out),
     )
     return out.value
+
+
+# --------------------------------------------------------------------------------------------
+# The best order of a day's stops
+# --------------------------------------------------------------------------------------------
+
+_ROUTE_ENDS = {"home": 0, "anywhere": 1}
+_ORDER_MODES = {"auto": 0, "exact": 1, "heuristic": 2}
+
+
+@dataclasses.dataclass(frozen=True)
+class BestOrder:
+    """The best visiting order found, and the given order's total beside it."""
+
+    #: Stop indices in visiting order (int64 array).
+    order: numpy.ndarray
+    #: Each leg in order, home first (float64 array): n + 1 for a round trip, n otherwise.
+    legs: numpy.ndarray
+    #: The best order's total and the given order's, in the unit asked for.
+    total: float
+    given_total: float
+    saving: float
+    #: True when the order is proven optimal (the exact search ran, or there are 3 stops or fewer).
+    proven_optimal: bool
+    #: The totals as the mileage field shows them: "118.4" and "157.2" ("0" without stops).
+    text: str
+    given_text: str
+
+
+def _order_call(call: Any, n: int, end: Any, mode: str, iterations: Optional[int], time_limit: Optional[float],
+                seed: int) -> BestOrder:
+    if isinstance(end, str):
+        if end not in _ROUTE_ENDS:
+            raise InvalidArgumentError("end %r is not 'home', 'anywhere' or a stop index" % (end,))
+        end_kind, end_stop = _ROUTE_ENDS[end], 0
+    else:
+        end_stop = _integer(end, "end")
+        if not 0 <= end_stop < n:
+            raise OutOfRangeError("end stop %d is not one of the %d stops" % (end_stop, n))
+        end_kind = 2
+    if mode not in _ORDER_MODES:
+        raise InvalidArgumentError("mode %r is not 'auto', 'exact' or 'heuristic'" % (mode,))
+    options = COrderOptions(_ORDER_MODES[mode], 0, 0.0, _integer(seed, "seed") & 0xFFFFFFFFFFFFFFFF)
+    if iterations is not None:
+        it = _integer(iterations, "iterations")
+        if it < 1:
+            raise OutOfRangeError("iterations %d: a budget of nothing" % it)
+        options.iterations = it
+    if time_limit is not None:
+        t = _float(time_limit, "time_limit")
+        if not t > 0:
+            raise OutOfRangeError("time limit %r s: a budget of nothing" % t)
+        options.time_limit_s = t
+    order = numpy.empty(n, dtype=numpy.uintp)
+    legs = numpy.empty(n + 1, dtype=numpy.float64)
+    needed = c_size_t()
+    result = COrderResult()
+    call(end_kind, end_stop, byref(options), order.ctypes.data_as(POINTER(c_size_t)), n,
+         legs.ctypes.data_as(POINTER(c_double)), n + 1, byref(needed), byref(result))
+    return BestOrder(
+        order=order.astype(numpy.int64), legs=legs[: needed.value].copy(), total=result.total,
+        given_total=result.given_total, saving=result.saving, proven_optimal=bool(result.proven_optimal),
+        text=result.text.decode("ascii"), given_text=result.given_text.decode("ascii"),
+    )
+
+
+def best_order(
+    home: CoordLike, stops: Any, end: Any = "home", unit: UnitLike = Unit.METERS, model: ModelLike = Model.SPHERE,
+    mode: str = "auto", iterations: Optional[int] = None, time_limit: Optional[float] = None, seed: int = 1,
+) -> BestOrder:
+    """The order of ``stops`` (shape (n, 2), (lat, lon) degrees) that makes the route from
+    ``home`` shortest. ``end``: ``"home"`` (a round trip), ``"anywhere"``, or a stop index to end
+    at. ``mode``: ``"auto"`` (exact up to 16 stops), ``"exact"`` (at most 18 stops) or
+    ``"heuristic"``; ``iterations`` and ``time_limit`` (seconds) bound the heuristic, which is
+    deterministic for a ``seed`` without a time limit. One library call."""
+    h = _coord(home, "home")
+    pts = _points(stops, "stops")
+    n = pts.shape[0]
+    m = coerce(Model, model, "model")
+    u = coerce(Unit, unit, "unit")
+    ptr = _coords_ptr(pts)
+    return _order_call(
+        lambda e, s, o, order, cap, legs, lcap, needed, res: _lib.geoloc_best_order(
+            h, ptr, n, e, s, m, u, o, order, cap, legs, lcap, needed, res),
+        n, end, mode, iterations, time_limit, seed)
+
+
+def best_order_matrix(
+    matrix: Any, end: Any = "home", mode: str = "auto", iterations: Optional[int] = None,
+    time_limit: Optional[float] = None, seed: int = 1,
+) -> BestOrder:
+    """The best order over a cost matrix the caller supplies: shape (n + 1, n + 1), row and
+    column 0 home, i the stop i - 1, ``matrix[i, j]`` the cost from i to j (asymmetric allowed;
+    the diagonal is ignored). Totals are in the matrix's unit. Other arguments as best_order."""
+    arr = numpy.asarray(matrix)
+    if arr.dtype.kind not in "fiu" or arr.dtype.kind == "b":
+        raise TypeError("matrix must hold real numbers, not %s" % arr.dtype)
+    if arr.ndim != 2:
+        raise InvalidArgumentError("matrix has shape %s; it must be (n + 1, n + 1)" % (arr.shape,))
+    rows, cols = arr.shape
+    arr = numpy.ascontiguousarray(arr, dtype=numpy.float64)
+    ptr = arr.ctypes.data_as(POINTER(c_double))
+    n = max(rows - 1, 0)
+    if rows != cols or rows == 0:
+        # The library says what is wrong with the shape.
+        _lib.geoloc_best_order_matrix(ptr, rows, cols, 0, 0, None, None, 0, None, 0, byref(c_size_t()), byref(COrderResult()))
+    return _order_call(
+        lambda e, s, o, order, cap, legs, lcap, needed, res: _lib.geoloc_best_order_matrix(
+            ptr, rows, cols, e, s, o, order, cap, legs, lcap, needed, res),
+        n, end, mode, iterations, time_limit, seed)

@@ -104,7 +104,7 @@ def _ctype_of(c_type):
     key = c_type.replace(" ", "")
     enums = {"geoloc_status", "geoloc_unit", "geoloc_model", "geoloc_coord_style", "geoloc_daylight",
              "geoloc_temp_unit", "geoloc_address_style", "geoloc_activity", "geoloc_resample_mode",
-             "geoloc_load_format"}
+             "geoloc_load_format", "geoloc_route_end"}
     if key in enums:
         return ctypes.c_int
     handles = {"places": _places.PlacesPtr, "region": _places.RegionPtr, "gazetteer": _geocoding.GazetteerPtr,
@@ -153,6 +153,9 @@ def _ctype_of(c_type):
         "geoloc_geofence_event*": ctypes.POINTER(_tracking.CGeofenceEvent),
         "geoloc_track_stats*": ctypes.POINTER(_tracking.CTrackStats),
         "geoloc_stay_point*": ctypes.POINTER(_tracking.CStayPoint),
+        "constdouble*": ctypes.POINTER(c_double),
+        "constgeoloc_order_options*": ctypes.POINTER(_route.COrderOptions),
+        "geoloc_order_result*": ctypes.POINTER(_route.COrderResult),
     }
     return table[key]
 
@@ -210,6 +213,9 @@ def test_structure_layouts_match_a_c_compiler(tmp_path, repo_root):
         "geoloc_stay_point": ["first", "last", "center", "arrival", "departure"],
         "geoloc_track_stats": ["length_m", "duration_s", "moving_time_s", "average_speed_mps", "moving_speed_mps",
                                "max_speed_mps", "elevation_gain_m", "elevation_loss_m", "altitude_count"],
+        "geoloc_order_options": ["mode", "iterations", "time_limit_s", "seed"],
+        "geoloc_order_result": ["total", "given_total", "saving", "proven_optimal", "stop_count", "leg_count",
+                                "text", "given_text"],
     }
     lines = []
     for struct, names in fields.items():
@@ -226,7 +232,8 @@ def test_structure_layouts_match_a_c_compiler(tmp_path, repo_root):
                "geoloc_fix": _tracking.CFix, "geoloc_fix_decision": _tracking.CFixDecision,
                "geoloc_geofence_event": _tracking.CGeofenceEvent, "geoloc_circle_fence": _tracking.CCircleFence,
                "geoloc_polygon_fence": _tracking.CPolygonFence, "geoloc_stay_point": _tracking.CStayPoint,
-               "geoloc_track_stats": _tracking.CTrackStats}
+               "geoloc_track_stats": _tracking.CTrackStats,
+               "geoloc_order_options": _route.COrderOptions, "geoloc_order_result": _route.COrderResult}
     for struct, cls in classes.items():
         assert int(got[struct]) == ctypes.sizeof(cls), struct
         assert len(cls._fields_) == len(fields[struct])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 import re
 
 from typing import Dict, List, Optional, Tuple
@@ -257,3 +258,103 @@ def test_golden_row(case) -> None:
 
 def test_every_golden_file_of_this_capability_has_a_checker() -> None:
     assert set(GOLDEN_CHECKERS) == set(golden_cases.FILES_BY_CAPABILITY["route"])
+
+
+# ============================================================================================
+# The best order of a day's stops (tests/route: instances with proven optima)
+# ============================================================================================
+
+ROUTE_DIR = Path(__file__).resolve().parents[2] / "tests" / "route"
+
+
+def _instances():
+    rows = (ROUTE_DIR / "optimal.csv").read_text().splitlines()[1:]
+    for row in rows:
+        f = row.split(",")
+        pts = numpy.loadtxt(ROUTE_DIR / "instances" / (f[0] + ".csv"), delimiter=",", skiprows=1)[:, 1:]
+        yield f[0], pts[0], pts[1:], float(f[2]), float(f[3]), float(f[5]), float(f[7])
+
+
+def test_best_order_is_exact_on_the_shared_town_instances():
+    count = 0
+    for name, home, stops, given, closed, open_any, open_end in _instances():
+        n = len(stops)
+        if n > 16:
+            continue
+        r = geoloc.best_order(home, stops)
+        assert r.proven_optimal and abs(r.total - closed) <= 1e-3, name
+        assert abs(r.given_total - given) <= 1e-3 and sorted(r.order) == list(range(n)) and len(r.legs) == n + 1
+        assert abs(geoloc.best_order(home, stops, end="anywhere").total - open_any) <= 1e-3, name
+        fixed = geoloc.best_order(home, stops, end=n - 1)
+        assert abs(fixed.total - open_end) <= 1e-3 and fixed.order[-1] == n - 1, name
+        count += 1
+    assert count == 100
+
+
+def test_best_order_within_a_tenth_of_a_percent_at_100_stops():
+    for name, home, stops, _, closed, open_any, open_end in _instances():
+        if len(stops) != 100:
+            continue
+        r = geoloc.best_order(home, stops)
+        assert not r.proven_optimal and closed * (1 - 1e-12) <= r.total <= closed * 1.001, name
+        assert geoloc.best_order(home, stops, end="anywhere").total <= open_any * 1.001, name
+        assert geoloc.best_order(home, stops, end=99).total <= open_end * 1.001, name
+
+
+def _brute_force(m, end):
+    import itertools
+    n = len(m) - 1
+    best = math.inf
+    for p in itertools.permutations(range(1, n + 1)):
+        if isinstance(end, int) and n and p[-1] != end + 1:
+            continue
+        s = sum(m[a][b] for a, b in zip((0,) + p, p)) + (m[p[-1] if p else 0][0] if end == "home" else 0)
+        best = min(best, s)
+    return 0.0 if n == 0 else best
+
+
+def test_best_order_matrix_asymmetric_against_brute_force():
+    rng = numpy.random.default_rng(5)
+    for n in range(0, 8):
+        m = rng.integers(0, 1000, (n + 1, n + 1)) / 10.0
+        if n >= 2:
+            m[1, 2] = 0.0
+        for end in ["home", "anywhere"] + ([n - 1] if n else []):
+            want = _brute_force(m, end)
+            assert abs(geoloc.best_order_matrix(m, end=end, mode="exact").total - want) <= 1e-9
+            assert abs(geoloc.best_order_matrix(m, end=end, mode="heuristic", iterations=300).total - want) <= 1e-9
+
+
+def test_best_order_seed_texts_and_small_inputs():
+    home = (38.321991, -88.8674)
+    stops = [(38.525050, -89.133404), (37.730604, -88.933138), (38.626995, -88.945610)]
+    r = geoloc.best_order(home, stops, unit="mi")
+    assert r.text == "%.1f" % r.total and r.given_text == "%.1f" % r.given_total and r.saving > 0
+    assert r.given_total == pytest.approx(geoloc.route_length([home] + stops + [home], unit="mi")[0], rel=1e-12)
+    none = geoloc.best_order(home, numpy.empty((0, 2)))
+    assert none.text == "0" and len(none.order) == 0 and len(none.legs) == 0
+    same = geoloc.best_order(home, [stops[0]] * 3, end="anywhere")
+    assert sorted(same.order) == [0, 1, 2] and list(same.legs[1:]) == [0.0, 0.0]
+    wgs = geoloc.best_order(home, stops, model="wgs84")
+    assert wgs.total == pytest.approx(sum(wgs.legs), rel=1e-15)
+
+
+@pytest.mark.parametrize(
+    "call, cls",
+    [
+        (lambda: geoloc.best_order((0, 0), [(i / 10, 0) for i in range(20)], mode="exact"), geoloc.CountTooLargeError),
+        (lambda: geoloc.best_order((0, 0), [(1, 1)], end=1), geoloc.OutOfRangeError),
+        (lambda: geoloc.best_order((0, 0), [(1, 1)], end="nowhere"), geoloc.InvalidArgumentError),
+        (lambda: geoloc.best_order((0, 0), [(1, 1)], iterations=0), geoloc.OutOfRangeError),
+        (lambda: geoloc.best_order((0, 0), [(1, 1)], time_limit=0), geoloc.OutOfRangeError),
+        (lambda: geoloc.best_order((0, 0), [(91, 1)]), geoloc.OutOfRangeError),
+        (lambda: geoloc.best_order((NAN, 0), [(1, 1)]), geoloc.NotFiniteError),
+        (lambda: geoloc.best_order((0, 0), [(1, 1)], mode="fast"), geoloc.InvalidArgumentError),
+        (lambda: geoloc.best_order_matrix(numpy.zeros((2, 3))), geoloc.InvalidArgumentError),
+        (lambda: geoloc.best_order_matrix([[0, NAN], [1, 0]]), geoloc.NotFiniteError),
+        (lambda: geoloc.best_order_matrix([[0, -1], [1, 0]]), geoloc.OutOfRangeError),
+        (lambda: geoloc.best_order_matrix(numpy.zeros((4098, 4098), dtype=numpy.float32)), geoloc.CountTooLargeError),
+    ],
+)
+def test_best_order_errors(call, cls):
+    raises(cls, call)

@@ -321,6 +321,196 @@ static void test_eta(void)
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * The best order of a day's stops: the shared instances of tests/route (proven optima), brute
+ * force over every order of small asymmetric matrices, and every bad argument
+ * ------------------------------------------------------------------------------------------- */
+
+static size_t read_instance(const char *dir, const char *name, geoloc_coord *pts, size_t cap)
+{
+    char path[4096], line[256];
+    size_t n = 0;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/instances/%s.csv", dir, name);
+    f = fopen(path, "r");
+    if (!CHECK(f != NULL)) return 0;
+    if (!fgets(line, sizeof line, f)) line[0] = '\0'; /* the header */
+    while (n < cap && fgets(line, sizeof line, f)) {
+        int id;
+        double lat, lon;
+        if (sscanf(line, "%d,%lf,%lf", &id, &lat, &lon) == 3) pts[n++] = (geoloc_coord){lat, lon};
+    }
+    fclose(f);
+    return n;
+}
+
+static void test_best_order_shared_instances(const char *route_dir)
+{
+    char path[4096], line[512];
+    FILE *f;
+    int exact_checked = 0, large_checked = 0;
+    snprintf(path, sizeof path, "%s/optimal.csv", route_dir);
+    f = fopen(path, "r");
+    if (!CHECK(f != NULL)) return;
+    if (!fgets(line, sizeof line, f)) line[0] = '\0';
+    while (fgets(line, sizeof line, f)) {
+        char name[64], s1[32], s2[32], s3[32];
+        int n;
+        double given, closed, open_any, open_end;
+        geoloc_coord pts[128];
+        size_t order[128], needed = 0, count;
+        double legs[129];
+        geoloc_order_result r;
+        geoloc_route_end ends[3] = {GEOLOC_ROUTE_END_HOME, GEOLOC_ROUTE_END_ANYWHERE, GEOLOC_ROUTE_END_STOP};
+        double want[3];
+        double tol;
+        int k;
+        if (sscanf(line, "%63[^,],%d,%lf,%lf,%31[^,],%lf,%31[^,],%lf,%31[^,\n]", name, &n, &given, &closed, s1,
+                   &open_any, s2, &open_end, s3) != 9) continue;
+        count = read_instance(route_dir, name, pts, 128);
+        if (!CHECK(count == (size_t)n + 1)) continue;
+        want[0] = closed; want[1] = open_any; want[2] = open_end;
+        for (k = 0; k < 3; k++) {
+            CHECK_OK(geoloc_best_order(pts[0], pts + 1, (size_t)n, ends[k], (size_t)n - 1, GEOLOC_MODEL_SPHERE,
+                                       GEOLOC_UNIT_METERS, NULL, order, 128, legs, 129, &needed, &r));
+            tol = n <= 16 ? 1e-3 : want[k] * 1e-3;
+            CHECK(r.total >= want[k] - 1e-3 && r.total <= want[k] + tol);
+            CHECK(r.proven_optimal == (n <= 16));
+            CHECK(r.stop_count == (size_t)n && needed == r.leg_count);
+            CHECK(r.leg_count == (size_t)n + (k == 0));
+            if (k == 0) CHECK(fabs(r.given_total - given) <= 1e-3);
+            if (k == 2) CHECK(order[n - 1] == (size_t)n - 1);
+        }
+        if (n <= 16) exact_checked++; else large_checked++;
+    }
+    fclose(f);
+    CHECK(exact_checked == 100 && large_checked == 5);
+}
+
+static double brute_force(const double *m, int size, int end)
+{
+    int n = size - 1, perm[8], i;
+    double best = INFINITY;
+    for (i = 0; i < n; i++) perm[i] = i;
+    if (n == 0) return 0;
+    for (;;) {
+        if (end < 2 || perm[n - 1] == n - 1) {
+            double s = 0;
+            int prev = 0;
+            for (i = 0; i < n; i++) { s += m[prev * size + perm[i] + 1]; prev = perm[i] + 1; }
+            if (end == 0) s += m[prev * size];
+            if (s < best) best = s;
+        }
+        /* next permutation */
+        i = n - 2;
+        while (i >= 0 && perm[i] > perm[i + 1]) i--;
+        if (i < 0) break;
+        {
+            int j = n - 1, t;
+            while (perm[j] < perm[i]) j--;
+            t = perm[i]; perm[i] = perm[j]; perm[j] = t;
+            for (j = i + 1, t = n - 1; j < t; j++, t--) { int u = perm[j]; perm[j] = perm[t]; perm[t] = u; }
+        }
+    }
+    return best;
+}
+
+static void test_best_order_matrix_brute_force(void)
+{
+    unsigned seed = 12345;
+    int n, rep, end;
+    for (n = 0; n <= 7; n++) {
+        for (rep = 0; rep < 3; rep++) {
+            int size = n + 1, i, j;
+            double m[64];
+            for (i = 0; i < size; i++)
+                for (j = 0; j < size; j++) {
+                    seed = seed * 1103515245u + 12345u;
+                    m[i * size + j] = i == j ? 0 : (double)((seed >> 8) % 1000) / 10.0;
+                }
+            if (n >= 2) m[1 * size + 2] = 0;
+            for (end = 0; end < (n ? 3 : 2); end++) {
+                size_t order[8], needed;
+                geoloc_order_result r;
+                geoloc_order_options o = {GEOLOC_ORDER_EXACT, 0, 0, 0};
+                double want = brute_force(m, size, end);
+                CHECK_OK(geoloc_best_order_matrix(m, (size_t)size, (size_t)size, (geoloc_route_end)end, (size_t)n - 1, &o,
+                                                  order, 8, NULL, 0, &needed, &r));
+                CHECK(fabs(r.total - want) <= 1e-9 && r.proven_optimal);
+                o.mode = GEOLOC_ORDER_HEURISTIC;
+                o.iterations = 300;
+                CHECK_OK(geoloc_best_order_matrix(m, (size_t)size, (size_t)size, (geoloc_route_end)end, (size_t)n - 1, &o,
+                                                  order, 8, NULL, 0, &needed, &r));
+                CHECK(fabs(r.total - want) <= 1e-9);
+            }
+        }
+    }
+}
+
+static void test_best_order_errors(void)
+{
+    geoloc_coord home = {38.3, -88.9}, stops[20];
+    size_t order[32], needed = 77;
+    double legs[32], m[9] = {0, 1, 2, 1, 0, 1, 2, 1, 0};
+    geoloc_order_result r, sentinel;
+    geoloc_order_options exact = {GEOLOC_ORDER_EXACT, 0, 0, 0}, bad;
+    int i;
+    for (i = 0; i < 20; i++) stops[i] = (geoloc_coord){38 + i * 0.01, -89};
+    memset(&sentinel, 0x5a, sizeof sentinel);
+    r = sentinel;
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_best_order(home, stops, 20, GEOLOC_ROUTE_END_HOME, 0, GEOLOC_MODEL_SPHERE,
+                                                          GEOLOC_UNIT_METERS, &exact, order, 32, legs, 32, &needed, &r));
+    CHECK(memcmp(&r, &sentinel, sizeof r) == 0);
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_best_order(home, stops, 3, GEOLOC_ROUTE_END_STOP, 3, GEOLOC_MODEL_SPHERE,
+                                                       GEOLOC_UNIT_METERS, NULL, order, 32, legs, 32, &needed, &r));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_best_order(home, stops, 3, (geoloc_route_end)7, 0, GEOLOC_MODEL_SPHERE,
+                                                           GEOLOC_UNIT_METERS, NULL, order, 32, legs, 32, &needed, &r));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_best_order(home, NULL, 3, GEOLOC_ROUTE_END_HOME, 0, GEOLOC_MODEL_SPHERE,
+                                                        GEOLOC_UNIT_METERS, NULL, order, 32, legs, 32, &needed, &r));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_best_order(home, stops, 3, GEOLOC_ROUTE_END_HOME, 0, GEOLOC_MODEL_SPHERE,
+                                                        GEOLOC_UNIT_METERS, NULL, order, 32, legs, 32, NULL, &r));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_best_order(home, stops, (size_t)-1, GEOLOC_ROUTE_END_HOME, 0, GEOLOC_MODEL_SPHERE,
+                                                          GEOLOC_UNIT_METERS, NULL, order, 32, legs, 32, &needed, &r));
+    stops[1].lat = NAN;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_best_order(home, stops, 3, GEOLOC_ROUTE_END_HOME, 0, GEOLOC_MODEL_SPHERE,
+                                                     GEOLOC_UNIT_METERS, NULL, order, 32, legs, 32, &needed, &r));
+    stops[1].lat = 91;
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_best_order(home, stops, 3, GEOLOC_ROUTE_END_HOME, 0, GEOLOC_MODEL_SPHERE,
+                                                       GEOLOC_UNIT_METERS, NULL, order, 32, legs, 32, &needed, &r));
+    stops[1].lat = 38.01;
+    bad = (geoloc_order_options){GEOLOC_ORDER_HEURISTIC, -1, 0, 0};
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_best_order(home, stops, 3, GEOLOC_ROUTE_END_HOME, 0, GEOLOC_MODEL_SPHERE,
+                                                       GEOLOC_UNIT_METERS, &bad, order, 32, legs, 32, &needed, &r));
+    bad = (geoloc_order_options){GEOLOC_ORDER_HEURISTIC, 0, NAN, 0};
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_best_order(home, stops, 3, GEOLOC_ROUTE_END_HOME, 0, GEOLOC_MODEL_SPHERE,
+                                                     GEOLOC_UNIT_METERS, &bad, order, 32, legs, 32, &needed, &r));
+    bad = (geoloc_order_options){(geoloc_order_mode)9, 0, 0, 0};
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_best_order(home, stops, 3, GEOLOC_ROUTE_END_HOME, 0, GEOLOC_MODEL_SPHERE,
+                                                           GEOLOC_UNIT_METERS, &bad, order, 32, legs, 32, &needed, &r));
+    /* Too small an array: the result and needed are filled in, the arrays are not written. */
+    order[0] = 99;
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_best_order(home, stops, 3, GEOLOC_ROUTE_END_HOME, 0, GEOLOC_MODEL_SPHERE,
+                                                           GEOLOC_UNIT_METERS, NULL, order, 2, legs, 32, &needed, &r));
+    CHECK(needed == 4 && r.stop_count == 3 && order[0] == 99);
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_best_order(home, stops, 3, GEOLOC_ROUTE_END_HOME, 0, GEOLOC_MODEL_SPHERE,
+                                                           GEOLOC_UNIT_METERS, NULL, order, 3, legs, 3, &needed, &r));
+    /* Matrices. */
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_best_order_matrix(m, 3, 2, GEOLOC_ROUTE_END_HOME, 0, NULL, order, 32, NULL, 0, &needed, &r));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_best_order_matrix(m, 0, 0, GEOLOC_ROUTE_END_HOME, 0, NULL, order, 32, NULL, 0, &needed, &r));
+    m[1] = NAN;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_best_order_matrix(m, 3, 3, GEOLOC_ROUTE_END_HOME, 0, NULL, order, 32, NULL, 0, &needed, &r));
+    m[1] = -1;
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_best_order_matrix(m, 3, 3, GEOLOC_ROUTE_END_HOME, 0, NULL, order, 32, NULL, 0, &needed, &r));
+    m[1] = 1;
+    m[0] = NAN; /* the diagonal is ignored */
+    CHECK_OK(geoloc_best_order_matrix(m, 3, 3, GEOLOC_ROUTE_END_HOME, 0, NULL, order, 32, NULL, 0, &needed, &r));
+    CHECK(r.total == 4 && strcmp(r.text, "4.0") == 0);
+    CHECK_OK(geoloc_best_order_matrix(NULL, 1, 1, GEOLOC_ROUTE_END_HOME, 0, NULL, NULL, 0, NULL, 0, &needed, &r));
+    CHECK(r.total == 0 && needed == 0 && strcmp(r.text, "0") == 0);
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_best_order_matrix(m, GEOLOC_ORDER_MAX_STOPS + 2, GEOLOC_ORDER_MAX_STOPS + 2,
+                                                                 GEOLOC_ROUTE_END_HOME, 0, NULL, order, 32, NULL, 0, &needed, &r));
+}
+
+/* ---------------------------------------------------------------------------------------------
  * The shared golden cases of this capability (tests/golden)
  * ------------------------------------------------------------------------------------------- */
 
@@ -404,6 +594,9 @@ int main(int argc, char **argv)
     test_route_length();
     test_mileage();
     test_eta();
+    test_best_order_shared_instances(GEOLOC_ROUTE_DIR);
+    test_best_order_matrix_brute_force();
+    test_best_order_errors();
     failed_files = golden_run(argc, argv, files, sizeof files / sizeof files[0]);
     (void)failed_files;
     return check_summary("test_route");

@@ -1,0 +1,151 @@
+/// The best visiting order of a day's stops: which order of the stops makes the drive from home
+/// shortest. Exact (Held-Karp dynamic programming) for up to `StopOrder.exactLimit` stops,
+/// near-optimal beyond (iterated local search), over either Earth model or a matrix of costs the
+/// caller supplies (road distances or times, asymmetric allowed).
+
+/// Where the route ends.
+public enum RouteEnd: Equatable, Sendable {
+    /// Home, every stop, home again (the mileage field's round trip).
+    case home
+    /// From home through every stop, ending at whichever stop is best.
+    case anywhere
+    /// From home through every stop, ending at this stop (an index into the stops).
+    case stop(Int)
+}
+
+/// How to search.
+public enum StopOrderMode: Int32, Sendable, CaseIterable {
+    /// Exact up to `StopOrder.autoExactLimit` stops, the heuristic above.
+    case auto = 0
+    /// Exact (proven optimal); refused above `StopOrder.exactLimit` stops.
+    case exact = 1
+    /// The heuristic at any size (never claims optimality, unless there are 3 stops or fewer).
+    case heuristic = 2
+}
+
+/// The search's budget and seed. The heuristic stops at whichever budget runs out first; with no
+/// time limit it is deterministic for a given seed.
+public struct StopOrderOptions: Sendable, Equatable {
+    public var mode: StopOrderMode
+    /// Iterations of the heuristic (each a perturbation and a local search); `nil` for the
+    /// default, 2,000 + 20 per stop. Zero is refused (a budget of nothing).
+    public var iterations: Int?
+    /// A wall-clock limit in seconds for the heuristic; `nil` for none.
+    public var timeLimit: Double?
+    /// The seed of the heuristic's random perturbations.
+    public var seed: UInt64
+
+    public init(mode: StopOrderMode = .auto, iterations: Int? = nil, timeLimit: Double? = nil, seed: UInt64 = 1) {
+        self.mode = mode
+        self.iterations = iterations
+        self.timeLimit = timeLimit
+        self.seed = seed
+    }
+}
+
+/// The best order found, and the given order's total beside it.
+public struct StopOrder: Sendable, Equatable {
+    /// The stops in visiting order, as indices into the caller's stops (home not included).
+    public var order: [Int]
+    /// Each leg's cost in order: home to the first stop, ..., and the last stop to home for a
+    /// round trip. `order.count + 1` legs for a round trip, `order.count` otherwise.
+    public var legs: [Double]
+    /// The sum of `legs`.
+    public var total: Double
+    /// The total of the given order (home, stops 0, 1, ..., and home for a round trip; for a
+    /// route ending at a given stop, that stop moved last).
+    public var givenTotal: Double
+    /// `givenTotal - total`, never negative.
+    public var saving: Double { max(0, givenTotal - total) }
+    /// `total` as the mileage field shows it: rounded half away from zero to one decimal
+    /// (`"118.4"`), or `"0"` with no stops.
+    public var text: String { order.isEmpty ? "0" : fixed(roundToTenth(total), decimals: 1) }
+    /// `givenTotal` the same way (`"157.2"`).
+    public var givenText: String { order.isEmpty ? "0" : fixed(roundToTenth(givenTotal), decimals: 1) }
+    /// True when `order` is proven optimal (the exact search ran, or there are 3 stops or fewer).
+    public var provenOptimal: Bool
+
+    /// The most stops the exact search takes (its table holds 2^n × n costs: 37.7 MB at 18).
+    public static let exactLimit = 18
+    /// The most stops `.auto` solves exactly (2^16 × 16 costs: 8.4 MB, a few milliseconds).
+    public static let autoExactLimit = 16
+    /// The most stops any search takes: the cost matrix is (n + 1)^2 doubles (134 MB at 4,096).
+    public static let maxStops = 4096
+}
+
+/// The best order for visiting `stops` from `home`, measured on `model` in `unit`.
+/// - Throws: `.countTooLarge` above `StopOrder.maxStops` stops, or above `StopOrder.exactLimit`
+///   in `.exact` mode; `.outOfRange` for an end stop outside the stops, or a budget of zero
+///   iterations or of no time; `.notFinite` for a NaN or infinite time limit.
+public func bestOrder(
+    home: Coordinate, stops: [Coordinate], end: RouteEnd = .home, model: EarthModel = .sphere,
+    unit: DistanceUnit = .meters, options: StopOrderOptions = StopOrderOptions()
+) throws(GeoLocError) -> StopOrder {
+    _ = try checkStops(stops.count, end: end, options: options)
+    let nodes = [home] + stops
+    let n = nodes.count
+    var costs = [Double](repeating: 0, count: n * n)
+    for i in 0..<n {
+        for j in 0..<n where j != i {
+            costs[i * n + j] = nodes[i].distance(to: nodes[j], model: model, unit: unit)
+        }
+    }
+    return solveStopOrder(CostMatrix(size: n, costs: costs), end: end, options: options)
+}
+
+/// The best order over a cost matrix: `costs` holds (n + 1) × (n + 1) entries in row-major
+/// order, row and column 0 being home and i the stop i - 1; `costs[i * (n + 1) + j]` is the
+/// cost from i to j (asymmetric allowed; the diagonal is ignored).
+/// - Throws: as `bestOrder(home:stops:...)`; `.invalidArgument` when `costs.count` is not a
+///   square; `.notFinite` or `.outOfRange` for a NaN, infinite or negative entry off the
+///   diagonal, naming it.
+public func bestOrder(
+    costs: [Double], end: RouteEnd = .home, options: StopOrderOptions = StopOrderOptions()
+) throws(GeoLocError) -> StopOrder {
+    var size = 0
+    while size * size < costs.count { size += 1 }
+    guard size >= 1, size * size == costs.count else {
+        throw GeoLocError(.invalidArgument, "the matrix has \(costs.count) entries, which is not (n + 1)^2 for any n")
+    }
+    _ = try checkStops(size - 1, end: end, options: options)
+    try checkCosts(costs, size: size)
+    return solveStopOrder(CostMatrix(size: size, costs: costs), end: end, options: options)
+}
+
+/// Checks the entries of a row-major size × size matrix off its diagonal.
+@_spi(CABI)
+public func checkCosts(_ costs: some Collection<Double>, size: Int) throws(GeoLocError) {
+    var k = 0
+    for c in costs {
+        let i = k / size, j = k % size
+        k += 1
+        if i == j { continue }
+        if !c.isFinite { throw GeoLocError(.notFinite, "matrix[\(i)][\(j)] is \(show(c))") }
+        if c < 0 { throw GeoLocError(.outOfRange, "matrix[\(i)][\(j)] \(show(c)) is negative") }
+    }
+}
+
+/// The checks every stop-order call shares: the stop count against the limits, the end stop, the
+/// budget.
+@_spi(CABI)
+public func checkStops(_ count: Int, end: RouteEnd, options: StopOrderOptions) throws(GeoLocError) -> Int {
+    if count > StopOrder.maxStops {
+        throw GeoLocError(.countTooLarge, "\(count) stops are more than the \(StopOrder.maxStops) a route takes")
+    }
+    if options.mode == .exact && count > StopOrder.exactLimit {
+        throw GeoLocError(
+            .countTooLarge,
+            "\(count) stops are more than the exact search's \(StopOrder.exactLimit); use the heuristic or auto mode")
+    }
+    if case .stop(let e) = end, e < 0 || e >= count {
+        throw GeoLocError(.outOfRange, "end stop \(e) is not one of the \(count) stops")
+    }
+    if let it = options.iterations, it < 1 || it > 100_000_000 {
+        throw GeoLocError(.outOfRange, "iterations \(it) is outside [1, 100000000]")
+    }
+    if let t = options.timeLimit {
+        if !t.isFinite { throw GeoLocError(.notFinite, "time limit \(show(t)) is not finite") }
+        if t <= 0 { throw GeoLocError(.outOfRange, "time limit \(show(t)) s is not positive") }
+    }
+    return count
+}
