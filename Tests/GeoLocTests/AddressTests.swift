@@ -234,6 +234,10 @@ final class AddressTests: XCTestCase {
         XCTAssertEqual(try replace("\\bst\\b", "first st"), "first <>")
         XCTAssertEqual(try replace("(\\d{4})(\\w{2})", "1012JS", "$1 $2"), "1012 JS")
         XCTAssertEqual(try replace("(x)?y", "y", "[$1]"), "[]")
+        // A long run under one repetition is no match (bounded stack), never a crash.
+        XCTAssertEqual(try replace("\\n(\\d{4}) ([^,]*)\n", "\n1234 " + String(repeating: "b", count: 200_000) + "\n").count, 200_007)
+        let longCity = AddressComponents(["road": "Rue", "postcode": "75001", "city": "Paris 1" + String(repeating: "e", count: 200_000), "country_code": "FR"])
+        XCTAssertTrue(longCity.formatted(.postal).hasPrefix("Rue\n75001 Paris 1eee"))
         XCTAssertNil(MiniRegex("(?i)a"))
         XCTAssertNil(MiniRegex("a**"))
         XCTAssertNil(MiniRegex("[a"))

@@ -1299,6 +1299,9 @@ private func postformat(_ text: String, _ rules: [(MiniRegex, [Unicode.Scalar])]
 /// anchors `^` (start of text) and `$` (end of text, or before a newline that ends it). A
 /// replacement may name groups as `$1`...`$9`. Any other construct does not compile.
 struct MiniRegex: Sendable {
+    /// The deepest nesting of a match (about 1 KB of stack each level takes at most).
+    static let maxMatchDepth = 1_000
+
     fileprivate indirect enum Node: Sendable {
         case scalar(Unicode.Scalar)
         case any
@@ -1518,6 +1521,7 @@ struct MiniRegex: Sendable {
         let s: [Unicode.Scalar]
         var caps: [Int]
         var steps = 0
+        var depth = 0
         init(_ s: [Unicode.Scalar], groups: Int) {
             self.s = s
             caps = [Int](repeating: -1, count: 2 * (groups + 1))
@@ -1552,8 +1556,12 @@ struct MiniRegex: Sendable {
 
     private static func matchNode(_ node: Node, _ i: Int, _ st: MatchState, _ k: (Int) -> Bool) -> Bool {
         st.steps += 1
-        // A bound on the work for one text: the rules' patterns are small, their texts short.
-        if st.steps > 1_000_000 { return false }
+        st.depth += 1
+        defer { st.depth -= 1 }
+        // Bounds on the work and on the stack for one text (each step of a match nests a call): a
+        // match that would need more is treated as no match, so a rule never applies to a text
+        // with a run of more than about a thousand characters under one repetition.
+        if st.steps > 1_000_000 || st.depth > MiniRegex.maxMatchDepth { return false }
         let s = st.s
         switch node {
         case .scalar(let c):
