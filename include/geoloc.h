@@ -634,11 +634,16 @@ GEOLOC_API geoloc_status geoloc_weather_condition(int32_t code, double temperatu
 
 /**
  * One address component: a key and its value, both UTF-8. Keys are matched without regard to
- * case; the known keys are house_number, road, unit, neighbourhood, city, county, state,
- * state_code, postcode, country, country_code, with common aliases (street, street_number,
- * locality, town, village, administrative_area, province, region, postal_code, zip, ...).
- * An unknown key is not an error: it is ignored. A NULL or empty value counts as absent.
- * When a key occurs twice the first non-empty value wins.
+ * case. The keys are the components of OpenCage's address-formatting data (house_number, house,
+ * road, place, hamlet, village, suburb, neighbourhood, city, town, municipality, county,
+ * state_district, state, state_code, region, island, archipelago, postcode, country,
+ * country_code, ... and their aliases: street, street_number, building, locality, province,
+ * district, postal_code, ...), plus unit (apartment, suite, flat) and the property names of
+ * common geocoders (postalCode, administrativeArea, zip, ...). The order of the parts never
+ * matters: when several keys name one component the data's alias order decides, and a template's
+ * {{#first}} alternatives choose among components. A key no table knows (a school, a shop name)
+ * is not an error: the postal form writes it on the attention line, the short forms ignore it.
+ * A NULL or empty value counts as absent. When a key occurs twice the first non-empty value wins.
  */
 typedef struct geoloc_address_part {
     const char *key;
@@ -650,14 +655,21 @@ typedef enum geoloc_address_style {
     /** Parts joined by single spaces, empty ones skipped: "123 Main St Springfield IL"
      *  (house number, road, city, state code or else state). */
     GEOLOC_ADDRESS_ONE_LINE = 0,
-    /** "Springfield, IL": city and state code (derived from the state name for the US), else
-     *  the state name; either alone if the other is missing. */
+    /** "Springfield, IL": the settlement (city, else town, village, hamlet, municipality,
+     *  county, state_district, suburb, neighbourhood) and the first-level region (state,
+     *  province, territory; never `region`). The region is written by its code in the countries
+     *  whose postal template writes the code (US, CA, AU, BR, MX, CO, VE, CN, FM, MH; the code
+     *  from the data's tables when a name is given) and with no country; by name elsewhere
+     *  ("Toronto, ON", "München, Bayern"). No repeat: "Tokyo", not "Tokyo, Tokyo". Either alone
+     *  if the other is missing. */
     GEOLOC_ADDRESS_CITY_STATE = 1,
-    /** "Springfield, Illinois, United States": city, state name, country name (derived from
-     *  the codes when only codes are given). */
+    /** "Springfield, Illinois, United States": settlement, region name, country name (from the
+     *  codes when only codes are given), without repeats ("Tokyo, Japan", "Singapore"). */
     GEOLOC_ADDRESS_CITY_STATE_COUNTRY = 2,
     /** The multi-line postal form of the address's country (lines separated by "\n", no
-     *  trailing newline); country-specific for US, CA, GB, DE, FR, JP, a generic form elsewhere. */
+     *  trailing newline), for every country and territory of the address-formatting data: its
+     *  template (or fallback template when neither road nor postcode is known), its replace and
+     *  post-format rules, state and county codes, territories that use another country's form. */
     GEOLOC_ADDRESS_POSTAL = 3
 } geoloc_address_style;
 

@@ -35,17 +35,6 @@ import yaml
 SOURCE_REPO = "OpenCageData/address-formatting"
 SOURCE_COMMIT = "28c47f9daeaeb55213c439ec7c31c247bfe76321"
 
-# The countries with their own postal form (geoloc.h), plus the generic one.
-POSTAL_COUNTRIES = ["US", "CA", "GB", "DE", "FR", "JP"]
-
-# Countries whose subdivision codes the engine uses (state code <-> name in the postal form).
-SUBDIVISION_COUNTRIES = ["US", "CA", "GB", "DE", "FR", "JP"]
-
-# The postformat rules implemented by hand in Address.swift (exact pattern text -> marker).
-HAND_WRITTEN_POSTFORMAT = {
-    (" ([A-Za-z]{2}) ([A-Za-z]\\d[A-Za-z])(\\d[A-Za-z]\\d)\n", " $1 $2 $3\n"): ".canadianPostcode",
-    (" (\\d{3})(\\d{4})\n", " $1-$2\n"): ".japanesePostcode",
-}
 
 # Other names by which callers commonly give a country, written by hand (not from the data).
 # Matched without regard to case, like the table's own names.
@@ -77,9 +66,6 @@ EXTRA_COUNTRY_NAMES = [
     ("Holland", "NL"),
 ]
 
-ALLOWED_ESCAPES = set("dws().\\-/,:'$^+*?")
-
-
 def swift_string(s):
     """A Swift string literal for s (UTF-8 kept as is, control characters escaped)."""
     out = ['"']
@@ -101,34 +87,14 @@ def swift_string(s):
 
 
 def check_pattern(pattern, where):
-    """Fails unless pattern fits the Swift engine's regular-expression subset."""
-    i = 0
-    depth = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            if i + 1 >= len(pattern) or pattern[i + 1] not in ALLOWED_ESCAPES:
-                sys.exit("%s: unsupported escape in %r" % (where, pattern))
-            i += 2
-            continue
-        if c in "[]{}|":
-            sys.exit("%s: unsupported construct %r in %r" % (where, c, pattern))
-        if c == "(":
-            if pattern.startswith("(?", i):
-                sys.exit("%s: unsupported group in %r" % (where, pattern))
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth < 0:
-                sys.exit("%s: unbalanced ) in %r" % (where, pattern))
-        i += 1
-    if depth != 0:
-        sys.exit("%s: unbalanced ( in %r" % (where, pattern))
-
-
-def check_replacement(replacement, where):
-    if "$" in replacement or "\\" in replacement:
-        sys.exit("%s: replacement %r refers to groups; only literal replacements are supported" % (where, replacement))
+    """Fails unless Python's re compiles the pattern (the Swift engine reads the same Perl subset:
+    literals, escapes, classes, groups, alternation, greedy and lazy quantifiers, anchors)."""
+    try:
+        re.compile(pattern)
+    except re.error as e:
+        sys.exit("%s: %r: %s" % (where, pattern, e))
+    if "(?" in pattern.replace("(?:", ""):
+        sys.exit("%s: unsupported group in %r" % (where, pattern))
 
 
 def country_names(path):
@@ -177,43 +143,32 @@ def subdivisions(table, cc):
 def postal_format(cc, config, default):
     """Swift source of one PostalFormatData."""
     template = config.get("address_template")
-    if template is None:
-        sys.exit("worldwide.yaml: %s has no address_template" % cc)
-    fallback = config.get("fallback_template", default.get("fallback_template"))
+    fallback = config.get("fallback_template")
     replace = []
     for pattern, replacement in config.get("replace", []) or []:
         where = "worldwide.yaml %s replace" % cc
         m = re.match(r"^([a-z_]+)=(.*)$", pattern, re.S)
         key, body = (m.group(1), m.group(2)) if m else (None, pattern)
-        check_pattern(body, where)
-        check_replacement(replacement, where)
+        check_pattern(pattern, where)
         replace.append("ReplaceRuleData(key: %s, pattern: %s, replacement: %s)" % (
-            "nil" if key is None else swift_string(key), swift_string(body), swift_string(replacement)))
+            "nil" if key is None else swift_string(key), swift_string(body), swift_string(str(replacement))))
     postformat = []
     for pattern, replacement in config.get("postformat_replace", []) or []:
-        where = "worldwide.yaml %s postformat_replace" % cc
-        marker = HAND_WRITTEN_POSTFORMAT.get((pattern, replacement))
-        if marker:
-            postformat.append(marker)
-            continue
-        check_pattern(pattern, where)
-        check_replacement(replacement, where)
-        postformat.append(".pattern(%s, %s)" % (swift_string(pattern), swift_string(replacement)))
+        check_pattern(pattern, "worldwide.yaml %s postformat_replace" % cc)
+        postformat.append("(%s, %s)" % (swift_string(pattern), swift_string(str(replacement))))
+    opt = lambda v: "nil" if v is None else swift_string(str(v))
     lines = ["PostalFormatData("]
-    lines.append("        template: %s," % swift_string(template))
-    lines.append("        fallback: %s," % swift_string(fallback))
-    if replace:
-        lines.append("        replace: [")
-        lines.extend("            %s," % r for r in replace)
-        lines.append("        ],")
-    else:
-        lines.append("        replace: [],")
-    if postformat:
-        lines.append("        postformat: [")
-        lines.extend("            %s," % r for r in postformat)
-        lines.append("        ]")
-    else:
-        lines.append("        postformat: []")
+    lines.append("        template: %s," % opt(template))
+    lines.append("        fallback: %s," % opt(fallback))
+    for name, rows in (("replace", replace), ("postformat", postformat)):
+        if rows:
+            lines.append("        %s: [" % name)
+            lines.extend("            %s," % r for r in rows)
+            lines.append("        ],")
+        else:
+            lines.append("        %s: []," % name)
+    lines.append("        useCountry: %s, changeCountry: %s, addComponent: %s" % (
+        opt(config.get("use_country")), opt(config.get("change_country")), opt(config.get("add_component"))))
     lines.append("    )")
     return "\n".join(lines)
 
@@ -223,6 +178,18 @@ def generate(conf):
         state_codes = yaml.safe_load(f)
     with open(os.path.join(conf, "countries", "worldwide.yaml"), encoding="utf-8") as f:
         worldwide = yaml.safe_load(f)
+    with open(os.path.join(conf, "county_codes.yaml"), encoding="utf-8") as f:
+        county_codes = yaml.safe_load(f)
+    with open(os.path.join(conf, "country2lang.yaml"), encoding="utf-8") as f:
+        country2lang = yaml.safe_load(f)
+    with open(os.path.join(conf, "components.yaml"), encoding="utf-8") as f:
+        components = list(yaml.safe_load_all(f))
+    abbreviations = {}
+    folder = os.path.join(conf, "abbreviations")
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".yaml"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                abbreviations[name[:-5].lower()] = yaml.safe_load(f) or {}
     countries = country_names(os.path.join(conf, "country_codes.yaml"))
     country_codes = {c for c, _, _ in countries}
 
@@ -232,7 +199,8 @@ def generate(conf):
     w("// generator instead.")
     w("//")
     w("// Data: %s at commit %s:" % (SOURCE_REPO, SOURCE_COMMIT))
-    w("// conf/state_codes.yaml, conf/country_codes.yaml and conf/countries/worldwide.yaml.")
+    w("// conf/state_codes.yaml, county_codes.yaml, country_codes.yaml, country2lang.yaml,")
+    w("// components.yaml, abbreviations/*.yaml and countries/worldwide.yaml.")
     w("// Copyright (c) 2020 OpenCage GmbH, under the MIT licence: see data/address-formatting/LICENSE.txt")
     w("// and data/address-formatting/README.md. The engine that uses these tables is Address.swift.")
     w("")
@@ -250,10 +218,10 @@ def generate(conf):
     w("")
 
     # Subdivisions of the postal countries.
-    w("/// Subdivision codes and names of the countries with their own postal form (state_codes.yaml):")
+    w("/// Subdivision codes and names of every country of state_codes.yaml:")
     w("/// the default name first, then names in other languages.")
     w("let subdivisionTable: [String: [(code: String, names: [String])]] = [")
-    for cc in SUBDIVISION_COUNTRIES:
+    for cc in sorted(state_codes):
         rows = subdivisions(state_codes, cc)
         if not rows:
             continue
@@ -285,18 +253,56 @@ def generate(conf):
     w("]")
     w("")
 
+    # Counties.
+    w("/// County codes and names (county_codes.yaml): the default name first, then others.")
+    w("let countyTable: [String: [(code: String, names: [String])]] = [")
+    for cc in sorted(county_codes):
+        w("    %s: [" % swift_string(cc))
+        for code, names in subdivisions(county_codes, cc):
+            w("        (%s, [%s])," % (swift_string(code), ", ".join(swift_string(n) for n in names)))
+        w("    ],")
+    w("]")
+    w("")
+
+    # Components.
+    w("/// The components of components.yaml in file order: (name, aliases). An alias fills its")
+    w("/// component only when that is empty, in this order.")
+    w("let componentTable: [(name: String, aliases: [String])] = [")
+    for c in components:
+        w("    (%s, [%s])," % (swift_string(c["name"]), ", ".join(swift_string(a) for a in c.get("aliases") or [])))
+    w("]")
+    w("")
+
+    # Languages.
+    w("/// The languages of each country (country2lang.yaml), ISO 639-1, most used first.")
+    w("let countryLanguageTable: [String: [String]] = [")
+    for cc in sorted(country2lang):
+        langs = [l.strip().lower() for l in str(country2lang[cc]).split(",") if l.strip()]
+        w("    %s: [%s]," % (swift_string(cc), ", ".join(swift_string(l) for l in langs)))
+    w("]")
+    w("")
+
+    # Abbreviations.
+    w("/// Abbreviations by language (abbreviations/*.yaml): language -> [(component, long, short)].")
+    w("let abbreviationTable: [String: [(component: String, long: String, short: String)]] = [")
+    for lang in sorted(abbreviations):
+        w("    %s: [" % swift_string(lang))
+        for comp, table in abbreviations[lang].items():
+            for long, short in (table or {}).items():
+                w("        (%s, %s, %s)," % (swift_string(comp), swift_string(str(long)), swift_string(str(short))))
+        w("    ],")
+    w("]")
+    w("")
+
     # Postal formats.
     default = worldwide["default"]
-    w("/// Postal templates and rules (countries/worldwide.yaml) of the countries with their own form")
-    w("/// and of `default`. A missing fallback template is the default one, as the reference")
-    w("/// formatter does.")
+    w("/// Postal templates and rules (countries/worldwide.yaml) of every country and territory and of")
+    w("/// `default`, with the keys `use_country`, `change_country` and `add_component` as given.")
     w("let postalFormatTable: [String: PostalFormatData] = [")
-    for cc in ["default"] + POSTAL_COUNTRIES:
-        config = worldwide.get(cc)
-        if config is None:
-            sys.exit("worldwide.yaml: no %s" % cc)
-        if "use_country" in config:
-            sys.exit("worldwide.yaml: %s uses another country's form; not supported" % cc)
+    for cc in sorted(k for k, v in worldwide.items() if isinstance(v, dict) and (k == "default" or re.match(r"^[A-Z]{2}$", k))):
+        config = worldwide[cc]
+        if config.get("address_template") is None and config.get("use_country") is None:
+            sys.exit("worldwide.yaml: %s has neither a template nor use_country" % cc)
         w("    %s: %s," % (swift_string(cc), postal_format(cc, config, default)))
     w("]")
     return "\n".join(out) + "\n"

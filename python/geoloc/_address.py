@@ -51,9 +51,12 @@ def format_address(
 
     ``parts`` is a mapping of key -> value or an iterable of (key, value) pairs (order kept; for a
     repeated key the first non-empty value wins). Keys are matched without regard to case:
-    house_number, road, unit, neighbourhood, city, county, state, state_code, postcode, country,
-    country_code and common aliases (street, town, zip, ...); unknown keys are ignored. A None or
-    empty value counts as absent. POSTAL gives lines joined by "\\n"."""
+    the components of the address-formatting data (house_number, road, house, suburb, city, town,
+    village, county, state, state_code, postcode, country, country_code, ... and their aliases)
+    and common aliases (street, zip, postalCode, apartment, ...). The order of the keys never
+    matters: which of several city-like keys wins is the data's order. A key nobody knows goes on
+    the attention line of the postal form. A None or empty value counts as absent; an int or float
+    value is written as its text. POSTAL gives lines joined by "\\n"."""
     items = parts.items() if isinstance(parts, Mapping) else parts
     if isinstance(items, (str, bytes)):
         raise TypeError("parts must be a mapping or (key, value) pairs, not %s" % type(items).__name__)
@@ -63,6 +66,9 @@ def format_address(
             key, value = item
         except (TypeError, ValueError):
             raise TypeError("address part %d must be a (key, value) pair, not %r" % (i, item)) from None
+        # A number given as a value (a postcode as an int) is its text; bool is not a number here.
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = str(value)
         keep.append((_text(key, "address key %d" % i), _text(value, "address value %d" % i)))
     n = len(keep)
     array = (CAddressPart * max(n, 1))(*[CAddressPart(k, v) for k, v in keep])

@@ -68,7 +68,7 @@ def test_format_address_errors():
     raises(geoloc.InvalidArgumentError, geoloc.format_address, {"city": "X"}, 4)
     raises(TypeError, geoloc.format_address, "city=Springfield")
     raises(TypeError, geoloc.format_address, [("city",)])
-    raises(TypeError, geoloc.format_address, [("city", 62701)])
+    raises(TypeError, geoloc.format_address, [("city", object())])  # a number is text; other objects are not
     raises(TypeError, geoloc.format_address, 5)
 
 
@@ -136,3 +136,16 @@ def test_golden_row(case) -> None:
 
 def test_every_golden_file_of_this_capability_has_a_checker() -> None:
     assert set(GOLDEN_CHECKERS) == set(golden_cases.FILES_BY_CAPABILITY["address"])
+
+
+def test_format_address_numbers_and_key_order():
+    parts = {"road": "Main St", "house_number": 1, "postcode": 62701, "city": "Springfield", "state": "Illinois", "country_code": "US"}
+    assert geoloc.format_address(parts, "postal") == "1 Main St\nSpringfield, IL 62701\nUnited States of America"
+    # Several city-like keys: the data's order decides (city before town before village), never the caller's.
+    a = [("village", "Shelbyville"), ("town", "Springfield"), ("state", "Illinois"), ("country_code", "US")]
+    for order in (a, list(reversed(a))):
+        assert geoloc.format_address(order, "city_state") == "Springfield, IL"
+    # A key the data knows but that has no place of its own goes on the attention line.
+    assert geoloc.format_address({"school": "Lycée Henri-IV", "road": "Rue Clovis", "house_number": "23", "postcode": "75005", "city": "Paris", "country_code": "FR"}, "postal") == "Lycée Henri-IV\n23 Rue Clovis\n75005 Paris\nFrance"
+    with pytest.raises(geoloc.InvalidUTF8Error):
+        geoloc.format_address([(b"city", b"S\xff")], "postal")

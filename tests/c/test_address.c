@@ -95,7 +95,7 @@ static void test_address_format(void)
     CHECK_STR(ADDRESS(GEOLOC_ADDRESS_CITY_STATE, {"city", "Springfield"}, {"state_code", "IL"}), "Springfield, IL");
     CHECK_STR(ADDRESS(GEOLOC_ADDRESS_CITY_STATE, {"city", "Springfield"}), "Springfield");
     CHECK_STR(ADDRESS(GEOLOC_ADDRESS_CITY_STATE, {"state_code", "IL"}), "IL");
-    CHECK_STR(ADDRESS(GEOLOC_ADDRESS_CITY_STATE, {"city", "Toronto"}, {"state", "Ontario"}, {"country_code", "CA"}), "Toronto, Ontario");
+    CHECK_STR(ADDRESS(GEOLOC_ADDRESS_CITY_STATE, {"city", "Toronto"}, {"state", "Ontario"}, {"country_code", "CA"}), "Toronto, ON");
 
     /* City, State, Country: names derived from the codes. */
     CHECK_STR(ADDRESS(GEOLOC_ADDRESS_CITY_STATE_COUNTRY, {"city", "Springfield"}, {"state_code", "IL"}, {"country_code", "US"}), "Springfield, Illinois, United States");

@@ -23,6 +23,8 @@ public struct AddressComponents: Sendable, Equatable, ExpressibleByDictionaryLit
     private var values = KeyedValues()
     /// The word written before a unit value that starts with a digit, from the alias it came by.
     private var unitWord: String?
+    /// Every component given, by the data's names (see ``add(_:_:)``).
+    private var pairs: [String: String] = [:]
 
     /// No components.
     public init() {}
@@ -49,13 +51,29 @@ public struct AddressComponents: Sendable, Equatable, ExpressibleByDictionaryLit
     /// for an unknown key, a nil or empty value, or a key that already has a value.
     @discardableResult
     public mutating func add(_ key: String, _ value: String?) -> Bool {
-        guard let k = AddressKey(named: key), values[k] == nil, let value else { return false }
+        guard let value else { return false }
         let v = trimmedValue(value)
         guard !v.isEmpty else { return false }
-        values[k] = v
-        if k == .unit { unitWord = unitDesignator(forAlias: key) }
-        return true
+        var stored = false
+        let k = AddressKey(named: key)
+        if let k, values[k] == nil {
+            values[k] = v
+            if k == .unit { unitWord = unitDesignator(forAlias: key) }
+            stored = true
+        }
+        // The postal form's view: the data's component names (components.yaml) as given; other
+        // known keys under their canonical name; keys nobody knows as given (the attention line).
+        let name = dataKeyName(key)
+        let dataKey = isDataComponentName(name) ? name : (k?.rawValue ?? name)
+        if !dataKey.isEmpty, pairs[dataKey] == nil {
+            pairs[dataKey] = v
+            stored = true
+        }
+        return stored
     }
+
+    /// The components by the data's names, as the postal form reads them.
+    var dataPairs: [String: String] { pairs }
 
     /// The value of a canonical key. Setting replaces the value (trimmed); setting nil or an
     /// empty value removes it.
@@ -64,6 +82,7 @@ public struct AddressComponents: Sendable, Equatable, ExpressibleByDictionaryLit
         set {
             let v = newValue.map(trimmedValue) ?? ""
             values[key] = v.isEmpty ? nil : v
+            pairs[key.rawValue] = v.isEmpty ? nil : v
             if key == .unit { unitWord = nil }
         }
     }
@@ -185,10 +204,13 @@ public enum AddressStyle: Int32, Sendable, CaseIterable {
     /// joined by single spaces, missing ones skipped, as CLPlacemark's subThoroughfare,
     /// thoroughfare, locality and administrativeArea are joined.
     case oneLine = 0
-    /// "Springfield, IL": city and state code. A US state name gives its code (also when no
-    /// country is given), and a known US code is written in upper case; elsewhere a state
-    /// without a code is written by name ("Toronto, Ontario", "Paris, Île-de-France"). Either
-    /// alone when the other is missing; "" when both are.
+    /// "Springfield, IL": the settlement (city, else town, village, hamlet, municipality, county,
+    /// state_district, suburb, neighbourhood, after the data's aliases) and the first-level
+    /// region (state, province, territory; never `region`). The region is written by its code
+    /// in ``regionCodeCountries`` (the countries whose postal template writes the code) and when
+    /// no country is known, by name elsewhere ("Toronto, ON", "München, Bayern"); no repeat when
+    /// the city is the region ("Tokyo"; "Washington, DC" from "Washington, D.C."). Either alone
+    /// when the other is missing; "" when both are.
     case cityState = 1
     /// "Springfield, Illinois, United States": city, state name and country name, joined by
     /// ", ", missing ones skipped. A state given as a code is written by name (for the US, Canada,
@@ -262,6 +284,15 @@ private func unitDesignator(forAlias key: some StringProtocol) -> String? {
 }
 
 /// Trims whitespace (any Unicode white space, line breaks included) at both ends.
+/// A key as the data writes its component names: lower case, spaces and hyphens as `_`.
+private func dataKeyName(_ key: String) -> String {
+    var out = ""
+    for c in trimmedValue(key).lowercased().unicodeScalars {
+        out.unicodeScalars.append(c == " " || c == "-" ? "_" : c)
+    }
+    return out
+}
+
 private func trimmedValue(_ s: some StringProtocol) -> String {
     let scalars = s.unicodeScalars
     var start = scalars.startIndex
@@ -425,9 +456,12 @@ private struct SubdivisionIndex: Sendable {
     func entry(_ key: String) -> (code: String, name: String)? { names[key] ?? codes[key] }
 }
 
-private let subdivisionIndexes: [String: SubdivisionIndex] = {
+private let subdivisionIndexes: [String: SubdivisionIndex] = makeIndexes(subdivisionTable)
+private let countyIndexes: [String: SubdivisionIndex] = makeIndexes(countyTable)
+
+private func makeIndexes(_ table: [String: [(code: String, names: [String])]]) -> [String: SubdivisionIndex] {
     var out: [String: SubdivisionIndex] = [:]
-    for (country, rows) in subdivisionTable {
+    for (country, rows) in table {
         var index = SubdivisionIndex()
         for row in rows {
             let entry = (code: row.code, name: row.names[0])
@@ -439,7 +473,7 @@ private let subdivisionIndexes: [String: SubdivisionIndex] = {
         out[country] = index
     }
     return out
-}()
+}
 
 /// The subdivision a name or code stands for, in the country's table; without a country, in the
 /// US table and then the Canadian one (their names and codes do not overlap).
@@ -462,67 +496,179 @@ private func oneLineText(_ c: AddressComponents) -> String {
     [c[.houseNumber], c[.road], c[.city], c[.stateCode] ?? c[.state]].compactMap { $0 }.joined(separator: " ")
 }
 
+/// The place of the short styles, from the same components as the postal form: the components
+/// by the data's names with the aliases filled in the data's order, so the caller's key order
+/// never matters.
+struct ShortPlace {
+    /// The settlement: the first of city, town, village, hamlet, municipality, county,
+    /// state_district, suburb, neighbourhood (a broader component before a neighbourhood).
+    var city: String?
+    /// The first-level region's name (the state, province or territory; never `region`).
+    var regionName: String?
+    /// Its code, when the data knows one (state_codes.yaml) or one was given.
+    var regionCode: String?
+    /// The country code, when known.
+    var countryCode: String?
+    /// The country's name: as given, else from the code.
+    var countryName: String?
+}
+
+private let shortCityOrder = ["city", "town", "village", "hamlet", "municipality", "county", "state_district", "suburb", "neighbourhood"]
+
+/// For the short styles: each component they read, then its aliases in the data's order (an
+/// alias counts only when the component is empty, as in the postal form).
+private let shortLookup: [String: [String]] = {
+    var out: [String: [String]] = [:]
+    for name in shortCityOrder + ["state", "state_code", "country", "country_code"] {
+        out[name] = [name] + (componentTable.first(where: { $0.name == name })?.aliases ?? [])
+    }
+    return out
+}()
+
+func shortPlace(_ c: AddressComponents) -> ShortPlace {
+    let pairs = c.dataPairs
+    func value(_ name: String) -> String? {
+        for key in shortLookup[name] ?? [name] {
+            if let v = pairs[key] { return v }
+        }
+        return nil
+    }
+    // state_code is an alias of state: the state is read without it, the code on its own.
+    let ctx: [String: String?] = [
+        "country": value("country"), "country_code": value("country_code"),
+        "state": pairs["state"] ?? pairs["province"] ?? pairs["territory"], "state_code": pairs["state_code"],
+    ]
+    var p = ShortPlace()
+    p.city = shortCityOrder.lazy.compactMap { value($0) }.first
+    var cc = resolvedCountryCode(c)
+    if cc == nil, let code = ctx["country_code"] ?? nil { cc = Country.normalizedCode(code) }
+    p.countryCode = cc
+    p.countryName = (ctx["country"] ?? nil) ?? cc.flatMap { Country.name(forCode: $0) }
+    let state = ctx["state"] ?? nil
+    let code = ctx["state_code"] ?? nil
+    if let state {
+        if let entry = subdivision(state, in: cc) {
+            p.regionCode = entry.code
+            // A name is kept as given; a code is written by the table's name.
+            p.regionName = subdivision(code: state, in: cc) != nil && collapsedLowercase(state) == entry.code.lowercased() ? entry.name : state
+        } else if cc == "US" || cc == nil, isWashingtonDC(state) {
+            p.regionCode = "DC"
+            p.regionName = "District of Columbia"
+        } else {
+            p.regionName = state
+            p.regionCode = code.flatMap { $0 == state ? nil : $0 }
+        }
+        if let code, code != state { p.regionCode = code }
+    } else if let code {
+        if let entry = subdivision(code, in: cc) {
+            p.regionCode = entry.code
+            p.regionName = entry.name
+        } else {
+            p.regionCode = code
+        }
+    }
+    return p
+}
+
+/// The countries where the region is written by its code: those whose postal template writes
+/// `state_code` (countries/worldwide.yaml; US, CA, AU, BR, MX, CO, VE, CN, FM, MH), and a
+/// place with no country (read as the US, as before).
+let regionCodeCountries: Set<String> = {
+    var out = Set<String>()
+    for (cc, data) in postalFormatTable {
+        if let t = data.template, t.contains("{{{state_code}}}") { out.insert(cc) }
+    }
+    return out
+}()
+
+/// Comparable text: lower case, dots and surrounding space removed.
+private func foldedForRepeat(_ s: String) -> String {
+    collapsedLowercase(s).replacingOccurrences(".", "")
+}
+
+private extension String {
+    func replacingOccurrences(_ a: Character, _ b: String) -> String {
+        var out = ""
+        for ch in self { if ch == a { out += b } else { out.append(ch) } }
+        return out
+    }
+}
+
+/// The city without trailing ", "-pieces that repeat the region ("Washington, D.C." with DC is
+/// "Washington"), and whether what is left is the region itself ("Tokyo" in Tokyo).
+private func cityWithoutRegion(_ city: String, _ names: [String]) -> (city: String, same: Bool) {
+    let folded = Set(names.map(foldedForRepeat))
+    var pieces = city.split(separator: ",").map { trimmedValue($0) }
+    while pieces.count > 1, let last = pieces.last, folded.contains(foldedForRepeat(last)) { pieces.removeLast() }
+    let text = pieces.joined(separator: ", ")
+    return (text, folded.contains(foldedForRepeat(text)))
+}
+
 private func cityStateText(_ c: AddressComponents) -> String {
-    let cc = resolvedCountryCode(c)
-    var region = c[.stateCode] ?? c[.state]
-    // The US writes the code: derive it from a name, and upper-case a known code. No country
-    // counts as the US here (geoloc.h: "derived from the state name for the US").
-    if let text = region, cc == nil || cc == "US", let code = USState.code(for: text) {
+    let p = shortPlace(c)
+    let useCode = p.countryCode.map { regionCodeCountries.contains($0) } ?? true
+    var region = useCode ? (p.regionCode ?? p.regionName) : (p.regionName ?? p.regionCode)
+    if useCode, let r = region, p.regionCode == nil, p.countryCode == nil || p.countryCode == "US",
+       let code = USState.code(for: r) {
         region = code
     }
-    return [c[.city], region].compactMap { $0 }.joined(separator: ", ")
+    guard var city = p.city else { return region ?? "" }
+    if let r = region {
+        let (rest, same) = cityWithoutRegion(city, [r, p.regionName, p.regionCode].compactMap { $0 })
+        city = rest
+        if same { return city }
+    }
+    return [city, region].compactMap { $0 }.joined(separator: ", ")
 }
 
 private func cityStateCountryText(_ c: AddressComponents) -> String {
-    let cc = resolvedCountryCode(c)
-    var region: String? = nil
-    if let state = c[.state] {
-        // A state given as a code is written by name; a name is kept as given.
-        region = subdivision(code: state, in: cc)?.name ?? state
-    } else if let code = c[.stateCode] {
-        region = subdivision(code, in: cc)?.name ?? code
+    let p = shortPlace(c)
+    var parts: [String] = []
+    var region = p.regionName ?? p.regionCode
+    if var city = p.city {
+        if let r = region {
+            let (rest, same) = cityWithoutRegion(city, [r, p.regionCode].compactMap { $0 })
+            city = rest
+            if same { region = nil }
+        }
+        parts.append(city)
     }
-    var country = c[.country]
-    if country == nil, let code = c[.countryCode] {
-        let cc = Country.normalizedCode(code) ?? Country.code(forName: code)
-        country = cc.flatMap { Country.name(forCode: $0) }
+    if let r = region { parts.append(r) }
+    if let country = p.countryName, !parts.contains(where: { foldedForRepeat($0) == foldedForRepeat(country) }) {
+        parts.append(country)
     }
-    return [c[.city], region, country].compactMap { $0 }.joined(separator: ", ")
+    return parts.joined(separator: ", ")
 }
 
 // MARK: - Postal form: data
 
 /// One country's postal form (countries/worldwide.yaml).
 struct PostalFormatData: Sendable {
-    /// The Mustache template used when the road or the postcode is known.
-    var template: String
-    /// The template used when neither is known.
-    var fallback: String
+    /// The Mustache template used when the road or the postcode is known; nil for a territory
+    /// that uses another country's form.
+    var template: String?
+    /// The template used when neither is known; nil for the default one.
+    var fallback: String?
     /// Component replacements applied before rendering.
     var replace: [ReplaceRuleData]
-    /// Text replacements applied after rendering.
-    var postformat: [PostformatRule]
+    /// Text replacements applied after rendering: (pattern, replacement with `$1`...).
+    var postformat: [(String, String)]
+    /// `use_country`: the code whose form (template and rules) this territory uses.
+    var useCountry: String?
+    /// `change_country`: the country line then written (`$state` and the like name a component).
+    var changeCountry: String?
+    /// `add_component`: "key=value" added to the components.
+    var addComponent: String?
 }
 
-/// A `replace` rule: `pattern` (a regular expression of the small subset ``MiniRegex`` reads)
-/// replaced by `replacement` in every component, or only in component `key` when it is set (and
-/// there the value equal to `pattern` is replaced whole first, as the reference formatter does).
+/// A `replace` rule: `pattern` (a regular expression, ``MiniRegex``) replaced by `replacement`
+/// in every component, or, when `key` is set, a value of component `key` equal to `pattern`
+/// replaced whole (and the rule's full text "key=pattern" tried as a pattern on the others, as
+/// the reference formatter does).
 struct ReplaceRuleData: Sendable {
     var key: String?
     var pattern: String
     var replacement: String
-}
-
-/// A `postformat_replace` rule.
-enum PostformatRule: Sendable {
-    /// The first match of the pattern (``MiniRegex``) replaced by literal text.
-    case pattern(String, String)
-    /// Canada: `" ([A-Za-z]{2}) ([A-Za-z]\d[A-Za-z])(\d[A-Za-z]\d)\n"` -> `" $1 $2 $3\n"`, the
-    /// postcode after the province code split as "A1A 1A1". Written by hand.
-    case canadianPostcode
-    /// Japan: `" (\d{3})(\d{4})\n"` -> `" $1-$2\n"`, a seven-digit postcode written "100-0001".
-    /// Written by hand.
-    case japanesePostcode
 }
 
 /// A template, parsed.
@@ -533,42 +679,33 @@ private indirect enum TemplateNode: Sendable {
     case first([TemplateNode])
 }
 
+private typealias CompiledReplace = (key: String?, exact: String, keyed: MiniRegex?, whole: MiniRegex?, replacement: [Unicode.Scalar])
+
 /// A postal form ready to use: templates parsed, patterns compiled.
 private struct CompiledPostalFormat: Sendable {
     var template: [TemplateNode]
     var fallback: [TemplateNode]
-    var replace: [(key: String?, exact: String, keyed: MiniRegex?, whole: MiniRegex?, replacement: [Unicode.Scalar])]
-    var postformat: [CompiledPostformatRule]
+    var replace: [CompiledReplace]
+    var postformat: [(MiniRegex, [Unicode.Scalar])]
 }
 
-private enum CompiledPostformatRule: Sendable {
-    case pattern(MiniRegex, [Unicode.Scalar])
-    case canadianPostcode
-    case japanesePostcode
-}
-
+/// The compiled forms, by country code (and "default"), parsed once on first use. A territory
+/// with `use_country` has no entry of its own.
 private let compiledPostalFormats: [String: CompiledPostalFormat] = {
     var out: [String: CompiledPostalFormat] = [:]
+    let defaultFallback = postalFormatTable["default"]?.fallback ?? ""
     for (country, data) in postalFormatTable {
-        var replace: [(key: String?, exact: String, keyed: MiniRegex?, whole: MiniRegex?, replacement: [Unicode.Scalar])] = []
-        for rule in data.replace {
-            // A keyed rule "state=..." is a plain pattern (the whole text) for the other components.
+        guard let template = data.template else { continue }
+        let replace: [CompiledReplace] = data.replace.map { rule in
             let whole = rule.key.map { $0 + "=" + rule.pattern } ?? rule.pattern
-            replace.append((
-                key: rule.key, exact: rule.pattern,
-                keyed: rule.key == nil ? nil : MiniRegex(rule.pattern), whole: MiniRegex(whole),
-                replacement: Array(rule.replacement.unicodeScalars)
-            ))
+            return (key: rule.key, exact: rule.pattern, keyed: rule.key == nil ? nil : MiniRegex(rule.pattern), whole: MiniRegex(whole),
+                    replacement: Array(rule.replacement.unicodeScalars))
         }
-        let postformat: [CompiledPostformatRule] = data.postformat.compactMap { rule in
-            switch rule {
-            case .pattern(let p, let r): return MiniRegex(p).map { .pattern($0, Array(r.unicodeScalars)) }
-            case .canadianPostcode: return .canadianPostcode
-            case .japanesePostcode: return .japanesePostcode
-            }
+        let postformat: [(MiniRegex, [Unicode.Scalar])] = data.postformat.compactMap { rule in
+            MiniRegex(rule.0).map { ($0, Array(rule.1.unicodeScalars)) }
         }
         out[country] = CompiledPostalFormat(
-            template: parseTemplate(data.template), fallback: parseTemplate(data.fallback),
+            template: parseTemplate(template), fallback: parseTemplate(data.fallback ?? defaultFallback),
             replace: replace, postformat: postformat)
     }
     return out
@@ -582,46 +719,95 @@ func postalPatternsCompile() -> Bool {
             if MiniRegex(rule.pattern) == nil { return false }
             if let key = rule.key, MiniRegex(key + "=" + rule.pattern) == nil { return false }
         }
-        for case .pattern(let p, _) in data.postformat where MiniRegex(p) == nil { return false }
+        for rule in data.postformat where MiniRegex(rule.0) == nil { return false }
+        if let use = data.useCountry, postalFormatTable[use]?.template == nil { return false }
     }
     return true
 }
 
+/// Component names and aliases of components.yaml: alias -> component, and every name known.
+private let componentAliases: [(alias: String, name: String)] = componentTable.flatMap { row in
+    row.aliases.map { (alias: $0, name: row.name) }
+}
+private let knownComponentNames: Set<String> = {
+    var names = Set(componentTable.map(\.name))
+    for row in componentTable { names.formUnion(row.aliases) }
+    // Template names that are not components of the data: the attention line and the unit.
+    names.formUnion(["attention", "unit"])
+    return names
+}()
+
+/// Whether `name` (lower case) is a component or alias of the data.
+func isDataComponentName(_ name: String) -> Bool { knownComponentNames.contains(name) }
+
 // MARK: - Postal form: the steps
 
-private func postalText(_ c: AddressComponents) -> String {
-    let cc = resolvedCountryCode(c)
-    let streetUnit = cc == "US" || cc == "CA"
+/// The components as the template sees them, keyed by the data's names, before the steps.
+private func postalContext(_ c: AddressComponents) -> [String: String] {
+    var ctx = c.dataPairs
+    ctx["unit"] = nil
+    return ctx
+}
 
-    // Our keys onto the template's components. The neighbourhood is both OpenCage's
-    // neighbourhood and its suburb (suburb is an alias of neighbourhood there, and the templates
-    // name either). The unit goes on the road line in the US and Canada ("123 Main St Apt 4"),
-    // and elsewhere on the line above the street (the template's house line), as "Flat 2" in
-    // the UK or "Appartement 12" in France are written.
-    var ctx: [String: String] = [:]
-    ctx["house_number"] = c[.houseNumber]
-    ctx["road"] = c[.road]
-    if let unit = c.unitText {
-        if streetUnit, let road = ctx["road"] {
-            ctx["road"] = road + " " + unit
-        } else {
-            ctx["house"] = unit
+/// The country code of the components (`_determine_country_code`): a two-letter code ("UK" read
+/// as GB), else the country named by the code or country field.
+private func postalCountryCode(_ ctx: [String: String], _ c: AddressComponents) -> String? {
+    if let code = ctx["country_code"] {
+        let t = trimmedValue(code)
+        if t.unicodeScalars.count == 2, t.unicodeScalars.allSatisfy(isASCIILetter) {
+            let upper = t.uppercased()
+            return upper == "UK" ? "GB" : upper
         }
     }
-    ctx["neighbourhood"] = c[.neighbourhood]
-    ctx["suburb"] = c[.neighbourhood]
-    ctx["city"] = c[.city]
-    ctx["county"] = c[.county]
-    ctx["state"] = c[.state]
-    ctx["state_code"] = c[.stateCode]
-    ctx["postcode"] = c[.postcode]
+    return resolvedCountryCode(c)
+}
+
+private func postalText(_ c: AddressComponents) -> String {
+    var ctx = postalContext(c)
+    var cc = postalCountryCode(ctx, c)
+
+    // Aliases fill their component only when it is empty, in the data's order.
+    for (alias, name) in componentAliases where ctx[name] == nil {
+        if let v = ctx[alias] { ctx[name] = v }
+    }
+
+    // A house number is written with its street (or named place), never alone on a line.
+    if ctx["road"] == nil, ctx["place"] == nil { ctx["house_number"] = nil }
+
+    // Territories given as a state of the Netherlands.
+    if cc == "NL", let state = ctx["state"] {
+        let lower = state.lowercased()
+        if lower == "curaçao" {
+            cc = "CW"; ctx["country"] = "Curaçao"
+        } else if lower.hasPrefix("sint maarten") {
+            cc = "SX"; ctx["country"] = "Sint Maarten"
+        } else if lower.hasPrefix("aruba") {
+            cc = "AW"; ctx["country"] = "Aruba"
+        }
+    }
     // The country line: the country as given, else the table's name of the country code.
-    ctx["country"] = c[.country] ?? cc.flatMap { Country.name(forCode: $0) }
-    ctx["country_code"] = cc
+    if ctx["country"] == nil, let cc, let name = Country.name(forCode: cc) { ctx["country"] = name }
+    // A territory that uses another country's form.
+    if let code = cc, let data = postalFormatTable[code], let use = data.useCountry {
+        if let change = data.changeCountry { ctx["country"] = substituteComponent(change, ctx) }
+        if let add = data.addComponent, let eq = add.firstIndex(of: "=") {
+            ctx[String(add[..<eq])] = String(add[add.index(after: eq)...])
+        }
+        cc = use
+    }
+    if let cc { ctx["country_code"] = cc }
+
+    // The unit goes on the road line in the US and Canada ("123 Main St Apt 4"), and elsewhere on
+    // the house line above the street, as "Flat 2" in the UK or "Appartement 12" in France.
+    if let unit = c.unitText {
+        if cc == "US" || cc == "CA", let road = ctx["road"] {
+            ctx["road"] = road + " " + unit
+        } else {
+            ctx["house"] = ctx["house"].map { $0 + ", " + unit } ?? unit
+        }
+    }
 
     sanityClean(&ctx)
-    // OpenCage reads state_code as an alias of state.
-    if ctx["state"] == nil, let code = ctx["state_code"] { ctx["state"] = code }
 
     let format = cc.flatMap { compiledPostalFormats[$0] } ?? compiledPostalFormats["default"]!
     let minimal = ctx["road"] != nil || ctx["postcode"] != nil
@@ -629,7 +815,15 @@ private func postalText(_ c: AddressComponents) -> String {
 
     fixCountry(&ctx)
     applyReplacements(&ctx, format.replace)
-    addStateCode(&ctx)
+    addCode(&ctx, "state", subdivisionIndexes)
+    addCode(&ctx, "county", countyIndexes)
+
+    // Components the data does not know go on the attention line, by key.
+    let unknown = ctx.keys.filter { !knownComponentNames.contains($0) && $0 != "country_code" }.sorted()
+    if !unknown.isEmpty {
+        let extra = unknown.compactMap { ctx[$0] }.joined(separator: ", ")
+        ctx["attention"] = ctx["attention"].map { $0 + ", " + extra } ?? extra
+    }
 
     var text = renderTemplate(template, ctx)
     text = cleanText(text)
@@ -637,6 +831,15 @@ private func postalText(_ c: AddressComponents) -> String {
     text = cleanText(text)
     // cleanText ends the text with a newline; the result has none, and no empty line.
     return text.split(separator: "\n", omittingEmptySubsequences: true).joined(separator: "\n")
+}
+
+/// `change_country`'s text with `$name` replaced by that component (or removed).
+private func substituteComponent(_ text: String, _ ctx: [String: String]) -> String {
+    guard let dollar = text.firstIndex(of: "$") else { return text }
+    var end = text.index(after: dollar)
+    while end < text.endIndex, text[end].isLetter || text[end] == "_" { end = text.index(after: end) }
+    let name = String(text[text.index(after: dollar)..<end])
+    return trimmedValue(String(text[..<dollar]) + (ctx[name] ?? "") + String(text[end...]))
 }
 
 /// Drops values that cannot be part of an address, as the reference formatter does: a postcode
@@ -720,12 +923,9 @@ private func looksLikeNumber(_ s: String) -> Bool {
     return i == body.endIndex
 }
 
-private func applyReplacements(
-    _ ctx: inout [String: String],
-    _ rules: [(key: String?, exact: String, keyed: MiniRegex?, whole: MiniRegex?, replacement: [Unicode.Scalar])]
-) {
+private func applyReplacements(_ ctx: inout [String: String], _ rules: [CompiledReplace]) {
     guard !rules.isEmpty else { return }
-    for key in ctx.keys.sorted() {
+    for key in ctx.keys.sorted() where key != "country_code" && key != "house_number" {
         guard var value = ctx[key] else { continue }
         for rule in rules {
             if let ruleKey = rule.key, ruleKey == key {
@@ -742,22 +942,28 @@ private func applyReplacements(
     }
 }
 
-/// Adds the state code from the state name, or expands a state given as a code to its name, by
-/// the country's subdivision table (the reference formatter's `_add_code`). A state code that
-/// differs from the state is kept as it is. "Washington, D.C." becomes the District of Columbia.
-private func addStateCode(_ ctx: inout [String: String]) {
-    guard let cc = ctx["country_code"], let state = ctx["state"], !state.isEmpty else { return }
-    if let code = ctx["state_code"], code != state { return }
-    if let index = subdivisionIndexes[cc] {
-        let key = state.lowercased()
+/// Adds the code of the state (or county) from its name, or expands one given as a code to its
+/// name, by the country's table (the reference formatter's `_add_code`). A code that differs
+/// from the name is kept as it is. "Washington, D.C." becomes the District of Columbia.
+private func addCode(_ ctx: inout [String: String], _ keyname: String, _ indexes: [String: SubdivisionIndex]) {
+    let codeKey = keyname + "_code"
+    guard let cc = ctx["country_code"], let value = ctx[keyname], !value.isEmpty else { return }
+    if let code = ctx[codeKey], code != value { return }
+    if let index = indexes[cc] {
+        let key = value.lowercased()
         if let entry = index.names[key] {
-            ctx["state_code"] = entry.code
+            ctx[codeKey] = entry.code
         } else if let entry = index.codes[key] {
-            ctx["state"] = entry.name
-            ctx["state_code"] = entry.code
+            ctx[keyname] = entry.name
+            ctx[codeKey] = entry.code
+        } else if keyname == "state", cc == "US", key.hasPrefix("united states") {
+            let variant = "us" + key.dropFirst("united states".count)
+            if let entry = index.names[variant] {
+                ctx[codeKey] = entry.code
+            }
         }
     }
-    if cc == "US", ctx["state_code"] == nil, isWashingtonDC(state) {
+    if keyname == "state", cc == "US", ctx["state_code"] == nil || ctx["state_code"] == value, isWashingtonDC(value) {
         ctx["state_code"] = "DC"
         ctx["state"] = "District of Columbia"
         ctx["city"] = "Washington"
@@ -1049,7 +1255,7 @@ private func isNewYork(_ w: [Unicode.Scalar]) -> Bool {
 
 /// The reference formatter's `_postformat`: duplicate ", "-separated parts removed, then the
 /// country's rules, each replacing its first match.
-private func postformat(_ text: String, _ rules: [CompiledPostformatRule]) -> String {
+private func postformat(_ text: String, _ rules: [(MiniRegex, [Unicode.Scalar])]) -> String {
     let s = Array(text.unicodeScalars)
     // split(/, /): pieces, leading white space removed, duplicates dropped ("New York" kept).
     var pieces: [[Unicode.Scalar]] = []
@@ -1074,178 +1280,320 @@ private func postformat(_ text: String, _ rules: [CompiledPostformatRule]) -> St
         if !first && !isNewYork(piece) { continue }
         kept.append(piece)
     }
-    var out = Array(kept.joined(separator: [",", " "]))
+    let out = Array(kept.joined(separator: [",", " "]))
 
-    for rule in rules {
-        switch rule {
-        case .pattern(let re, let replacement):
-            if let m = re.firstMatch(in: out) {
-                out.replaceSubrange(m, with: replacement)
-            }
-        case .canadianPostcode:
-            // " XX A1A1A1\n" -> " XX A1A 1A1\n"
-            for j in out.indices where j + 10 < out.count {
-                if out[j] == " ", isASCIILetter(out[j + 1]), isASCIILetter(out[j + 2]), out[j + 3] == " ",
-                    isASCIILetter(out[j + 4]), isDigit(out[j + 5]), isASCIILetter(out[j + 6]),
-                    isDigit(out[j + 7]), isASCIILetter(out[j + 8]), isDigit(out[j + 9]), out[j + 10] == "\n"
-                {
-                    out.insert(" ", at: j + 7)
-                    break
-                }
-            }
-        case .japanesePostcode:
-            // " 1000001\n" -> " 100-0001\n"
-            for j in out.indices where j + 8 < out.count {
-                if out[j] == " ", out[(j + 1)...(j + 7)].allSatisfy(isDigit), out[j + 8] == "\n" {
-                    out.insert("-", at: j + 4)
-                    break
-                }
-            }
-        }
+    var text = String(String.UnicodeScalarView(out))
+    for (re, replacement) in rules {
+        text = re.replacingFirstMatch(in: text, with: replacement)
     }
-    return String(String.UnicodeScalarView(out))
+    return text
 }
 
 // MARK: - A small regular-expression engine
 
-/// The regular expressions of the `replace` and `postformat_replace` rules: literals, the
-/// escapes `\d` `\w` `\s` (Perl's Unicode classes) and escaped punctuation, `.`, groups `( )`,
-/// the quantifiers `?` `*` `+` (greedy, with backtracking), and the anchors `^` (start of text)
-/// and `$` (end of text, or before a newline that ends it, as in Perl). Character classes,
-/// counted repetition, alternation and back-references are not supported: a pattern that uses
-/// them does not compile (tools/gen_address_data.py refuses them too).
+/// The regular expressions of the `replace` and `postformat_replace` rules, with Perl's meaning:
+/// literals; the escapes `\d` `\w` `\s` `\D` `\W` `\S` (Unicode classes), `\b`, `\n`, `\t` and
+/// escaped punctuation; `.` (any character but newline); classes `[...]` and `[^...]` with
+/// ranges and escapes; groups `( )` (capturing) and `(?: )`; alternation `|`; the quantifiers
+/// `?` `*` `+` `{n}` `{n,}` `{n,m}`, greedy or lazy (a following `?`), with backtracking; the
+/// anchors `^` (start of text) and `$` (end of text, or before a newline that ends it). A
+/// replacement may name groups as `$1`...`$9`. Any other construct does not compile.
 struct MiniRegex: Sendable {
+    /// The deepest nesting of a match (about 1 KB of stack each level takes at most).
+    static let maxMatchDepth = 1_000
+
     fileprivate indirect enum Node: Sendable {
         case scalar(Unicode.Scalar)
-        case digit, word, space, any
-        case start, end
-        case group([Node])
-        case repeated(Node, min: Int, max: Int)
+        case any
+        case set([ClassItem], negated: Bool)
+        case start, end, boundary
+        case group([[Node]], capture: Int?)
+        case repetition(Node, min: Int, max: Int, lazy: Bool)
     }
 
-    fileprivate let nodes: [Node]
+    fileprivate enum ClassItem: Sendable {
+        case range(Unicode.Scalar, Unicode.Scalar)
+        case digit(Bool), word(Bool), space(Bool)
 
+        func contains(_ c: Unicode.Scalar) -> Bool {
+            switch self {
+            case .range(let a, let b): return a <= c && c <= b
+            case .digit(let yes): return isDigit(c) == yes
+            case .word(let yes): return isWord(c) == yes
+            case .space(let yes): return isSpace(c) == yes
+            }
+        }
+    }
+
+    private let alternatives: [[Node]]
+    private let groupCount: Int
+
+    /// Nil when the pattern uses a construct outside the subset or is malformed.
     init?(_ pattern: String) {
-        let s = Array(pattern.unicodeScalars)
+        let p = Array(pattern.unicodeScalars)
         var i = 0
-        func parseSequence(inGroup: Bool) -> [Node]? {
-            var nodes: [Node] = []
-            while i < s.count {
-                let c = s[i]
-                var atom: Node
+        var groups = 0
+
+        func escapeItem(_ c: Unicode.Scalar) -> ClassItem {
+            switch c {
+            case "d": return .digit(true)
+            case "D": return .digit(false)
+            case "w": return .word(true)
+            case "W": return .word(false)
+            case "s": return .space(true)
+            case "S": return .space(false)
+            case "n": return .range("\n", "\n")
+            case "t": return .range("\t", "\t")
+            default: return .range(c, c)
+            }
+        }
+        func isLetterEscapeUnknown(_ c: Unicode.Scalar) -> Bool {
+            (c.properties.isAlphabetic || isDigit(c)) && !"dDwWsSntb".unicodeScalars.contains(c)
+        }
+        func parseNumber() -> Int? {
+            var n: Int?
+            while i < p.count, p[i].value >= 48, p[i].value <= 57, (n ?? 0) < 10_000 {
+                n = (n ?? 0) * 10 + Int(p[i].value - 48)
+                i += 1
+            }
+            return n
+        }
+        func parseAlternatives() -> [[Node]]? {
+            var alts: [[Node]] = []
+            var seq: [Node] = []
+            while i < p.count {
+                let c = p[i]
+                if c == ")" { break }
+                if c == "|" { alts.append(seq); seq = []; i += 1; continue }
+                var node: Node
                 switch c {
-                case "\\":
-                    guard i + 1 < s.count else { return nil }
-                    let e = s[i + 1]
-                    i += 2
-                    switch e {
-                    case "d": atom = .digit
-                    case "w": atom = .word
-                    case "s": atom = .space
-                    case "n": atom = .scalar("\n")
-                    case "t": atom = .scalar("\t")
-                    default:
-                        guard !isWord(e) else { return nil }
-                        atom = .scalar(e)
-                    }
                 case "(":
                     i += 1
-                    guard let inner = parseSequence(inGroup: true), i < s.count, s[i] == ")" else { return nil }
+                    var capture: Int?
+                    if i + 1 < p.count, p[i] == "?", p[i + 1] == ":" {
+                        i += 2
+                    } else if i < p.count, p[i] == "?" {
+                        return nil
+                    } else {
+                        groups += 1
+                        capture = groups
+                    }
+                    guard let inner = parseAlternatives(), i < p.count, p[i] == ")" else { return nil }
                     i += 1
-                    atom = .group(inner)
-                case ")":
-                    return inGroup ? nodes : nil
-                case "^":
+                    node = .group(inner, capture: capture)
+                case "[":
                     i += 1
-                    nodes.append(.start)
-                    continue
-                case "$":
+                    var negated = false
+                    if i < p.count, p[i] == "^" { negated = true; i += 1 }
+                    var items: [ClassItem] = []
+                    var first = true
+                    while i < p.count, p[i] != "]" || first {
+                        first = false
+                        var lo: ClassItem
+                        if p[i] == "\\" {
+                            guard i + 1 < p.count, !isLetterEscapeUnknown(p[i + 1]) || p[i + 1] == "b" else { return nil }
+                            lo = p[i + 1] == "b" ? .range("\u{8}", "\u{8}") : escapeItem(p[i + 1])
+                            i += 2
+                        } else {
+                            lo = .range(p[i], p[i])
+                            i += 1
+                        }
+                        if case .range(let a, _) = lo, i + 1 < p.count, p[i] == "-", p[i + 1] != "]" {
+                            var b = p[i + 1]
+                            i += 2
+                            if b == "\\" {
+                                guard i < p.count else { return nil }
+                                b = p[i]
+                                i += 1
+                            }
+                            guard a <= b else { return nil }
+                            lo = .range(a, b)
+                        }
+                        items.append(lo)
+                    }
+                    guard i < p.count else { return nil }
                     i += 1
-                    nodes.append(.end)
-                    continue
-                case ".":
-                    i += 1
-                    atom = .any
-                case "[", "]", "{", "}", "|", "?", "*", "+":
-                    return nil
-                default:
-                    i += 1
-                    atom = .scalar(c)
+                    node = .set(items, negated: negated)
+                case "\\":
+                    guard i + 1 < p.count else { return nil }
+                    let e = p[i + 1]
+                    i += 2
+                    if e == "b" {
+                        node = .boundary
+                    } else if isLetterEscapeUnknown(e) {
+                        return nil
+                    } else {
+                        let item = escapeItem(e)
+                        if case .range(let a, let b) = item, a == b { node = .scalar(a) } else { node = .set([item], negated: false) }
+                    }
+                case ".": node = .any; i += 1
+                case "^": node = .start; i += 1
+                case "$": node = .end; i += 1
+                case "?", "*", "+", "{", "]", "}": return nil
+                default: node = .scalar(c); i += 1
                 }
-                if i < s.count, s[i] == "?" || s[i] == "*" || s[i] == "+" {
-                    let q = s[i]
-                    i += 1
-                    atom = .repeated(atom, min: q == "+" ? 1 : 0, max: q == "?" ? 1 : Int.max)
+                // Quantifier.
+                if i < p.count {
+                    var range: (Int, Int)?
+                    switch p[i] {
+                    case "?": range = (0, 1); i += 1
+                    case "*": range = (0, Int.max); i += 1
+                    case "+": range = (1, Int.max); i += 1
+                    case "{":
+                        let save = i
+                        i += 1
+                        if let lo = parseNumber() {
+                            var hi = lo
+                            if i < p.count, p[i] == "," {
+                                i += 1
+                                hi = parseNumber() ?? Int.max
+                            }
+                            if i < p.count, p[i] == "}", lo <= hi {
+                                i += 1
+                                range = (lo, hi)
+                            } else { return nil }
+                        } else { i = save; return nil }
+                    default: break
+                    }
+                    if let (lo, hi) = range {
+                        switch node {
+                        case .start, .end, .boundary: return nil
+                        default: break
+                        }
+                        var lazy = false
+                        if i < p.count, p[i] == "?" { lazy = true; i += 1 }
+                        if i < p.count, "?*+{".unicodeScalars.contains(p[i]) { return nil }
+                        node = .repetition(node, min: lo, max: hi, lazy: lazy)
+                    }
                 }
-                nodes.append(atom)
+                seq.append(node)
             }
-            return inGroup ? nil : nodes
+            alts.append(seq)
+            return alts
         }
-        guard let nodes = parseSequence(inGroup: false) else { return nil }
-        self.nodes = nodes
+        guard let alts = parseAlternatives(), i == p.count else { return nil }
+        alternatives = alts
+        groupCount = groups
     }
 
-    /// The leftmost match in `s`.
-    func firstMatch(in s: [Unicode.Scalar]) -> Range<Int>? {
-        var lastStart = s.count
-        if case .start = nodes.first { lastStart = 0 }
-        var start = 0
-        while start <= lastStart {
-            if case .scalar(let c) = nodes.first, start < s.count, s[start] != c {
-                start += 1
-                continue
+    /// The first (leftmost) match and its groups' ranges (index 0 the whole match).
+    func firstMatch(in s: [Unicode.Scalar]) -> [Range<Int>?]? {
+        let state = MatchState(s, groups: groupCount)
+        for startAt in 0...s.count {
+            state.caps = [Int](repeating: -1, count: 2 * (groupCount + 1))
+            var endAt = -1
+            if MiniRegex.matchAlternatives(alternatives, capture: nil, startAt, state, { j in endAt = j; return true }) {
+                var out: [Range<Int>?] = [startAt..<endAt]
+                for g in 1...max(groupCount, 1) where g <= groupCount {
+                    let a = state.caps[2 * g], b = state.caps[2 * g + 1]
+                    out.append(a >= 0 && b >= a ? a..<b : nil)
+                }
+                return out
             }
-            if let end = Self.match(nodes[...], s, start, { $0 }) { return start..<end }
-            start += 1
         }
         return nil
     }
 
-    /// `s` with its first match replaced by `replacement`.
+    /// `s` with its first match replaced: `$1`...`$9` in the replacement are the groups' text
+    /// (empty for a group that did not take part).
     func replacingFirstMatch(in s: String, with replacement: [Unicode.Scalar]) -> String {
-        var scalars = Array(s.unicodeScalars)
-        guard let m = firstMatch(in: scalars) else { return s }
-        scalars.replaceSubrange(m, with: replacement)
-        return String(String.UnicodeScalarView(scalars))
+        let u = Array(s.unicodeScalars)
+        guard let m = firstMatch(in: u), let whole = m[0] else { return s }
+        var r: [Unicode.Scalar] = []
+        var i = 0
+        while i < replacement.count {
+            let c = replacement[i]
+            if c == "$", i + 1 < replacement.count, isDigit(replacement[i + 1]) {
+                let g = Int(replacement[i + 1].value - 48)
+                if g < m.count, let range = m[g] { r.append(contentsOf: u[range]) }
+                i += 2
+                continue
+            }
+            r.append(c)
+            i += 1
+        }
+        var out = u
+        out.replaceSubrange(whole, with: r)
+        return String(String.UnicodeScalarView(out))
     }
 
-    private static func matches(_ node: Node, _ c: Unicode.Scalar) -> Bool {
-        switch node {
-        case .scalar(let x): return x == c
-        case .digit: return isDigit(c)
-        case .word: return isWord(c)
-        case .space: return isSpace(c)
-        case .any: return c != "\n"
-        default: return false
+    private final class MatchState {
+        let s: [Unicode.Scalar]
+        var caps: [Int]
+        var steps = 0
+        var depth = 0
+        init(_ s: [Unicode.Scalar], groups: Int) {
+            self.s = s
+            caps = [Int](repeating: -1, count: 2 * (groups + 1))
         }
     }
 
-    /// Matches `nodes` at `i`, then the continuation `k`; the end of the whole match or nil.
-    private static func match(
-        _ nodes: ArraySlice<Node>, _ s: [Unicode.Scalar], _ i: Int, _ k: (Int) -> Int?
-    ) -> Int? {
-        guard let node = nodes.first else { return k(i) }
-        let rest = nodes.dropFirst()
-        switch node {
-        case .start:
-            return i == 0 ? match(rest, s, i, k) : nil
-        case .end:
-            return i == s.count || (i == s.count - 1 && s[i] == "\n") ? match(rest, s, i, k) : nil
-        case .group(let inner):
-            return match(inner[...], s, i) { j in match(rest, s, j, k) }
-        case .repeated(let atom, let min, let max):
-            func attempt(_ count: Int, _ i: Int) -> Int? {
-                if count < max,
-                    let r = match([atom][...], s, i, { j in j > i ? attempt(count + 1, j) : nil })
-                {
-                    return r
-                }
-                return count >= min ? match(rest, s, i, k) : nil
+    private static func matchAlternatives(
+        _ alts: [[Node]], capture: Int?, _ i: Int, _ st: MatchState, _ k: (Int) -> Bool
+    ) -> Bool {
+        for alt in alts {
+            let saved = st.caps
+            let ok = matchSequence(alt, 0, i, st) { j in
+                guard let g = capture else { return k(j) }
+                let a = st.caps[2 * g], b = st.caps[2 * g + 1]
+                st.caps[2 * g] = i
+                st.caps[2 * g + 1] = j
+                if k(j) { return true }
+                st.caps[2 * g] = a
+                st.caps[2 * g + 1] = b
+                return false
             }
-            return attempt(0, i)
-        default:
-            guard i < s.count, matches(node, s[i]) else { return nil }
-            return match(rest, s, i + 1, k)
+            if ok { return true }
+            st.caps = saved
+        }
+        return false
+    }
+
+    private static func matchSequence(_ seq: [Node], _ at: Int, _ i: Int, _ st: MatchState, _ k: (Int) -> Bool) -> Bool {
+        if at == seq.count { return k(i) }
+        return matchNode(seq[at], i, st) { j in matchSequence(seq, at + 1, j, st, k) }
+    }
+
+    private static func matchNode(_ node: Node, _ i: Int, _ st: MatchState, _ k: (Int) -> Bool) -> Bool {
+        st.steps += 1
+        st.depth += 1
+        defer { st.depth -= 1 }
+        // Bounds on the work and on the stack for one text (each step of a match nests a call): a
+        // match that would need more is treated as no match, so a rule never applies to a text
+        // with a run of more than about a thousand characters under one repetition.
+        if st.steps > 1_000_000 || st.depth > MiniRegex.maxMatchDepth { return false }
+        let s = st.s
+        switch node {
+        case .scalar(let c):
+            return i < s.count && s[i] == c && k(i + 1)
+        case .any:
+            return i < s.count && s[i] != "\n" && k(i + 1)
+        case .set(let items, let negated):
+            guard i < s.count else { return false }
+            let c = s[i]
+            return items.contains(where: { $0.contains(c) }) != negated && k(i + 1)
+        case .start:
+            return i == 0 && k(i)
+        case .end:
+            return (i == s.count || (i == s.count - 1 && s[i] == "\n")) && k(i)
+        case .boundary:
+            let before = i > 0 && isWord(s[i - 1])
+            let after = i < s.count && isWord(s[i])
+            return before != after && k(i)
+        case .group(let alts, let capture):
+            return matchAlternatives(alts, capture: capture, i, st, k)
+        case .repetition(let inner, let lo, let hi, let lazy):
+            func more(_ count: Int, _ j: Int) -> Bool {
+                if lazy {
+                    if count >= lo, k(j) { return true }
+                    return count < hi && matchNode(inner, j, st) { e in e != j && more(count + 1, e) }
+                }
+                if count < hi, matchNode(inner, j, st, { e in (e != j || count < lo) && more(count + 1, e) }) {
+                    return true
+                }
+                return count >= lo && k(j)
+            }
+            return more(0, i)
         }
     }
 }

@@ -180,7 +180,7 @@ public struct ReverseGeocode: Sendable, Equatable {
         return c
     }
 
-    /// The place as text: `.cityState` gives "Springfield, IL" (elsewhere "Toronto, Ontario"),
+    /// The place as text: `.cityState` gives "Springfield, IL" (elsewhere "Toronto, ON", "München, Bayern", "Tokyo"),
     /// `.cityStateCountry` "Springfield, Illinois, United States"; see ``AddressStyle``.
     public func formatted(_ style: AddressStyle = .cityState) -> String {
         components.formatted(style)
