@@ -12,8 +12,11 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "python"))
-import geoloc  # noqa: E402
+try:
+    import geoloc  # installed: pip install ./python
+except ImportError:  # run from the source tree, the library named by GEOLOC_LIBRARY
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import geoloc  # noqa: E402
 
 
 def read_trip(path):

@@ -117,7 +117,9 @@ def require_all() -> None:
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 _BUILD_HINT = """\
-libgeoloc is not built by pip; build it from the libgeoloc source tree, then point this package at it:
+this copy of the package has no libgeoloc inside it. `pip install ./python` (from the libgeoloc
+source tree, with the Swift toolchain and libgeos-dev) builds it into the package; or build it
+yourself and point this package at it:
     cmake -S . -B build && cmake --build build        # gives build/libgeoloc.so
     (or: swift build -c release                       # gives .build/release/libgeoloc.so)
     export {env}=/path/to/libgeoloc.so

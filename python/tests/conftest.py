@@ -6,6 +6,7 @@ The tests need a built libgeoloc; point GEOLOC_LIBRARY at it, e.g.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 import pytest
@@ -24,8 +25,11 @@ GOLDEN_DIR = REPO_ROOT / "tests" / "golden"
 HEADER = REPO_ROOT / "include" / "geoloc.h"
 PYPROJECT = REPO_ROOT / "python" / "pyproject.toml"
 
-# Test this tree's package, not whatever copy may be installed.
-sys.path.insert(0, str(REPO_ROOT / "python"))
+# Test this tree's package, not whatever copy may be installed; unless GEOLOC_TEST_INSTALLED=1
+# (scripts/test_wheel), which tests the wheel installed in a fresh virtual environment.
+INSTALLED = os.environ.get("GEOLOC_TEST_INSTALLED") == "1"
+if not INSTALLED:
+    sys.path.insert(0, str(REPO_ROOT / "python"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

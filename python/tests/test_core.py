@@ -72,8 +72,9 @@ def test_versions(header_text):
 
 
 def test_pyproject_matches_package(pyproject_text):
-    version = re.search(r'^version\s*=\s*"([^"]+)"', pyproject_text, re.M).group(1)
-    assert version == geoloc.__version__
+    # The version has one home, geoloc/_version.py, which the build backend reads.
+    assert re.search(r'^dynamic\s*=\s*\["version"\]', pyproject_text, re.M)
+    assert re.search(r'^input\s*=\s*"geoloc/_version.py"', pyproject_text, re.M)
     assert re.search(r'^name\s*=\s*"geoloc"', pyproject_text, re.M)
     assert "numpy" in pyproject_text
 
@@ -594,6 +595,15 @@ def _copy_package(tmp_path):
     return dest
 
 
+def _copy_library(dest):
+    """Copies the loaded library to dest; an installed wheel's library brings its GEOS copy
+    (found through the run path $ORIGIN/../geoloc.libs)."""
+    shutil.copy(geoloc.library_path, dest)
+    libs = Path(geoloc.library_path).resolve().parent.parent / "geoloc.libs"
+    if libs.is_dir() and not (Path(dest).parent.parent / "geoloc.libs").exists():
+        shutil.copytree(libs, Path(dest).parent.parent / "geoloc.libs")
+
+
 def _probe(site, env_library=None):
     env = {k: v for k, v in os.environ.items() if k not in ("GEOLOC_LIBRARY", "PYTHONPATH", "LD_LIBRARY_PATH")}
     env["PYTHONPATH"] = str(site)
@@ -628,7 +638,7 @@ def test_import_fails_clearly_for_a_bad_geoloc_library(tmp_path):
 def test_import_finds_the_library_next_to_the_package(tmp_path):
     for name in ("libgeoloc.so", "libgeoloc.so.0"):
         pkg = _copy_package(tmp_path / name)
-        shutil.copy(geoloc.library_path, pkg / name)
+        _copy_library(pkg / name)
         assert _probe(pkg.parent).strip() == "LOADED %s" % (pkg / name)
 
 
@@ -636,7 +646,7 @@ def test_import_through_the_system_loader(tmp_path):
     pkg = _copy_package(tmp_path)
     libdir = tmp_path / "lib"
     libdir.mkdir()
-    shutil.copy(geoloc.library_path, libdir / "libgeoloc.so.0")
+    _copy_library(libdir / "libgeoloc.so.0")
     env = {k: v for k, v in os.environ.items() if k != "GEOLOC_LIBRARY"}
     env.update(PYTHONPATH=str(pkg.parent), LD_LIBRARY_PATH=str(libdir))
     run = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, cwd=str(tmp_path))

@@ -1,35 +1,58 @@
-"""`pip install ./python` works: the package installs into a fresh virtual environment and loads
-the built library from there."""
+"""The installed wheel is self-contained (run by scripts/test_wheel with GEOLOC_TEST_INSTALLED=1,
+in a fresh virtual environment where the wheel is the only geoloc): the package, libgeoloc.so,
+GEOS and the gazetteer all come from the installed package, none from the build tree or the
+system."""
 import os
-import shutil
 import subprocess
-import venv
+import sys
 
 import pytest
 
+import geoloc
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+INSTALLED = os.environ.get("GEOLOC_TEST_INSTALLED") == "1"
+pytestmark = pytest.mark.skipif(not INSTALLED, reason="tests the installed wheel (scripts/test_wheel)")
+
+PACKAGE_DIR = os.path.dirname(os.path.abspath(geoloc.__file__))
 
 
-def test_pip_install_into_venv(tmp_path):
-    env_dir = tmp_path / "venv"
+def _mapped_files():
+    with open("/proc/self/maps", encoding="utf-8") as maps:
+        return {line.split(None, 5)[5].strip() for line in maps if len(line.split(None, 5)) == 6}
+
+
+def test_package_and_library_come_from_the_environment():
+    assert not PACKAGE_DIR.startswith(ROOT), PACKAGE_DIR
+    assert PACKAGE_DIR.startswith(sys.prefix), (PACKAGE_DIR, sys.prefix)
+    assert "GEOLOC_LIBRARY" not in os.environ
+    assert os.path.realpath(geoloc.library_path) == os.path.join(PACKAGE_DIR, "libgeoloc.so")
+
+
+def test_geos_in_use_is_the_wheels_copy():
+    geoloc.Places.from_records([(38.3, -88.9, "a")]).close()  # GEOS is in use
+    geos = sorted(f for f in _mapped_files() if "libgeos" in os.path.basename(f))
+    libs = os.path.join(os.path.dirname(PACKAGE_DIR), "geoloc.libs")
+    assert geos, "no GEOS mapped"
+    assert all(f.startswith(libs + os.sep) for f in geos), geos
+
+
+def test_ldd_resolves_geos_inside_the_wheel():
+    out = subprocess.run(["ldd", os.path.join(PACKAGE_DIR, "libgeoloc.so")],
+                         check=True, capture_output=True, text=True).stdout
+    geos = [line for line in out.splitlines() if "libgeos" in line]
+    assert geos and all("geoloc.libs/" in line for line in geos), out
+    assert "not found" not in out, out
+
+
+def test_version_is_the_librarys():
+    assert geoloc.__version__ == geoloc.library_version()
+
+
+def test_shipped_gazetteer_is_inside_the_package():
+    assert os.path.isfile(os.path.join(PACKAGE_DIR, "cities1000.tsv"))
+    g = geoloc.Gazetteer.open()
     try:
-        venv.EnvBuilder(system_site_packages=True, with_pip=True).create(env_dir)
-    except Exception as err:  # a Python built without ensurepip cannot make one
-        pytest.fail("cannot create a virtual environment: %s" % err)
-    py = str(env_dir / "bin" / "python")
-    # Install from a copy, so the build leaves nothing in the source tree.
-    src = tmp_path / "src"
-    shutil.copytree(os.path.join(ROOT, "python"), src,
-                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "libgeoloc.so*"))
-    # numpy comes from the system site; pip fetches the build backend (setuptools) from PyPI.
-    done = subprocess.run(
-        [py, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", str(src)],
-        capture_output=True, text=True,
-    )
-    assert done.returncode == 0, done.stderr
-    out = subprocess.run(
-        [py, "-c", "import geoloc, os; print(geoloc.__file__); print(geoloc.weather_condition(63, 45.4))"],
-        check=True, capture_output=True, text=True, cwd=str(tmp_path), env=os.environ.copy(),
-    ).stdout.splitlines()
-    assert out[0].startswith(str(env_dir)), out
-    assert out[1] == "Rain, 45°F"
+        assert len(g.places) > 100000
+    finally:
+        g.close()

@@ -1,0 +1,54 @@
+"""One distance from Python: geoloc.distance beside a bare ctypes call of a C function of two
+doubles (libm's hypot, argtypes and restype declared) and a haversine in pure Python, in one
+run. Prints ns per call and the ratios.
+
+    GEOLOC_LIBRARY=build/libgeoloc.so python3 bench/python/scalar.py [calls]
+    (or with the installed package: python3 bench/python/scalar.py)
+"""
+import ctypes
+import math
+import os
+import sys
+import timeit
+
+try:
+    import geoloc
+except ImportError:
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    import geoloc
+
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
+R = 6371008.8
+libm = ctypes.CDLL("libm.so.6")
+hypot = libm.hypot
+hypot.argtypes = (ctypes.c_double, ctypes.c_double)
+hypot.restype = ctypes.c_double
+
+
+def haversine(a, b):
+    lat1, lon1 = a
+    lat2, lon2 = b
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
+    return 2 * R * math.asin(math.sqrt(h))
+
+
+a, b = (38.321991, -88.867400), (40.7128, -74.006)
+assert abs(haversine(a, b) - geoloc.distance(a, b)) < 1e-6
+cases = [
+    ("bare ctypes hypot(x, y)", "hypot(3.0, 4.0)"),
+    ("pure-Python haversine", "haversine(a, b)"),
+    ("geoloc.distance(a, b)", "distance(a, b)"),
+    ("geoloc.distance(a, b, 'miles')", "distance(a, b, 'miles')"),
+    ("geoloc.distance(a, b, Unit.MILES, Model.WGS84)", "distance(a, b, Unit.MILES, Model.WGS84)"),
+]
+env = dict(hypot=hypot, haversine=haversine, a=a, b=b, distance=geoloc.distance,
+           Unit=geoloc.Unit, Model=geoloc.Model)
+times = {}
+for name, stmt in cases:
+    times[name] = min(timeit.repeat(stmt, globals=env, number=N, repeat=7)) / N * 1e9
+base = times[cases[0][0]]
+hav = times[cases[1][0]]
+print("%-48s %9s %10s %12s" % ("call", "ns/call", "x ctypes", "x haversine"))
+for name, _ in cases:
+    print("%-48s %9.0f %10.2f %12.2f" % (name, times[name], times[name] / base, times[name] / hav))
