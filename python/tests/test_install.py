@@ -50,9 +50,36 @@ def test_version_is_the_librarys():
 
 
 def test_shipped_gazetteer_is_inside_the_package():
-    assert os.path.isfile(os.path.join(PACKAGE_DIR, "cities1000.tsv"))
+    assert os.path.isfile(os.path.join(PACKAGE_DIR, "cities1000.places"))
     g = geoloc.Gazetteer.open()
     try:
         assert len(g.places) > 100000
+        # The saved place file beside the library, mapped (the wheel carries no TSV).
+        assert os.path.join(PACKAGE_DIR, "cities1000.places") in _mapped_files()
     finally:
         g.close()
+
+
+def test_licences_are_inside_the_package():
+    licences = os.path.join(PACKAGE_DIR, "licenses")
+    names = sorted(os.listdir(licences))
+    assert names == ["LICENSE", "address-formatting-LICENSE.txt", "address-formatting-README.md",
+                     "gazetteer-README.md"], names
+    with open(os.path.join(licences, "gazetteer-README.md"), encoding="utf-8") as f:
+        assert "CC BY 4.0" in f.read()
+
+
+def test_the_sdist_carries_the_library_sources():
+    """scripts/wheel built the wheel from the sdist; the sdist holds what that build needs."""
+    sdist = os.environ.get("GEOLOC_TEST_SDIST")
+    if not sdist:
+        pytest.skip("GEOLOC_TEST_SDIST not set (scripts/test_wheel sets it when it built the sdist)")
+    import tarfile
+    with tarfile.open(sdist) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+    for needed in ("pyproject.toml", "PKG-INFO", "geoloc/__init__.py", "libgeoloc/CMakeLists.txt",
+                   "libgeoloc/include/geoloc.h", "libgeoloc/Sources/GeoLocC/Core.swift",
+                   "libgeoloc/data/gazetteer/cities1000.tsv", "libgeoloc/tools/save_places.c",
+                   "libgeoloc/python/geoloc/_version.py", "libgeoloc/LICENSE"):
+        assert needed in names, needed
+    assert not any(n.startswith(("build/", "libgeoloc/build/")) for n in names)
