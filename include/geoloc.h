@@ -98,11 +98,11 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 
 #define GEOLOC_VERSION_MAJOR 0
-#define GEOLOC_VERSION_MINOR 2
+#define GEOLOC_VERSION_MINOR 3
 #define GEOLOC_VERSION_PATCH 0
-#define GEOLOC_VERSION_STRING "0.2.0"
+#define GEOLOC_VERSION_STRING "0.3.0"
 /** MAJOR * 10000 + MINOR * 100 + PATCH. */
-#define GEOLOC_VERSION_NUMBER 200
+#define GEOLOC_VERSION_NUMBER 300
 
 /**
  * The version of the library that is loaded, as "MAJOR.MINOR.PATCH" (static text).

@@ -9,12 +9,12 @@ import CGeoLoc
 
 @c @implementation
 public func geoloc_version() -> UnsafePointer<CChar>? {
-    cString("0.2.0")
+    cString("0.3.0")  // GEOLOC_VERSION_STRING (a C test checks they agree)
 }
 
 @c @implementation
 public func geoloc_version_number() -> Int32 {
-    200
+    GEOLOC_VERSION_NUMBER
 }
 
 @c @implementation
