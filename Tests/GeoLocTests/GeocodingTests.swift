@@ -17,11 +17,13 @@ final class GeocodingTests: XCTestCase {
 
     func testShippedLoads() throws {
         let g = try Gazetteer.shipped()
-        XCTAssertEqual(g.places.count, 144_563)
-        XCTAssertEqual(g.places.attributeNames, ["country_code", "admin1_code", "admin1_name", "admin2_name", "population"])
+        XCTAssertEqual(g.places.count, 170_391)
+        XCTAssertEqual(
+            g.places.attributeNames, ["country_code", "admin1_code", "admin1_name", "admin2_name", "population", "country_name"])
         XCTAssertTrue(try Gazetteer.shipped() === g, "loaded once, shared")
-        XCTAssertEqual(g.places.id(at: 0), "3039154")
-        XCTAssertEqual(g.places.name(at: 0), "El Tarter")
+        XCTAssertEqual(g.places.id(at: 0), "3038832")
+        XCTAssertEqual(g.places.name(at: 0), "Vila")
+        XCTAssertEqual(g.places.attribute("country_name", at: 0), "Andorra")
     }
 
     func testSpringfieldIllinois() throws {
@@ -35,6 +37,7 @@ final class GeocodingTests: XCTestCase {
         XCTAssertEqual(r.admin1Name, "Illinois")
         XCTAssertEqual(r.admin2Name, "Sangamon County")
         XCTAssertEqual(r.countryCode, "US")
+        XCTAssertEqual(r.countryName, "United States")
         XCTAssertEqual(r.distance, 370.17, accuracy: 0.01)
         let g = try Gazetteer.shipped()
         XCTAssertEqual(g.places.id(at: r.index), "4250542")
@@ -50,48 +53,55 @@ final class GeocodingTests: XCTestCase {
         XCTAssertEqual(try reverse(37.2, -93.3).formatted(.cityStateCountry), "Springfield, Missouri, United States")
     }
 
-    func testKnownCities() throws {
-        let cases: [(Double, Double, String, String)] = [
-            (43.6532, -79.3832, "Toronto, ON", "Toronto, Ontario, Canada"),
-            (48.8566, 2.3522, "Paris, Ile-de-France", "Paris, Ile-de-France, France"),
-            (35.6762, 139.6503, "Tokyo", "Tokyo, Japan"),
-            (51.5074, -0.1278, "London, England", "London, England, United Kingdom"),
-            (55.9533, -3.1883, "Edinburgh, Scotland", "Edinburgh, Scotland, United Kingdom"),
-            (48.1351, 11.582, "Munich, Bavaria", "Munich, Bavaria, Germany"),
-            (-33.8688, 151.2093, "Sydney, NSW", "Sydney, New South Wales, Australia"),
-            (45.5017, -73.5673, "Montreal, QC", "Montreal, Quebec, Canada"),
-            (19.076, 72.8777, "Mumbai, Maharashtra", "Mumbai, Maharashtra, India"),
-            (41.8781, -87.6298, "Chicago, IL", "Chicago, Illinois, United States"),
-            (37.7749, -122.4194, "San Francisco, CA", "San Francisco, California, United States"),
-            (40.7128, -74.006, "New York City, NY", "New York City, New York, United States"),
-            (61.2181, -149.9003, "Anchorage, AK", "Anchorage, Alaska, United States"),
-            (21.3069, -157.8583, "Honolulu, HI", "Honolulu, Hawaii, United States"),
-        ]
-        for (lat, lon, short, long) in cases {
+    /// tests/golden/reverse_geocode.tsv: "City, State" in 34 countries, checked against the
+    /// sources by tools/check_reverse_geocode.py.
+    func testGoldenTable() throws {
+        let rows = try Golden.rows("reverse_geocode.tsv", columns: ["lat", "lon", "style", "name", "text"])
+        var countries = Set<String>()
+        for row in rows {
+            let (lat, lon, styleName) = (row.double("lat"), row.double("lon"), row.text("style"))
+            XCTAssertTrue(styleName == "CITY_STATE" || styleName == "CITY_STATE_COUNTRY", styleName)
+            let style: AddressStyle = styleName == "CITY_STATE" ? .cityState : .cityStateCountry
             let r = try reverse(lat, lon)
-            XCTAssertEqual(r.formatted(), short)
-            XCTAssertEqual(r.formatted(.cityStateCountry), long)
-            XCTAssertLessThan(r.distance, 6_000, short)
+            XCTAssertEqual(r.name, row.text("name"), "\(lat),\(lon)")
+            XCTAssertEqual(r.formatted(style), row.text("text"), "\(lat),\(lon) \(styleName)")
+            countries.insert(r.countryCode)
         }
-        // Other countries' admin1 codes are GeoNames codes: kept, but not written.
-        let toronto = try reverse(43.6532, -79.3832)
-        XCTAssertEqual(toronto.admin1Code, "08")
-        XCTAssertNil(toronto.components[.stateCode])
+        XCTAssertEqual(rows.count, 71)
+        XCTAssertGreaterThanOrEqual(countries.count, 20)
+    }
+
+    func testNativeNamesAndRegions() throws {
+        let sp = try reverse(-23.5465, -46.63511)
+        XCTAssertEqual(sp.name, "São Paulo")
+        XCTAssertEqual(sp.admin1Name, "São Paulo")
+        XCTAssertEqual(sp.admin1Code, "27")  // GeoNames' code: kept, but not written
+        XCTAssertNil(sp.components[.stateCode])
+        XCTAssertEqual(sp.countryName, "Brazil")
+        XCTAssertEqual(sp.formatted(), "São Paulo, SP")
+        let dc = try reverse(38.89611, -77.03537)
+        XCTAssertEqual(dc.admin1Code, "DC")
+        XCTAssertEqual(dc.admin1Name, "District of Columbia")
+        XCTAssertEqual(dc.formatted(), "Washington, DC")
+        XCTAssertEqual(try reverse(35.6905, 139.69271).formatted(), "Tokyo")
+        XCTAssertEqual(try reverse(47.36767, 8.551).admin2Name, "Bezirk Zürich")
+        // Current first-level divisions: Hauts-de-France (2016), not Picardie.
+        XCTAssertEqual(try reverse(49.894, 2.2957).admin1Name, "Hauts-de-France")
     }
 
     func testOceansPolesAndTheAntimeridian() throws {
         // The nearest town, however far.
         var r = try reverse(30, -40)
-        XCTAssertEqual(r.formatted(.cityStateCountry), "Ribeira Grande, Azores, Portugal")
-        XCTAssertEqual(r.distance, 1_403_377, accuracy: 1)
+        XCTAssertEqual(r.formatted(.cityStateCountry), "Lajes das Flores, Azores, Portugal")
+        XCTAssertEqual(r.distance, 1_316_758, accuracy: 1)
         r = try reverse(90, 0)
         XCTAssertEqual(r.formatted(), "Longyearbyen, Svalbard")
         XCTAssertEqual(r.formatted(.cityStateCountry), "Longyearbyen, Svalbard, Svalbard and Jan Mayen")
         XCTAssertEqual(try reverse(90, 123).index, r.index, "every longitude is the pole")
         r = try reverse(-90, 0)
-        XCTAssertEqual(r.formatted(), "McMurdo Station")
-        XCTAssertEqual(r.formatted(.cityStateCountry), "McMurdo Station, Antarctica")
-        XCTAssertEqual(r.admin1Name, "")
+        XCTAssertEqual(r.formatted(), "Puerto Williams, Region of Magallanes")
+        XCTAssertEqual(r.formatted(.cityStateCountry), "Puerto Williams, Region of Magallanes, Chile")
+        XCTAssertEqual(r.distance, 3_899_217, accuracy: 1)
         XCTAssertEqual(try reverse(-90, -77).index, r.index)
         // Across the antimeridian: the nearest place may be on the other side.
         let east = try reverse(-16.5, -179.99)
@@ -199,7 +209,7 @@ final class GeocodingTests: XCTestCase {
                 seen[c] = i
             }
         }
-        XCTAssertEqual(shared, 100)
+        XCTAssertEqual(shared, 37)  // every place of the shipped data at another's position
         var mismatches = 0
         for (k, c) in points.enumerated() {
             let r = try g.reverse(c)
@@ -248,6 +258,7 @@ final class GeocodingTests: XCTestCase {
         let g = try Gazetteer(places: PlaceSet([Place(coordinate: c, id: "a", name: "A", attributes: ["cc": "FR"])]))
         let r = try g.reverse(Coordinate(latitude: 0, longitude: 0))
         XCTAssertEqual(r, ReverseGeocode(index: 0, distance: r.distance, name: "A", admin1Code: "", admin1Name: "", admin2Name: "", countryCode: "FR"))
+        XCTAssertEqual(r.countryName, "")
         XCTAssertEqual(r.formatted(), "A")
         XCTAssertEqual(r.formatted(.cityStateCountry), "A, France")
         assertThrows(.notFound) { () throws(GeoLocError) in try Gazetteer(path: Self.fixtures + "missing.tsv") }
@@ -273,7 +284,7 @@ final class GeocodingTests: XCTestCase {
         XCTAssertEqual(paths.first, "/somewhere/else.tsv")
         XCTAssertEqual(paths.last, source)
         // Once loaded, the shipped gazetteer stays.
-        XCTAssertEqual(try Gazetteer.shipped().places.count, 144_563)
+        XCTAssertEqual(try Gazetteer.shipped().places.count, 170_391)
     }
 
     func testShippedFromManyThreads() throws {

@@ -66,6 +66,9 @@ class ReverseGeocode(NamedTuple):
     admin2_name: Optional[str]
     #: The place's coordinate.
     coord: Coord
+    #: The country's name as the gazetteer gives it ("United States", "Czechia"), None if absent.
+    #: (The address styles name the country by their own table, from the code.)
+    country_name: Optional[str] = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -74,9 +77,10 @@ class ReverseGeocode(NamedTuple):
 
 
 class Gazetteer(_Handle):
-    """A set of populated places with the attributes country_code, admin1_code, admin1_name and
-    admin2_name, for offline reverse geocoding. The shipped one is GeoNames cities1000 (places
-    of 1,000 people or more; CC BY 4.0, https://www.geonames.org/)."""
+    """A set of populated places with the attributes country_code, admin1_code, admin1_name,
+    admin2_name and country_name, for offline reverse geocoding. The shipped one is GeoNames
+    cities1000 (170,391 places of 1,000 people or more, native names in UTF-8; CC BY 4.0,
+    https://www.geonames.org/)."""
 
     def __init__(self) -> None:
         raise TypeError("use Gazetteer.open(path=None)")
@@ -134,7 +138,7 @@ class Gazetteer(_Handle):
     def reverse(self, coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE) -> ReverseGeocode:
         """The nearest populated place to ``coord`` with its fields: the text in ``style``, its
         index in :attr:`places`, its distance in meters, name, country and division codes and
-        names (None where the gazetteer has none)."""
+        names and the country's name (None where the gazetteer has none)."""
         text, m = self._reverse(coord, style)
         places = self.places
         index = m.index
@@ -148,6 +152,7 @@ class Gazetteer(_Handle):
             admin1_name=places.attribute(index, "admin1_name"),
             admin2_name=places.attribute(index, "admin2_name"),
             coord=places.coord(index),
+            country_name=places.attribute(index, "country_name") if "country_name" in places.attribute_names else None,
         )
 
     def __repr__(self) -> str:

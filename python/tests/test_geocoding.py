@@ -3,10 +3,13 @@ place view and its lifetime, small gazetteer files, errors."""
 
 from __future__ import annotations
 
+import csv
 import gc
+import math
 import weakref
+from pathlib import Path
 
-
+import numpy as np
 import pytest
 
 import geoloc
@@ -18,7 +21,10 @@ from geoloc import (
 )
 from geoloc import _ffi, _geocoding, _places
 
+import golden_cases
 from helpers import INF, raises
+
+SHIPPED_TSV = Path(__file__).resolve().parents[2] / "data" / "gazetteer" / "cities1000.tsv"
 
 
 # ============================================================================================
@@ -40,6 +46,7 @@ def test_reverse_geocode(gazetteer):
     assert rev.text == "Springfield, IL"
     assert (rev.name, rev.country_code, rev.admin1_code, rev.admin1_name) == ("Springfield", "US", "IL", "Illinois")
     assert rev.admin2_name == "Sangamon County"
+    assert rev.country_name == "United States"
     assert 0 <= rev.distance_m < 5000
     assert rev.distance_m == geoloc.distance(SPRINGFIELD, rev.coord)
     places = g.places
@@ -59,7 +66,8 @@ def test_gazetteer_places(gazetteer):
     places = gazetteer.places
     assert places is gazetteer.places  # one view while it is referenced
     assert len(places) > 100000
-    for name in ("country_code", "admin1_code", "admin1_name", "admin2_name"):
+    assert len(places) == 170391
+    for name in ("country_code", "admin1_code", "admin1_name", "admin2_name", "country_name"):
         assert name in places.attribute_names
     assert "of a Gazetteer" in repr(places)
     # The set is shared by every handle on the shipped gazetteer.
@@ -138,3 +146,85 @@ def test_small_gazetteer_file(tmp_path):
         assert g.reverse_geocode((38.3, -88.9)) == "Centralia, IL"
         rev = g.reverse((45.0, 5.0), "city_state_country")
         assert rev.index == 1 and rev.name == "Lyon" and rev.country_code == "FR" and rev.admin2_name is None
+        assert rev.country_name is None  # the file has no country_name column
+
+
+# ============================================================================================
+# Native names, current regions, the country's name; the golden table
+# ============================================================================================
+
+
+def test_native_names_regions_and_country_name(gazetteer):
+    rev = gazetteer.reverse((-23.5465, -46.63511))
+    assert (rev.text, rev.name, rev.admin1_name, rev.country_name) == ("São Paulo, SP", "São Paulo", "São Paulo", "Brazil")
+    assert gazetteer.reverse_geocode((-23.5465, -46.63511), "city_state_country") == "São Paulo, Brazil"
+    zurich = gazetteer.reverse((47.36767, 8.551))
+    assert (zurich.text, zurich.admin1_code, zurich.admin2_name) == ("Zürich, Zurich", "ZH", "Bezirk Zürich")
+    assert gazetteer.reverse_geocode((35.6905, 139.69271)) == "Tokyo"
+    dc = gazetteer.reverse((38.89611, -77.03537))
+    assert (dc.text, dc.admin1_code, dc.admin1_name) == ("Washington, DC", "DC", "District of Columbia")
+    # Current first-level divisions: Amiens is in Hauts-de-France (since 2016), not Picardie.
+    assert gazetteer.reverse((49.894, 2.2957)).admin1_name == "Hauts-de-France"
+    # Added last: positional use of the fields of 0.2 still works.
+    assert ReverseGeocode._fields[-1] == "country_name"
+
+
+_SHIPPED = None
+
+
+def shipped_rows():
+    """The shipped TSV read with the csv module: (names, lat, lon in radians)."""
+    global _SHIPPED
+    if _SHIPPED is None:
+        with SHIPPED_TSV.open(encoding="utf-8", newline="") as f:
+            rows = list(csv.DictReader(f, delimiter="\t"))
+        lat = np.radians(np.array([float(r["lat"]) for r in rows]))
+        lon = np.radians(np.array([float(r["lon"]) for r in rows]))
+        _SHIPPED = (rows, lat, lon)
+    return _SHIPPED
+
+
+def brute_force_nearest(lat_deg, lon_deg):
+    """The index of the nearest row by great-circle distance over every row (first on ties) and
+    the gap to the second nearest, meters."""
+    rows, lat, lon = shipped_rows()
+    p, q = math.radians(lat_deg), math.radians(lon_deg)
+    h = np.sin((lat - p) / 2) ** 2 + np.cos(p) * np.cos(lat) * np.sin((lon - q) / 2) ** 2
+    d = 2 * 6371008.8 * np.arcsin(np.minimum(1.0, np.sqrt(h)))
+    i = int(np.argmin(d))
+    second = np.partition(d, 1)[1]
+    return i, float(second - d[i])
+
+
+def check_reverse_geocode(row):
+    lat, lon = float(row["lat"]), float(row["lon"])
+    # The expectation against the source data, without the library: the nearest place by brute force.
+    i, gap = brute_force_nearest(lat, lon)
+    rows = shipped_rows()[0]
+    assert rows[i]["name"] == row["name"]
+    assert gap > 10, "the case must not hang on a near tie"
+    # The library, through the shared gazetteer.
+    rev = geoloc.shared_gazetteer().reverse((lat, lon), row["style"])
+    assert (rev.index, rev.name, rev.text) == (i, row["name"], row["text"])
+    assert rev.country_name == rows[i]["country_name"]
+
+
+GOLDEN_CHECKERS = {
+    "reverse_geocode.tsv": check_reverse_geocode,
+}
+
+
+@golden_cases.parametrize("geocoding")
+def test_golden_row(case) -> None:
+    golden_cases.check_row(case, GOLDEN_CHECKERS)
+
+
+def test_every_golden_file_of_this_capability_has_a_checker() -> None:
+    assert set(GOLDEN_CHECKERS) == set(golden_cases.FILES_BY_CAPABILITY["geocoding"])
+
+
+def test_golden_table_covers_twenty_countries() -> None:
+    cases = golden_cases.cases(golden_cases.GOLDEN_DIR, "reverse_geocode.tsv")
+    countries = {shipped_rows()[0][brute_force_nearest(float(c.row["lat"]), float(c.row["lon"]))[0]]["country_code"]
+                 for c in cases}
+    assert len(cases) == 71 and len(countries) >= 20

@@ -1,10 +1,14 @@
 /*
  * test_geocoding.c -- the C door's tests of offline reverse geocoding on the shipped
  * gazetteer (GEOLOC_GAZETTEER names the file in CTest): "City, State" and its longer form, the
- * place-only call, buffers, and every class of bad argument.
+ * place-only call, buffers, every class of bad argument, and the golden table
+ * tests/golden/reverse_geocode.tsv.
+ *
+ *   usage: test_geocoding GOLDEN_DIR
  *
  * Plain C, no framework: see check.h. Exit status 0 when every check passed.
  */
+#include "golden.h"
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
@@ -47,6 +51,17 @@ static void test_reverse_geocode(void)
     CHECK_STR(buf, "IL");
     CHECK_OK(geoloc_places_attribute(gp, place.index, "country_code", buf, sizeof buf, &needed));
     CHECK_STR(buf, "US");
+    CHECK_OK(geoloc_places_attribute(gp, place.index, "country_name", buf, sizeof buf, &needed));
+    CHECK_STR(buf, "United States");
+    CHECK(count == 170391);
+    /* Native names in UTF-8, and the country's name. */
+    CHECK_OK(geoloc_reverse_geocode(gazetteer, (geoloc_coord){-23.5465, -46.63511}, GEOLOC_ADDRESS_CITY_STATE, buf,
+                                    sizeof buf, &needed, &place));
+    CHECK_STR(buf, "S\xc3\xa3o Paulo, SP");
+    CHECK_OK(geoloc_places_attribute(gp, place.index, "admin1_name", buf, sizeof buf, &needed));
+    CHECK_STR(buf, "S\xc3\xa3o Paulo");
+    CHECK_OK(geoloc_places_attribute(gp, place.index, "country_name", buf, sizeof buf, &needed));
+    CHECK_STR(buf, "Brazil");
     CHECK_OK(geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE_COUNTRY, buf, sizeof buf, &needed, NULL));
     CHECK_STR(buf, "Springfield, Illinois, United States");
     /* The size query still reports the place. */
@@ -117,11 +132,44 @@ static void test_borrowed_places(void)
     CHECK_STR(geoloc_last_error(), "gazetteer was destroyed");
 }
 
-int main(void)
+/* ---------------------------------------------------------------------------------------------
+ * The shared golden cases (tests/golden/reverse_geocode.tsv)
+ * ------------------------------------------------------------------------------------------- */
+
+static geoloc_gazetteer *golden_gazetteer;
+
+static void row_reverse_geocode(char **f)
 {
+    const geoloc_places *gp = NULL;
+    geoloc_match place = {0, -1};
+    char buf[512];
+    size_t needed = 0;
+    geoloc_coord c = {number(f[0]), number(f[1])};
+    geoloc_address_style style = address_style_of(f[2]);
+
+    if (row_bad_value || golden_gazetteer == NULL) return;
+    if (CHECK_OK(geoloc_reverse_geocode(golden_gazetteer, c, style, buf, sizeof buf, &needed, &place))) {
+        ROW_CHECK_STR(buf, f[4]);
+    }
+    CHECK_OK(geoloc_gazetteer_places(golden_gazetteer, &gp));
+    if (CHECK_OK(geoloc_places_name(gp, place.index, buf, sizeof buf, &needed))) {
+        ROW_CHECK_STR(buf, f[3]);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const struct golden_file files[] = {
+        {"reverse_geocode.tsv", "lat\tlon\tstyle\tname\ttext", row_reverse_geocode, NULL},
+    };
+
     setvbuf(stdout, NULL, _IONBF, 0);
     test_reverse_geocode();
     geoloc_gazetteer_destroy(gazetteer);
     test_borrowed_places();
+    if (CHECK_OK(geoloc_gazetteer_open(NULL, &golden_gazetteer))) {
+        golden_run(argc, argv, files, sizeof files / sizeof files[0]);
+        geoloc_gazetteer_destroy(golden_gazetteer);
+    }
     return check_summary("test_geocoding");
 }

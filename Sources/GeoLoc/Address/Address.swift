@@ -616,7 +616,9 @@ private func cityStateText(_ c: AddressComponents) -> String {
     if let r = region {
         let (rest, same) = cityWithoutRegion(city, [r, p.regionName, p.regionCode].compactMap { $0 })
         city = rest
-        if same { return city }
+        // A region written by its code repeats only that code: "São Paulo, SP", as the postal
+        // template writes "São Paulo - SP"; by its name, "Tokyo" in Tokyo is one place.
+        if same && (!useCode || p.regionCode == nil || foldedForRepeat(city) == foldedForRepeat(r)) { return city }
     }
     return [city, region].compactMap { $0 }.joined(separator: ", ")
 }

