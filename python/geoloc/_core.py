@@ -140,14 +140,74 @@ def _coord(value: Any, what: str = "coordinate") -> CCoord:
 _REAL_KINDS = frozenset("fiu")
 
 
-def _points(value: Any, what: str) -> numpy.ndarray:
-    """An array-like of (lat, lon) rows as a C-contiguous (n, 2) float64 array (no copy if it is one).
+class LatLon:
+    """Points given as two columns: ``LatLon(lat, lon)`` with ``lat`` and ``lon`` array-likes of
+    n numbers each (numpy arrays, pandas Series, lists; a scalar is repeated to the other's
+    length), in degrees. Every batch call that takes an (n, 2) array of (lat, lon) rows takes a
+    LatLon in its place, so the columns of a DataFrame need no stacking::
+
+        geoloc.distance_pairs(geoloc.LatLon(df.lat1, df.lon1), geoloc.LatLon(df.lat2, df.lon2))
+        places.within_many(geoloc.LatLon(df.lat, df.lon), 5, "km")
+
+    It is its own type, never a tuple, so it cannot be read as two points. The columns are
+    checked as the rows are (real numbers only; not masked arrays) and copied once into the
+    (n, 2) layout the library reads; ``numpy.asarray(LatLon(...))`` gives that (n, 2) array.
+    """
+
+    __slots__ = ("lat", "lon")
+
+    def __init__(self, lat: Any, lon: Any) -> None:
+        self.lat = lat
+        self.lon = lon
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> "numpy.ndarray[Any, Any]":
+        arr = _points(self, "LatLon")
+        return arr if dtype is None else arr.astype(dtype)
+
+    def __len__(self) -> int:
+        return int(_points(self, "LatLon").shape[0])
+
+    def __repr__(self) -> str:
+        return "LatLon(%r, %r)" % (self.lat, self.lon)
+
+
+def _column(value: Any, what: str) -> "numpy.ndarray[Any, Any]":
+    """One coordinate column of a LatLon as a real array (0-d or 1-d), checked as _points does."""
+    if isinstance(value, numpy.ma.MaskedArray):
+        raise TypeError("%s is a masked array; pass its unmasked entries or a filled array" % what)
+    arr = numpy.asarray(value)
+    if arr.dtype.kind not in _REAL_KINDS:
+        raise TypeError("%s must hold real numbers, not %s" % (what, arr.dtype))
+    if arr.ndim > 1:
+        raise ValueError("%s must be one-dimensional (n numbers), not of shape %s" % (what, arr.shape))
+    return arr
+
+
+def _stack(value: LatLon, what: str) -> "numpy.ndarray[Any, Any]":
+    lat = _column(value.lat, what + " latitudes")
+    lon = _column(value.lon, what + " longitudes")
+    if lat.ndim == 1 and lon.ndim == 1 and lat.shape[0] != lon.shape[0]:
+        raise ValueError("%s has %d latitudes and %d longitudes" % (what, lat.shape[0], lon.shape[0]))
+    n = lat.shape[0] if lat.ndim == 1 else (lon.shape[0] if lon.ndim == 1 else 1)
+    if n > MAX_COUNT:
+        raise CountTooLargeError("%s has %d rows, more than GEOLOC_MAX_COUNT (%d)" % (what, n, MAX_COUNT))
+    out = numpy.empty((n, 2), dtype=numpy.float64)
+    out[:, 0] = lat
+    out[:, 1] = lon
+    return out
+
+
+def _points(value: Any, what: str) -> "numpy.ndarray[Any, Any]":
+    """An array-like of (lat, lon) rows as a C-contiguous (n, 2) float64 array (no copy if it is
+    one), or a :class:`LatLon` of two columns stacked into one.
 
     TypeError for anything whose numbers are not real: bool, complex, str, bytes, object or
     structured dtypes are refused rather than cast (a cast would turn True into 1.0, drop an
     imaginary part or read "38.3" as a number), and so are masked arrays (the library has no
     notion of a mask: pass ``a.filled(...)`` or ``a[~a.mask.any(axis=1)]`` instead).
     """
+    if isinstance(value, LatLon):
+        return _stack(value, what)
     if isinstance(value, numpy.ndarray):
         if type(value) is not numpy.ndarray and isinstance(value, numpy.ma.MaskedArray):
             raise TypeError("%s is a masked array; pass its unmasked rows or a filled array" % what)

@@ -490,7 +490,8 @@ class Places(_Handle):
         names: Optional[Sequence[Optional[TextIn]]] = None,
         attributes: Optional[Mapping[TextIn, Sequence[Optional[TextIn]]]] = None,
     ) -> "Places":
-        """A set from an (n, 2) array-like of (lat, lon) rows in degrees.
+        """A set from an (n, 2) array-like of (lat, lon) rows in degrees (or a :class:`LatLon`
+        of two columns).
 
         ``ids`` and ``names`` are None or n texts (an entry may be None: the id is then the
         1-based index as text, the name ""). ``attributes`` maps each attribute name to n values
@@ -881,7 +882,7 @@ class Places(_Handle):
     ) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
         """Radius search for many centres in one library call (no Python loop).
 
-        ``centers`` is an (n, 2) array-like. Returns ``(offsets, indices, distances)``: centre
+        ``centers`` is an (n, 2) array-like or a :class:`LatLon` of two columns. Returns ``(offsets, indices, distances)``: centre
         i's matches, as :meth:`within` gives them, are ``indices[offsets[i]:offsets[i + 1]]``
         and the same slice of ``distances`` (in ``unit``); ``offsets`` has n + 1 entries."""
         pts = _points(centers, "centers")
@@ -918,7 +919,7 @@ class Places(_Handle):
     ) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """The ``k`` nearest places to each of many points in one library call (no Python loop).
 
-        ``points`` is an (n, 2) array-like. Returns ``(indices, distances)``, both of shape
+        ``points`` is an (n, 2) array-like or a :class:`LatLon` of two columns. Returns ``(indices, distances)``, both of shape
         (n, k): row i holds point i's matches as :meth:`nearest` gives them, padded with index -1
         and distance ``inf`` where fewer than ``k`` exist."""
         pts = _points(points, "points")

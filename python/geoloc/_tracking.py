@@ -25,7 +25,7 @@ from typing import Any, List, NamedTuple, Optional, Sequence, Tuple, Union
 import numpy
 
 from . import _ffi
-from ._core import _text_result
+from ._core import LatLon, _points, _text_result
 from ._errors import BufferTooSmallError
 from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
 from ._places import CLoadOptions
@@ -341,14 +341,15 @@ class FixFilter(_Handle):
 
 
 class Geofences(_Handle):
-    """A set of regions: circles (centres (n, 2) lat/lon, radii in meters) then polygons (each a
-    (k, 2) array of lat/lon vertices); ids optional. Region i is circle i for i < n."""
+    """A set of regions: circles (centres (n, 2) lat/lon or a :class:`LatLon`, radii in meters)
+    then polygons (each a (k, 2) array of lat/lon vertices); ids optional. Region i is circle i for i < n."""
 
     _destroy = staticmethod(lambda p: _lib.geoloc_geofences_destroy(p))
 
     def __init__(self, centers: Any = (), radii: Any = (), ids: Optional[Sequence[str]] = None,
                  polygons: Sequence[Any] = (), polygon_ids: Optional[Sequence[str]] = None) -> None:
-        c = numpy.ascontiguousarray(centers, dtype=numpy.float64).reshape(-1, 2)
+        c = (_points(centers, "centers") if isinstance(centers, LatLon)
+             else numpy.ascontiguousarray(centers, dtype=numpy.float64).reshape(-1, 2))
         r = numpy.ascontiguousarray(radii, dtype=numpy.float64).reshape(-1)
         if r.shape[0] != c.shape[0]:
             raise ValueError("%d centres but %d radii" % (c.shape[0], r.shape[0]))
@@ -470,8 +471,9 @@ def track_stats(fixes: Any, model: Union[int, str] = "sphere", moving_speed_mps:
 
 
 def simplify_track(points: Any, tolerance_m: float) -> numpy.ndarray:
-    """Douglas-Peucker on the sphere: the indices kept (an (n, 2) lat/lon array, or fixes)."""
-    arr = numpy.ascontiguousarray(points, dtype=numpy.float64)
+    """Douglas-Peucker on the sphere: the indices kept (an (n, 2) lat/lon array, a
+    :class:`LatLon` of two columns, or fixes)."""
+    arr = _points(points, "points") if isinstance(points, LatLon) else numpy.ascontiguousarray(points, dtype=numpy.float64)
     if arr.ndim == 2 and arr.shape[1] == 7:
         arr = numpy.ascontiguousarray(arr[:, :2])
     arr = arr.reshape(-1, 2)

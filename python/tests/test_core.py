@@ -749,3 +749,54 @@ def test_convert_length_overflow_is_not_finite():
 def test_format_coord_longitude_stays_below_180():
     for lon in (179.9999995, -180.0000001, 539.9999999):
         assert geoloc.format_coord((1.0, lon)) == "1.000000,-180.000000"
+
+
+# ============================================================================================
+# LatLon: two coordinate columns in place of (n, 2) rows
+# ============================================================================================
+
+
+def test_latlon_stacks_columns_into_rows():
+    from geoloc._core import _points
+
+    lat = numpy.array([38.5, -33.9, 0.0])
+    lon = [-88.9, 151.2, 180.0]
+    got = _points(geoloc.LatLon(lat, lon), "pts")
+    assert got.shape == (3, 2) and got.dtype == numpy.float64 and got.flags.c_contiguous
+    assert got.tolist() == [[38.5, -88.9], [-33.9, 151.2], [0.0, 180.0]]
+    # numpy sees the same rows; integer columns are degrees; a scalar is repeated.
+    assert numpy.asarray(geoloc.LatLon(lat, lon)).tolist() == got.tolist()
+    assert _points(geoloc.LatLon(numpy.array([1, 2], dtype=numpy.int32), 5), "p").tolist() == [[1, 5], [2, 5]]
+    assert len(geoloc.LatLon(lat, lon)) == 3
+    assert _points(geoloc.LatLon([], []), "p").shape == (0, 2)
+    # A strided column (a DataFrame's column of a 2-d block) is fine.
+    block = numpy.arange(12.0).reshape(3, 4)
+    assert _points(geoloc.LatLon(block[:, 1], block[:, 3]), "p").tolist() == [[1, 3], [5, 7], [9, 11]]
+    assert "LatLon" in repr(geoloc.LatLon([1], [2]))
+    assert "LatLon" in geoloc.__all__
+
+
+def test_latlon_is_never_two_points():
+    # Two columns of two numbers each: two points (1, 3) and (2, 4), not the rows (1, 2), (3, 4).
+    from geoloc._core import _points
+
+    assert _points(geoloc.LatLon([1, 2], [3, 4]), "p").tolist() == [[1, 3], [2, 4]]
+    assert _points(([1, 2], [3, 4]), "p").tolist() == [[1, 2], [3, 4]]  # a plain tuple stays rows
+    assert not isinstance(geoloc.LatLon([1], [2]), tuple)
+
+
+def test_latlon_refuses_what_points_refuse():
+    from geoloc._core import _points
+
+    with pytest.raises(ValueError, match="2 latitudes and 3 longitudes"):
+        _points(geoloc.LatLon([1, 2], [3, 4, 5]), "centers")
+    with pytest.raises(ValueError, match="one-dimensional"):
+        _points(geoloc.LatLon([[1, 2]], [3]), "centers")
+    with pytest.raises(TypeError, match="centers latitudes must hold real numbers"):
+        _points(geoloc.LatLon([True, False], [3, 4]), "centers")
+    with pytest.raises(TypeError, match="longitudes must hold real numbers"):
+        _points(geoloc.LatLon([1.0], ["3"]), "centers")
+    with pytest.raises(TypeError, match="longitudes must hold real numbers"):
+        _points(geoloc.LatLon([1.0], [3 + 1j]), "centers")
+    with pytest.raises(TypeError, match="masked"):
+        _points(geoloc.LatLon(numpy.ma.masked_array([1.0], [True]), [3.0]), "centers")

@@ -1007,3 +1007,23 @@ def test_misused_handles_are_caught_by_the_c_door():
     err = raises(geoloc.InvalidArgumentError, lib.geoloc_places_count, raw, ctypes.byref(count))
     assert err.message == "places was destroyed"
     region.close()
+
+
+# ============================================================================================
+# The numpy-like door: LatLon columns, int ids, ids()/names(), the array forms of the queries
+# ============================================================================================
+
+
+def test_batch_queries_and_from_arrays_take_latlon_columns(hand):
+    rng = numpy.random.default_rng(8)
+    lat, lon = rng.uniform(-90, 90, 100), rng.uniform(-180, 180, 100)
+    rows = numpy.column_stack([lat, lon])
+    for got, want in zip(hand.within_many(geoloc.LatLon(lat, lon), 3000.0, "km"), hand.within_many(rows, 3000.0, "km")):
+        assert numpy.array_equal(got, want)
+    for got, want in zip(hand.nearest_many(geoloc.LatLon(lat, lon), 3), hand.nearest_many(rows, 3)):
+        assert numpy.array_equal(got, want)
+    h = numpy.array(HAND)
+    with Places.from_arrays(geoloc.LatLon(h[:, 0], h[:, 1])) as p:
+        assert numpy.array_equal(p.coords(), hand.coords())
+    with pytest.raises(geoloc.OutOfRangeError, match=r"centers\[1\]"):
+        hand.within_many(geoloc.LatLon([0.0, 91.0], [0.0, 0.0]), 1.0)
