@@ -58,6 +58,8 @@ _INT32_MIN = -(1 << 31)
 _INT32_MAX = (1 << 31) - 1
 
 TextIn = Union[str, bytes]
+#: A place or fence id: text, or an integer (int or numpy integer) that stands for its decimal text.
+IdLike = Union[str, bytes, int, numpy.integer]
 CoordLike = Union["Coord", Sequence[float]]
 UnitLike = Union[Unit, int, str]
 ModelLike = Union[Model, int, str]
@@ -87,6 +89,19 @@ def _text(value: Optional[TextIn], what: str) -> Optional[bytes]:
     if b"\0" in data:
         raise InvalidArgumentError("%s contains a NUL character at index %d" % (what, data.index(b"\0")))
     return data
+
+
+def _id_text(value: Any, what: str) -> Optional[bytes]:
+    """An id as bytes for the library: text as :func:`_text` takes it, or an integer (a Python
+    int or a numpy integer, not bool) as its decimal text (42 -> "42", -7 -> "-7"), the text
+    the id then reads back as. None stays None (the library's default id)."""
+    if value is None:
+        return None
+    if isinstance(value, (int, numpy.integer)) and not isinstance(value, bool):
+        return str(int(value)).encode("ascii")
+    if not isinstance(value, (str, bytes, bytearray, memoryview)):
+        raise TypeError("%s must be a str, bytes or int, not %s" % (what, type(value).__name__))
+    return _text(value, what)
 
 
 def _float(value: Any, what: str) -> float:

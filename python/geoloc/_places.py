@@ -26,6 +26,7 @@ from ._enums import AddressStyle, Model, Unit, coerce
 from ._errors import (
     BufferTooSmallError,
     CountTooLargeError,
+    GeolocError,
     InternalError,
     InvalidUTF8Error,
     NotFoundError,
@@ -36,12 +37,14 @@ from ._core import (
     MAX_COUNT,
     Coord,
     CoordLike,
+    IdLike,
     ModelLike,
     TextIn,
     UnitLike,
     _coord,
     _coords_ptr,
     _float,
+    _id_text,
     _integer,
     _Handle,
     _Owner,
@@ -349,13 +352,20 @@ def _limits(max_issues: Optional[int], max_places: Optional[int]) -> CLoadLimits
     return CLoadLimits(sizeof(CLoadLimits), issues, places)
 
 
-def _text_column(values: Any, n: int, what: str) -> List[Optional[bytes]]:
-    """n texts (str, bytes or None each) as bytes for a ``const char *const *`` array.
+def _text_column(
+    values: Any, n: int, what: str, convert: Callable[[Any, str], Optional[bytes]] = _text
+) -> List[Optional[bytes]]:
+    """n texts (str, bytes or None each; for ids also ints, see :func:`_id_text`) as bytes for a
+    ``const char *const *`` array.
 
-    All-str columns take one fast pass; anything else, or a problem, goes through _text item by
-    item, which says which entry is wrong."""
+    All-str columns take one fast pass, and so do integer arrays of ids; anything else, or a
+    problem, goes through ``convert`` item by item, which says which entry is wrong."""
     if isinstance(values, (str, bytes)) or values is None:
         raise TypeError("%s must be a sequence of %d texts, not %s" % (what, n, type(values).__name__))
+    if convert is _id_text and isinstance(values, numpy.ndarray) and values.dtype.kind in "iu" and values.ndim == 1:
+        if values.shape[0] != n:
+            raise ValueError("%s has %d entries for %d coordinates" % (what, values.shape[0], n))
+        return [b"%d" % v for v in values.tolist()]
     items = list(values)
     if len(items) != n:
         raise ValueError("%s has %d entries for %d coordinates" % (what, len(items), n))
@@ -366,7 +376,7 @@ def _text_column(values: Any, n: int, what: str) -> List[Optional[bytes]]:
     if encoded is not None and all(type(v) is str or v is None for v in items):
         if not any(b"\0" in v for v in encoded if v is not None):
             return encoded
-    return [_text(v, "%s[%d]" % (what, i)) for i, v in enumerate(items)]
+    return [convert(v, "%s[%d]" % (what, i)) for i, v in enumerate(items)]
 
 
 def _region_text(value: Any, what: str) -> Optional[bytes]:
@@ -410,6 +420,34 @@ def _matches(call: Callable[[Any, int, Any], Any], first_capacity: int) -> List[
             return []
         return list(map(Match._make, numpy.frombuffer(out, dtype=_MATCH_DTYPE, count=n).tolist()))
     raise InternalError("the result count kept changing between calls (last %d)" % count.value)  # pragma: no cover
+
+
+def _match_arrays(
+    call: Callable[[Any, int, Any], Any], first_capacity: int
+) -> Tuple["numpy.ndarray[Any, Any]", "numpy.ndarray[Any, Any]"]:
+    """As :func:`_matches`, into a numpy buffer: ``(indices, distances)`` as int64 and float64
+    arrays, with no Python object per result."""
+    cap = first_capacity
+    count = c_size_t(0)
+    for _ in range(4):
+        out = numpy.empty(cap, dtype=_MATCH_DTYPE)
+        try:
+            call(out.ctypes.data_as(_matches_out) if cap else None, cap, byref(count))
+        except BufferTooSmallError:
+            if count.value <= cap:
+                raise
+            cap = count.value
+            continue
+        n = count.value
+        if n > cap:  # pragma: no cover - a library bug
+            raise InternalError("the library reported %d results for a buffer of %d" % (n, cap))
+        return out["index"][:n].astype(numpy.int64), out["distance"][:n].copy()
+    raise InternalError("the result count kept changing between calls (last %d)" % count.value)  # pragma: no cover
+
+
+def _no_arrays(call: Callable[[Any, int, Any], Any]) -> Tuple["numpy.ndarray[Any, Any]", "numpy.ndarray[Any, Any]"]:
+    _check_only(call)
+    return numpy.empty(0, dtype=numpy.int64), numpy.empty(0, dtype=numpy.float64)
 
 
 # --------------------------------------------------------------------------------------------
@@ -486,7 +524,7 @@ class Places(_Handle):
     def from_arrays(
         cls,
         coords: Any,
-        ids: Optional[Sequence[Optional[TextIn]]] = None,
+        ids: Optional[Union[Sequence[Optional[IdLike]], "numpy.ndarray[Any, Any]"]] = None,
         names: Optional[Sequence[Optional[TextIn]]] = None,
         attributes: Optional[Mapping[TextIn, Sequence[Optional[TextIn]]]] = None,
     ) -> "Places":
@@ -494,7 +532,9 @@ class Places(_Handle):
         of two columns).
 
         ``ids`` and ``names`` are None or n texts (an entry may be None: the id is then the
-        1-based index as text, the name ""). ``attributes`` maps each attribute name to n values
+        1-based index as text, the name ""). An id may also be an integer (a Python int, a numpy
+        integer, or an integer array for all ids): it is its decimal text, so ``42`` is the id
+        ``"42"`` and :meth:`id` reads it back as that text. ``attributes`` maps each attribute name to n values
         (None for absent). Raises ValueError for sequences of the wrong length,
         NotFiniteError / OutOfRangeError naming the first bad coordinate ("coords[7]: ..."),
         InvalidArgumentError for duplicate attribute names, InvalidUTF8Error.
@@ -503,14 +543,14 @@ class Places(_Handle):
         n = pts.shape[0]
         keep: List[Any] = [pts]  # everything the call points into
 
-        def texts(values: Any, what: str) -> Any:
+        def texts(values: Any, what: str, convert: Callable[[Any, str], Optional[bytes]] = _text) -> Any:
             if values is None:
                 return None
-            array = (ctypes.c_char_p * max(n, 1))(*_text_column(values, n, what))
+            array = (ctypes.c_char_p * max(n, 1))(*_text_column(values, n, what, convert))
             keep.append(array)
             return array
 
-        id_array = texts(ids, "ids")
+        id_array = texts(ids, "ids", _id_text)
         name_array = texts(names, "names")
         attr_names = None
         attr_values = None
@@ -537,7 +577,9 @@ class Places(_Handle):
         """A set from records: mappings with the keys ``lat`` / ``latitude``, ``lon`` / ``lng``
         / ``longitude``, optionally ``id`` and ``name``, every other key an attribute (values
         text or None; a key a record lacks is absent for it), or sequences
-        ``(lat, lon[, id[, name]])``."""
+        ``(lat, lon[, id[, name]])``. An id may be an int (its decimal text, as in
+        :meth:`from_arrays`). Errors name the record: "record 3 id must be ...",
+        "record 7: latitude 91 is outside [-90, 90]"."""
         coords: List[Tuple[Any, Any]] = []
         ids: List[Optional[TextIn]] = []
         names: List[Optional[TextIn]] = []
@@ -574,13 +616,27 @@ class Places(_Handle):
                 ids.append(fields[2] if len(fields) > 2 else None)
                 names.append(fields[3] if len(fields) > 3 else None)
         n = len(coords)
-        attributes = {key: [col.get(i) for i in range(n)] for key, col in columns.items()}
-        return cls.from_arrays(
-            numpy.array(coords, dtype=numpy.float64).reshape(n, 2),
-            ids=ids if any(v is not None for v in ids) else None,
-            names=names if any(v is not None for v in names) else None,
-            attributes=attributes or None,
-        )
+        # Each text is checked here, so a wrong one is named by its record, not by the column
+        # from_arrays would build from it.
+        id_bytes = [_id_text(v, "record %d id" % i) for i, v in enumerate(ids)]
+        name_bytes = [_text(v, "record %d name" % i) for i, v in enumerate(names)]
+        attributes = {
+            key: [_text(col.get(i), "record %d attribute %r" % (i, key)) for i in range(n)]
+            for key, col in columns.items()
+        }
+        try:
+            return cls.from_arrays(
+                numpy.array(coords, dtype=numpy.float64).reshape(n, 2),
+                ids=id_bytes if any(v is not None for v in id_bytes) else None,
+                names=name_bytes if any(v is not None for v in name_bytes) else None,
+                attributes=attributes or None,
+            )
+        except GeolocError as err:
+            # The library names the coordinate "coords[i]": to the caller it is record i.
+            if err.message.startswith("coords[") and "]" in err.message:
+                message = "record " + err.message[len("coords["):].replace("]", "", 1)
+                raise type(err)(message, err.status) from None
+            raise
 
     @classmethod
     def load_csv(
@@ -773,6 +829,40 @@ class Places(_Handle):
         with self._use() as ptr:
             return _text_result(lambda buf, cap, needed: _lib.geoloc_places_name(ptr, index, buf, cap, needed))
 
+    def ids(self) -> List[str]:
+        """Every place's id, in index order (``ids()[i] == id(i)``), read in one pass."""
+        return self._all_texts(_lib.geoloc_places_id)
+
+    def names(self) -> List[str]:
+        """Every place's name ("" for none), in index order (``names()[i] == name(i)``)."""
+        return self._all_texts(_lib.geoloc_places_name)
+
+    def _all_texts(self, fn: Any) -> List[str]:
+        # One buffer for every place, grown when a text needs more: no per-place closure or
+        # buffer, which is what makes id(i) in a loop slow.
+        self._check_open()
+        cap = 256
+        buf = ctypes.create_string_buffer(cap)
+        needed = c_size_t(0)
+        needed_ref = byref(needed)
+        out: List[str] = []
+        append = out.append
+        with self._use() as ptr:
+            for i in range(self._count):
+                try:
+                    fn(ptr, i, buf, cap, needed_ref)
+                except BufferTooSmallError:
+                    if needed.value <= cap:  # pragma: no cover - a library bug
+                        raise
+                    cap = needed.value
+                    buf = ctypes.create_string_buffer(cap)
+                    fn(ptr, i, buf, cap, needed_ref)
+                try:
+                    append(buf.value.decode("utf-8"))
+                except UnicodeDecodeError as err:  # pragma: no cover - a library bug
+                    raise InternalError("libgeoloc returned text that is not UTF-8 (%s)" % err) from None
+        return out
+
     def attribute(self, i: int, name: TextIn) -> Optional[str]:
         """The value of attribute ``name`` of place ``i``; None when this place has no value.
 
@@ -836,6 +926,25 @@ class Places(_Handle):
         Earth or more finds every place. ``limit`` keeps the nearest that many (None: all).
         Raises NotFiniteError, OutOfRangeError (latitude, negative radius), InvalidArgumentError.
         """
+        return self._within(_matches, _check_only, center, radius, unit, model, limit)
+
+    def within_arrays(
+        self,
+        center: CoordLike,
+        radius: float,
+        unit: UnitLike = Unit.METERS,
+        model: ModelLike = Model.SPHERE,
+        limit: Optional[int] = None,
+    ) -> Tuple["numpy.ndarray[Any, Any]", "numpy.ndarray[Any, Any]"]:
+        """:meth:`within` as two arrays, ``(indices, distances)`` (int64 and float64, the same
+        order), with no Python object per result: the form for large results (as fast as
+        :meth:`within_many` for one centre). Arguments and errors as :meth:`within`."""
+        return self._within(_match_arrays, _no_arrays, center, radius, unit, model, limit)
+
+    def _within(
+        self, collect: Any, none: Any, center: CoordLike, radius: float, unit: UnitLike, model: ModelLike,
+        limit: Optional[int],
+    ) -> Any:
         c = _coord(center, "center")
         r = _float(radius, "radius")
         u = coerce(Unit, unit, "unit")
@@ -847,8 +956,8 @@ class Places(_Handle):
                 return _lib.geoloc_places_within(ptr, c, r, m, u, lim, out, cap, count)
 
             if limit is not None and lim == 0:  # none wanted: the arguments are still checked
-                return _check_only(lambda out, cap, count: query(out, cap, count, 1))
-            return _matches(query, min(lim or FIRST_CAPACITY, self._count))
+                return none(lambda out, cap, count: query(out, cap, count, 1))
+            return collect(query, min(lim or FIRST_CAPACITY, self._count))
 
     def nearest(
         self,
@@ -861,13 +970,30 @@ class Places(_Handle):
         """The ``k`` places nearest to ``point``, exactly, nearest first, ties in index order,
         distances in ``unit``; fewer when the set is smaller or ``max_distance`` (in ``unit``;
         None for no bound) leaves fewer. Raises as :meth:`within`."""
+        return self._nearest(_matches, point, k, unit, model, max_distance)
+
+    def nearest_arrays(
+        self,
+        point: CoordLike,
+        k: int = 1,
+        unit: UnitLike = Unit.METERS,
+        model: ModelLike = Model.SPHERE,
+        max_distance: Optional[float] = None,
+    ) -> Tuple["numpy.ndarray[Any, Any]", "numpy.ndarray[Any, Any]"]:
+        """:meth:`nearest` as two arrays, ``(indices, distances)`` (int64 and float64), with no
+        Python object per result. Arguments and errors as :meth:`nearest`."""
+        return self._nearest(_match_arrays, point, k, unit, model, max_distance)
+
+    def _nearest(
+        self, collect: Any, point: CoordLike, k: int, unit: UnitLike, model: ModelLike, max_distance: Optional[float]
+    ) -> Any:
         p = _coord(point, "point")
         kk = _count_arg(k, "k")
         u = coerce(Unit, unit, "unit")
         m = coerce(Model, model, "model")
         md = float("inf") if max_distance is None else _float(max_distance, "max_distance")
         with self._use() as ptr:
-            return _matches(
+            return collect(
                 lambda out, cap, count: _lib.geoloc_places_nearest(ptr, p, kk, m, u, md, out, cap, count),
                 min(kk, self._count),
             )
@@ -948,6 +1074,24 @@ class Places(_Handle):
         """The places inside ``region`` (boundary included): nearest first from ``origin`` with
         distances in ``unit`` (ties in index order), or without an origin in index order with
         distance 0. ``limit`` keeps the first that many (None: all)."""
+        return self._in_region(_matches, _check_only, region, origin, unit, model, limit)
+
+    def in_region_arrays(
+        self,
+        region: "Region",
+        origin: Optional[CoordLike] = None,
+        unit: UnitLike = Unit.METERS,
+        model: ModelLike = Model.SPHERE,
+        limit: Optional[int] = None,
+    ) -> Tuple["numpy.ndarray[Any, Any]", "numpy.ndarray[Any, Any]"]:
+        """:meth:`in_region` as two arrays, ``(indices, distances)`` (int64 and float64), with
+        no Python object per result. Arguments and errors as :meth:`in_region`."""
+        return self._in_region(_match_arrays, _no_arrays, region, origin, unit, model, limit)
+
+    def _in_region(
+        self, collect: Any, none: Any, region: "Region", origin: Optional[CoordLike], unit: UnitLike,
+        model: ModelLike, limit: Optional[int],
+    ) -> Any:
         if not isinstance(region, Region):
             raise TypeError("region must be a Region, not %s" % type(region).__name__)
         o = None if origin is None else _coord(origin, "origin")
@@ -961,8 +1105,8 @@ class Places(_Handle):
                 return _lib.geoloc_places_in_region(ptr, rptr, o_ref, m, u, lim, out, cap, count)
 
             if limit is not None and lim == 0:  # none wanted: the arguments are still checked
-                return _check_only(lambda out, cap, count: query(out, cap, count, 1))
-            return _matches(query, min(lim or FIRST_CAPACITY, self._count))
+                return none(lambda out, cap, count: query(out, cap, count, 1))
+            return collect(query, min(lim or FIRST_CAPACITY, self._count))
 
     def __repr__(self) -> str:
         if self.closed:

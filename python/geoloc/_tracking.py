@@ -25,7 +25,7 @@ from typing import Any, List, NamedTuple, Optional, Sequence, Tuple, Union
 import numpy
 
 from . import _ffi
-from ._core import LatLon, _points, _text_result
+from ._core import IdLike, LatLon, _id_text, _points, _text_result
 from ._errors import BufferTooSmallError
 from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
 from ._places import CLoadOptions
@@ -342,12 +342,13 @@ class FixFilter(_Handle):
 
 class Geofences(_Handle):
     """A set of regions: circles (centres (n, 2) lat/lon or a :class:`LatLon`, radii in meters)
-    then polygons (each a (k, 2) array of lat/lon vertices); ids optional. Region i is circle i for i < n."""
+    then polygons (each a (k, 2) array of lat/lon vertices); ids optional (text, or an int that
+    stands for its decimal text, as place ids). Region i is circle i for i < n."""
 
     _destroy = staticmethod(lambda p: _lib.geoloc_geofences_destroy(p))
 
-    def __init__(self, centers: Any = (), radii: Any = (), ids: Optional[Sequence[str]] = None,
-                 polygons: Sequence[Any] = (), polygon_ids: Optional[Sequence[str]] = None) -> None:
+    def __init__(self, centers: Any = (), radii: Any = (), ids: Optional[Sequence[Optional[IdLike]]] = None,
+                 polygons: Sequence[Any] = (), polygon_ids: Optional[Sequence[Optional[IdLike]]] = None) -> None:
         c = (_points(centers, "centers") if isinstance(centers, LatLon)
              else numpy.ascontiguousarray(centers, dtype=numpy.float64).reshape(-1, 2))
         r = numpy.ascontiguousarray(radii, dtype=numpy.float64).reshape(-1)
@@ -356,15 +357,18 @@ class Geofences(_Handle):
         n = c.shape[0]
         keep: List[Any] = []
         circles = (CCircleFence * max(n, 1))()
-        id_bytes = [_text_arg(s) for s in ids] if ids is not None else [None] * n
+        id_bytes = [_id_text(s, "ids[%d]" % i) for i, s in enumerate(ids)] if ids is not None else [None] * n
         if len(id_bytes) != n:
             raise ValueError("%d ids for %d circles" % (len(id_bytes), n))
         for i in range(n):
             circles[i].id = id_bytes[i]
             circles[i].center = CCoord(c[i, 0], c[i, 1])
             circles[i].radius_m = r[i]
+        if polygon_ids is not None and len(polygon_ids) != len(polygons):
+            raise ValueError("%d polygon ids for %d polygons" % (len(polygon_ids), len(polygons)))
         polys = (CPolygonFence * max(len(polygons), 1))()
-        pid = [_text_arg(s) for s in polygon_ids] if polygon_ids is not None else [None] * len(polygons)
+        pid = ([_id_text(s, "polygon_ids[%d]" % i) for i, s in enumerate(polygon_ids)] if polygon_ids is not None
+               else [None] * len(polygons))
         for j, p in enumerate(polygons):
             v = numpy.ascontiguousarray(p, dtype=numpy.float64).reshape(-1, 2)
             keep.append(v)
