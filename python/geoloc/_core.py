@@ -4,10 +4,12 @@ the ownership of library handles that Places, Region and Gazetteer share."""
 from __future__ import annotations
 
 import ctypes
+import functools
 import operator
 import threading
+import warnings
 from ctypes import POINTER, byref, c_char_p, c_double, c_int32, c_size_t
-from typing import Any, Callable, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union, cast
 
 import numpy
 
@@ -64,6 +66,38 @@ CoordLike = Union["Coord", Sequence[float]]
 UnitLike = Union[Unit, int, str]
 ModelLike = Union[Model, int, str]
 
+
+
+# --------------------------------------------------------------------------------------------
+# Renamed keywords
+# --------------------------------------------------------------------------------------------
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _renamed(**renames: str) -> Callable[[_F], _F]:
+    """``@_renamed(old="new")``: a keyword argument's 0.2 name still works, with a
+    DeprecationWarning that names the new one; giving both is a TypeError. The signature (and so
+    the type checker, help() and inspect) shows only the new name."""
+
+    def decorate(fn: _F) -> _F:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for old, new in renames.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise TypeError("%s() got both %r and its old name %r" % (fn.__name__, new, old))
+                    warnings.warn(
+                        "%s(%s=...) is deprecated; use %s=..." % (fn.__name__, old, new),
+                        DeprecationWarning,
+                        stacklevel=2,
+                    )
+                    kwargs[new] = kwargs.pop(old)
+            return fn(*args, **kwargs)
+
+        return cast(_F, wrapper)
+
+    return decorate
 
 
 # --------------------------------------------------------------------------------------------

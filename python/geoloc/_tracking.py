@@ -25,7 +25,8 @@ from typing import Any, List, NamedTuple, Optional, Sequence, Tuple, Union
 import numpy
 
 from . import _ffi
-from ._core import IdLike, LatLon, _id_text, _points, _text_result
+from ._core import IdLike, LatLon, ModelLike, _id_text, _points, _renamed, _text_result
+from ._enums import Model, coerce
 from ._errors import BufferTooSmallError
 from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
 from ._places import CLoadOptions
@@ -384,9 +385,11 @@ class Geofences(_Handle):
         _lib.geoloc_geofences_count(self._use(), byref(n))
         return n.value
 
-    def id(self, index: int) -> str:
+    @_renamed(index="i")
+    def id(self, i: int) -> str:
+        """The id of region ``i`` (``index=``, 0.2's name, still works with a DeprecationWarning)."""
         ptr = self._use()
-        return _text_result(lambda buf, cap, needed: _lib.geoloc_geofences_id(ptr, index, buf, cap, needed))
+        return _text_result(lambda buf, cap, needed: _lib.geoloc_geofences_id(ptr, i, buf, cap, needed))
 
 
 class Monitor(_Handle):
@@ -465,10 +468,11 @@ class TrackStats(NamedTuple):
     altitude_count: int
 
 
-def track_stats(fixes: Any, model: Union[int, str] = "sphere", moving_speed_mps: float = 0.5) -> TrackStats:
-    """Length (either model), duration, moving time, speeds and elevation of a track."""
+def track_stats(fixes: Any, model: ModelLike = Model.SPHERE, moving_speed_mps: float = 0.5) -> TrackStats:
+    """Length (either model: a Model, its value or its name, as every other call takes it),
+    duration, moving time, speeds and elevation of a track."""
     arr = _fix_array(fixes)
-    m = {"sphere": 0, "wgs84": 1}.get(model, model) if isinstance(model, str) else int(model)
+    m = coerce(Model, model, "model")
     s = CTrackStats()
     _lib.geoloc_track_measure(_fix_ptr(arr), arr.shape[0], m, float(moving_speed_mps), byref(s))
     return TrackStats(*(getattr(s, name) for name, _ in CTrackStats._fields_))

@@ -204,3 +204,18 @@ def test_latlon_columns_for_fence_centres_and_simplify():
     assert list(t.simplify_track(geoloc.LatLon(f[:, 0], f[:, 1]), 1)) == list(t.simplify_track(f[:, :2], 1)) == [0, 3]
     with pytest.raises(ValueError, match="latitudes"):
         t.simplify_track(geoloc.LatLon(f[:, 0], f[:2, 1]), 1)
+
+
+def test_one_keyword_name_per_thing():
+    fences = t.Geofences([(0, 0)], [10], ids=["a"])
+    assert fences.id(0) == fences.id(i=0) == "a"
+    with pytest.warns(DeprecationWarning, match=r"id\(index=\.\.\.\) is deprecated; use i="):
+        assert fences.id(index=0) == "a"
+    f = walk(0, 0, [(0, 0), (100, 0), (100, 0), (400, 0)], [0, 50, 100, 150])
+    # The model as every other call takes it: the enum, its value or its name in any case.
+    wgs = t.track_stats(f, model="wgs84").length_m
+    assert t.track_stats(f, model=geoloc.Model.WGS84).length_m == t.track_stats(f, model="WGS84").length_m == wgs
+    assert t.track_stats(f, model=1).length_m == wgs
+    assert t.track_stats(f).length_m == t.track_stats(f, model="sphere").length_m != wgs
+    with pytest.raises(geoloc.InvalidArgumentError, match="model"):
+        t.track_stats(f, model="flat")
