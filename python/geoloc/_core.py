@@ -9,7 +9,7 @@ import operator
 import threading
 import warnings
 from ctypes import POINTER, byref, c_char_p, c_double, c_int32, c_size_t
-from typing import Any, Callable, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union, cast
+from typing import Any, Callable, NamedTuple, NoReturn, Optional, Sequence, Tuple, Type, TypeVar, Union, cast
 
 import numpy
 
@@ -73,6 +73,7 @@ ModelLike = Union[Model, int, str]
 # --------------------------------------------------------------------------------------------
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_H = TypeVar("_H", bound="_Handle")
 
 
 def _renamed(**renames: str) -> Callable[[_F], _F]:
@@ -135,7 +136,7 @@ def _id_text(value: Any, what: str) -> Optional[bytes]:
         return str(int(value)).encode("ascii")
     if not isinstance(value, (str, bytes, bytearray, memoryview)):
         raise TypeError("%s must be a str, bytes or int, not %s" % (what, type(value).__name__))
-    return _text(value, what)
+    return _text(value if isinstance(value, str) else bytes(value), what)
 
 
 def _float(value: Any, what: str) -> float:
@@ -292,7 +293,7 @@ def _doubles_ptr(arr: numpy.ndarray) -> Any:
     return arr.ctypes.data_as(POINTER(c_double))
 
 
-def _text_result(call: Callable[[Any, int, Any], Any], soft: Tuple[type, ...] = ()) -> str:
+def _text_result(call: Callable[[Any, int, Any], Any], soft: Tuple[Type[BaseException], ...] = ()) -> str:
     """Runs ``call(buf, cap, needed)`` under the size-query contract and returns the text.
 
     A first call with a 256-byte buffer; on BufferTooSmallError one more with the size the library
@@ -486,7 +487,7 @@ class _Handle:
         owner = self._owner
         return owner is None or owner.closed
 
-    def __enter__(self):
+    def __enter__(self: _H) -> _H:
         self._check_open()
         return self
 
@@ -507,7 +508,7 @@ class _Handle:
         if owner is None or owner.closed:
             raise ValueError("operation on a closed %s" % type(self).__name__)
 
-    def __reduce__(self):
+    def __reduce__(self) -> NoReturn:
         raise TypeError("cannot pickle a %s (it holds a library handle)" % type(self).__name__)
 
 

@@ -17,7 +17,7 @@ import operator
 import os
 from collections.abc import Mapping
 from ctypes import POINTER, Structure, byref, c_bool, c_char, c_char_p, c_double, c_int, c_size_t, sizeof
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy
 
@@ -234,7 +234,7 @@ class Match(NamedTuple):
     """A query result: the place's index in its set and its distance from the query point, in the
     unit the query asked for (0 for :meth:`Places.in_region` without an origin)."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # the field hides tuple.index, as it did in 0.2
     distance: float
 
 
@@ -418,8 +418,16 @@ def _matches(call: Callable[[Any, int, Any], Any], first_capacity: int) -> List[
             raise InternalError("the library reported %d results for a buffer of %d" % (n, cap))
         if n == 0:
             return []
-        return list(map(Match._make, numpy.frombuffer(out, dtype=_MATCH_DTYPE, count=n).tolist()))
+        assert out is not None
+        return list(map(Match._make, numpy.frombuffer(memoryview(out), dtype=_MATCH_DTYPE, count=n).tolist()))
     raise InternalError("the result count kept changing between calls (last %d)" % count.value)  # pragma: no cover
+
+
+_R = TypeVar("_R")
+#: How a query's results are gathered: (the query, the first capacity) -> a list or two arrays.
+_Collect = Callable[[Callable[[Any, int, Any], Any], int], _R]
+#: The same for a query that wants no result (limit 0): only its arguments are checked.
+_None = Callable[[Callable[[Any, int, Any], Any]], _R]
 
 
 def _match_arrays(
@@ -470,6 +478,13 @@ class Places(_Handle):
     NotFoundError for a name the set does not have (see :attr:`attribute_names`).
     """
 
+    _gazetteer: Optional["Gazetteer"]  # the gazetteer a borrowed set belongs to, else None
+    _count: int
+    _attribute_names: Tuple[str, ...]
+    _attribute_keys: "frozenset[bytes]"
+    _issues: Tuple[LoadIssue, ...]
+    _issue_total: int
+
     def __init__(self) -> None:
         raise TypeError(
             "use Places.from_arrays, from_records, load_csv, parse_csv, load_geojson or parse_geojson"
@@ -510,9 +525,11 @@ class Places(_Handle):
         issues = []
         record = c_size_t()
         for i in range(count.value):
-            reason = _text_result(
-                lambda buf, cap, needed, i=i: _lib.geoloc_places_issue(ptr, i, byref(record), buf, cap, needed)
-            )
+
+            def issue_of(buf: Any, cap: int, needed: Any, i: int = i) -> Any:
+                return _lib.geoloc_places_issue(ptr, i, byref(record), buf, cap, needed)
+
+            reason = _text_result(issue_of)  # sets record too
             issues.append(LoadIssue(record.value, reason))
         self._issues = tuple(issues)
         _lib.geoloc_places_issue_total(ptr, byref(count))
@@ -722,7 +739,7 @@ class Places(_Handle):
     @classmethod
     def parse_geojson(
         cls,
-        text: Union[TextIn, Mapping],
+        text: Union[TextIn, Mapping[str, Any]],
         *,
         strict: bool = False,
         id_column: Optional[TextIn] = None,
@@ -942,9 +959,9 @@ class Places(_Handle):
         return self._within(_match_arrays, _no_arrays, center, radius, unit, model, limit)
 
     def _within(
-        self, collect: Any, none: Any, center: CoordLike, radius: float, unit: UnitLike, model: ModelLike,
-        limit: Optional[int],
-    ) -> Any:
+        self, collect: "_Collect[_R]", none: "_None[_R]", center: CoordLike, radius: float, unit: UnitLike,
+        model: ModelLike, limit: Optional[int],
+    ) -> _R:
         c = _coord(center, "center")
         r = _float(radius, "radius")
         u = coerce(Unit, unit, "unit")
@@ -985,8 +1002,9 @@ class Places(_Handle):
         return self._nearest(_match_arrays, point, k, unit, model, max_distance)
 
     def _nearest(
-        self, collect: Any, point: CoordLike, k: int, unit: UnitLike, model: ModelLike, max_distance: Optional[float]
-    ) -> Any:
+        self, collect: "_Collect[_R]", point: CoordLike, k: int, unit: UnitLike, model: ModelLike,
+        max_distance: Optional[float],
+    ) -> _R:
         p = _coord(point, "point")
         kk = _count_arg(k, "k")
         u = coerce(Unit, unit, "unit")
@@ -1089,9 +1107,9 @@ class Places(_Handle):
         return self._in_region(_match_arrays, _no_arrays, region, origin, unit, model, limit)
 
     def _in_region(
-        self, collect: Any, none: Any, region: "Region", origin: Optional[CoordLike], unit: UnitLike,
-        model: ModelLike, limit: Optional[int],
-    ) -> Any:
+        self, collect: "_Collect[_R]", none: "_None[_R]", region: "Region", origin: Optional[CoordLike],
+        unit: UnitLike, model: ModelLike, limit: Optional[int],
+    ) -> _R:
         if not isinstance(region, Region):
             raise TypeError("region must be a Region, not %s" % type(region).__name__)
         o = None if origin is None else _coord(origin, "origin")
@@ -1149,7 +1167,7 @@ class Region(_Handle):
         return cls._adopt(out)
 
     @classmethod
-    def from_geojson(cls, geojson: Union[TextIn, Mapping]) -> "Region":
+    def from_geojson(cls, geojson: Union[TextIn, Mapping[str, Any]]) -> "Region":
         """A region from GeoJSON text or a decoded mapping: a Polygon or MultiPolygon geometry,
         or a Feature or FeatureCollection of them. Raises as :meth:`from_wkt`."""
         out = RegionPtr()

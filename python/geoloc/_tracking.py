@@ -20,7 +20,7 @@ from __future__ import annotations
 import ctypes
 import os
 from ctypes import POINTER, Structure, byref, c_bool, c_char, c_char_p, c_double, c_int, c_size_t, c_void_p
-from typing import Any, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy
 
@@ -190,6 +190,7 @@ FUNCTIONS = {
 _ffi.declare(FUNCTIONS)
 
 _lib = _ffi.lib  # looked up through this module, so a test can watch the calls
+_T = TypeVar("_T")
 
 
 # --------------------------------------------------------------------------------------------
@@ -265,7 +266,7 @@ class _Handle:
             raise ValueError("%s is closed" % type(self).__name__)
         return self._ptr
 
-    def __enter__(self):
+    def __enter__(self: _T) -> _T:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -283,11 +284,11 @@ class _Handle:
 # --------------------------------------------------------------------------------------------
 
 
-def filter_options(activity: Union[int, str] = "other") -> dict:
+def filter_options(activity: Union[int, str] = "other") -> Dict[str, float]:
     """The preset options of an activity as a dict (the keys of FixFilter's options)."""
     o = CFilterOptions()
     _lib.geoloc_filter_options_preset(_activity(activity), byref(o))
-    return {name: getattr(o, name) for name, _ in CFilterOptions._fields_}
+    return {field[0]: getattr(o, field[0]) for field in CFilterOptions._fields_}
 
 
 class FixFilter(_Handle):
@@ -475,7 +476,7 @@ def track_stats(fixes: Any, model: ModelLike = Model.SPHERE, moving_speed_mps: f
     m = coerce(Model, model, "model")
     s = CTrackStats()
     _lib.geoloc_track_measure(_fix_ptr(arr), arr.shape[0], m, float(moving_speed_mps), byref(s))
-    return TrackStats(*(getattr(s, name) for name, _ in CTrackStats._fields_))
+    return TrackStats(*(getattr(s, field[0]) for field in CTrackStats._fields_))
 
 
 def simplify_track(points: Any, tolerance_m: float) -> numpy.ndarray:
@@ -509,7 +510,7 @@ def resample_track(fixes: Any, distance_m: Optional[float] = None, time_s: Optio
     if (distance_m is None) == (time_s is None):
         raise TypeError("give one of distance_m and time_s")
     arr = _fix_array(fixes)
-    mode, step = (0, distance_m) if distance_m is not None else (1, time_s)
+    mode, step = (0, distance_m) if distance_m is not None else (1, float(time_s or 0.0))
     return _sized(lambda out, cap, needed: _lib.geoloc_track_resample(
         _fix_ptr(arr), arr.shape[0], mode, float(step), ctypes.cast(out, POINTER(CFix)), cap, needed), numpy.float64, 7)
 

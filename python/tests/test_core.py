@@ -800,3 +800,58 @@ def test_latlon_refuses_what_points_refuse():
         _points(geoloc.LatLon([1.0], [3 + 1j]), "centers")
     with pytest.raises(TypeError, match="masked"):
         _points(geoloc.LatLon(numpy.ma.masked_array([1.0], [True]), [3.0]), "centers")
+
+
+# ============================================================================================
+# Type hints: the package passes mypy --strict, and a user's code type-checks against it
+# ============================================================================================
+
+_TYPED_USER_CODE = '''
+from typing import List, Tuple
+import numpy
+import geoloc
+
+d: float = geoloc.distance((1.0, 2.0), (3.0, 4.0), unit="km")
+rows = numpy.zeros((3, 2))
+km: numpy.ndarray = geoloc.distance_pairs(geoloc.LatLon(rows[:, 0], rows[:, 1]), rows, unit="km")
+with geoloc.Places.from_arrays(rows, ids=[1, 2, "x"]) as places:
+    matches: List[geoloc.Match] = places.within((0.0, 0.0), 5, "km")
+    first: int = matches[0].index if matches else -1
+    idx, dist = places.within_arrays((0.0, 0.0), 5, "km")
+    ids: List[str] = places.ids()
+    offsets, indices, distances = places.within_many(rows, 5.0)
+text: str = geoloc.weather_condition(63, 7.5, unit="C")
+fences = geoloc.Geofences(rows, [1.0, 2.0, 3.0], ids=[1, 2, 3])
+label: str = fences.id(0)
+'''
+
+_WRONG_USER_CODE = '''
+import geoloc
+geoloc.weather_condition(63, "hot")
+geoloc.Places.from_arrays([(0.0, 0.0)]).ids().append(3)
+'''
+
+
+def test_the_package_and_its_users_type_check(tmp_path):
+    pytest.importorskip("mypy")  # scripts/test_wheel installs it in the test venv
+    package_parent = Path(geoloc.__file__).resolve().parent.parent
+    env = dict(os.environ)
+    if os.environ.get("GEOLOC_TEST_INSTALLED") != "1":  # the source tree's package (conftest.py)
+        env["MYPYPATH"] = str(package_parent)
+    good = tmp_path / "user_good.py"
+    good.write_text(_TYPED_USER_CODE)
+    wrong = tmp_path / "user_wrong.py"
+    wrong.write_text(_WRONG_USER_CODE)
+
+    def mypy(*args: str) -> "subprocess.CompletedProcess[str]":
+        return subprocess.run(
+            [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--cache-dir", str(tmp_path / "cache"), *args],
+            cwd=str(tmp_path), env=env, capture_output=True, text=True, timeout=600,
+        )
+
+    run = mypy("-p", "geoloc", "-m", "user_good")  # the package and a user module beside it (cwd)
+    assert run.returncode == 0, run.stdout + run.stderr
+    run = mypy(str(wrong))
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert 'user_wrong.py:3: error: Argument 2 to "weather_condition" has incompatible type "str"' in run.stdout
+    assert "user_wrong.py:4: error:" in run.stdout
