@@ -43,6 +43,7 @@ from ._core import (
     UnitLike,
     _coord,
     _coords_ptr,
+    _decode,
     _float,
     _id_text,
     _integer,
@@ -158,6 +159,16 @@ _ffi.declare({
         (PlacesPtr, c_size_t, TEXT_OUT, c_size_t, POINTER(c_size_t)),
         True,
     ),
+    "geoloc_places_ids": (
+        STATUS,
+        (PlacesPtr, c_size_t, c_size_t, TEXT_OUT, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_names": (
+        STATUS,
+        (PlacesPtr, c_size_t, c_size_t, TEXT_OUT, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
     "geoloc_places_attribute_count": (STATUS, (PlacesPtr, POINTER(c_size_t)), True),
     "geoloc_places_attribute_name": (
         STATUS,
@@ -215,6 +226,9 @@ _lib = _ffi.lib  # looked up through this module, so a test can watch the calls
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 StyleLike = Union[AddressStyle, int, str]
+
+#: How many places' ids or names ids() and names() read in one library call.
+TEXT_SLICE = 1 << 16
 
 #: The capacity of the first call of a query without a smaller limit; a query with more results
 #: is called once more with exactly the count the library reported.
@@ -847,37 +861,40 @@ class Places(_Handle):
             return _text_result(lambda buf, cap, needed: _lib.geoloc_places_name(ptr, index, buf, cap, needed))
 
     def ids(self) -> List[str]:
-        """Every place's id, in index order (``ids()[i] == id(i)``), read in one pass."""
-        return self._all_texts(_lib.geoloc_places_id)
+        """Every place's id, in index order (``ids()[i] == id(i)``): a few library calls
+        (geoloc_places_ids), not one per place."""
+        return self._all_texts(_lib.geoloc_places_ids)
 
     def names(self) -> List[str]:
         """Every place's name ("" for none), in index order (``names()[i] == name(i)``)."""
-        return self._all_texts(_lib.geoloc_places_name)
+        return self._all_texts(_lib.geoloc_places_names)
 
     def _all_texts(self, fn: Any) -> List[str]:
-        # One buffer for every place, grown when a text needs more: no per-place closure or
-        # buffer, which is what makes id(i) in a loop slow.
+        # Slices of TEXT_SLICE places, each one call into one buffer of NUL-terminated texts
+        # (two when the buffer was too small), decoded and split in one step.
         self._check_open()
-        cap = 256
-        buf = ctypes.create_string_buffer(cap)
         needed = c_size_t(0)
-        needed_ref = byref(needed)
+        cap = 0
+        buf: Any = None
         out: List[str] = []
-        append = out.append
         with self._use() as ptr:
-            for i in range(self._count):
+            for first in range(0, self._count, TEXT_SLICE):
+                count = min(TEXT_SLICE, self._count - first)
+                if cap < 16 * count:
+                    cap = 16 * count
+                    buf = ctypes.create_string_buffer(cap)
                 try:
-                    fn(ptr, i, buf, cap, needed_ref)
+                    fn(ptr, first, count, buf, cap, byref(needed))
                 except BufferTooSmallError:
                     if needed.value <= cap:  # pragma: no cover - a library bug
                         raise
                     cap = needed.value
                     buf = ctypes.create_string_buffer(cap)
-                    fn(ptr, i, buf, cap, needed_ref)
-                try:
-                    append(buf.value.decode("utf-8"))
-                except UnicodeDecodeError as err:  # pragma: no cover - a library bug
-                    raise InternalError("libgeoloc returned text that is not UTF-8 (%s)" % err) from None
+                    fn(ptr, first, count, buf, cap, byref(needed))
+                texts = _decode(ctypes.string_at(buf, needed.value - 1)).split("\0")
+                if len(texts) != count:  # pragma: no cover - a library bug
+                    raise InternalError("the library wrote %d texts for %d places" % (len(texts), count))
+                out.extend(texts)
         return out
 
     def attribute(self, i: int, name: TextIn) -> Optional[str]:

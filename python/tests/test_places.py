@@ -1071,7 +1071,7 @@ def test_from_records_names_the_record_not_a_column():
         assert "ids[" not in str(info.value) and "coords[" not in str(info.value)
 
 
-def test_ids_and_names_read_back_at_once(small):
+def test_ids_and_names_read_back_at_once(small, monkeypatch):
     assert small.ids() == [small.id(i) for i in range(len(small))] == ["chi", "2", "syd"]
     assert small.names() == [small.name(i) for i in range(len(small))] == ["Chicago", "New York", ""]
     long_id = "x" * 1000  # longer than the first buffer
@@ -1079,6 +1079,13 @@ def test_ids_and_names_read_back_at_once(small):
         assert p.ids() == ["a", long_id, "b"] and p.names() == ["é" * 300, "", "c"]
     with Places.from_arrays([]) as e:
         assert e.ids() == [] and e.names() == []
+    # Read in slices (here of 2 places), the buffer growing for a long text.
+    monkeypatch.setattr(geoloc._places, "TEXT_SLICE", 2)
+    ids = ["p%d" % i for i in range(7)]
+    ids[5] = "y" * 500
+    with Places.from_arrays(numpy.zeros((7, 2)), ids=ids, names=[None, "ü", "", "a\tb", None, "z" * 40, "last"]) as p:
+        assert p.ids() == ids == [p.id(i) for i in range(7)]
+        assert p.names() == ["", "ü", "", "a\tb", "", "z" * 40, "last"] == [p.name(i) for i in range(7)]
     p = Places.from_arrays([(0, 0)])
     p.close()
     with pytest.raises(ValueError, match="closed"):
