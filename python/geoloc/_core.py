@@ -62,7 +62,8 @@ _INT32_MAX = (1 << 31) - 1
 TextIn = Union[str, bytes]
 #: A place or fence id: text, or an integer (int or numpy integer) that stands for its decimal text.
 IdLike = Union[str, bytes, int, numpy.integer]
-CoordLike = Union["Coord", Sequence[float]]
+#: A (lat, lon) pair: a Coord, a tuple or list of two numbers, or a numpy array of two.
+CoordLike = Union["Coord", Sequence[float], "numpy.ndarray[Any, Any]"]
 UnitLike = Union[Unit, int, str]
 ModelLike = Union[Model, int, str]
 

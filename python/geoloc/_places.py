@@ -555,8 +555,8 @@ class Places(_Handle):
     def from_arrays(
         cls,
         coords: Any,
-        ids: Optional[Union[Sequence[Optional[IdLike]], "numpy.ndarray[Any, Any]"]] = None,
-        names: Optional[Sequence[Optional[TextIn]]] = None,
+        ids: Optional[Iterable[Optional[IdLike]]] = None,
+        names: Optional[Iterable[Optional[TextIn]]] = None,
         attributes: Optional[Mapping[TextIn, Sequence[Optional[TextIn]]]] = None,
     ) -> "Places":
         """A set from an (n, 2) array-like of (lat, lon) rows in degrees (or a :class:`LatLon`

@@ -813,12 +813,17 @@ import geoloc
 
 d: float = geoloc.distance((1.0, 2.0), (3.0, 4.0), unit="km")
 rows = numpy.zeros((3, 2))
+d = geoloc.distance(rows[0], geoloc.Coord(1.0, 2.0), model=geoloc.Model.WGS84)
 km: numpy.ndarray = geoloc.distance_pairs(geoloc.LatLon(rows[:, 0], rows[:, 1]), rows, unit="km")
+with geoloc.Places.from_arrays(rows, ids=numpy.arange(3)) as other:
+    pass
 with geoloc.Places.from_arrays(rows, ids=[1, 2, "x"]) as places:
     matches: List[geoloc.Match] = places.within((0.0, 0.0), 5, "km")
     first: int = matches[0].index if matches else -1
     idx, dist = places.within_arrays((0.0, 0.0), 5, "km")
     ids: List[str] = places.ids()
+    near_idx, near_dist = places.nearest_arrays(rows[1], 2)
+    in_idx, _ = places.in_region_arrays(geoloc.Region.from_wkt("POLYGON((0 0, 1 0, 1 1, 0 0))"))
     offsets, indices, distances = places.within_many(rows, 5.0)
 text: str = geoloc.weather_condition(63, 7.5, unit="C")
 fences = geoloc.Geofences(rows, [1.0, 2.0, 3.0], ids=[1, 2, 3])
