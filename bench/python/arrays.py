@@ -6,9 +6,9 @@ the ratios to the batch call.
     GEOLOC_LIBRARY=build/libgeoloc.so python3 bench/python/arrays.py [reps]
     (or with the installed package: python3 bench/python/arrays.py)
 
-The set is the shipped gazetteer's 144,563 places when it is found, else 144,563 random places;
-the queries are a radius around Chicago (about 10% of the set within 1,500 km) and the 20,000
-nearest places, and a region holding about a third of the set. Best of ``reps`` (default 5).
+The set is the shipped gazetteer when it is found (170,391 places), else 170,391 random places;
+the queries are a radius of 1,500 km around Chicago and the 20,000 nearest places (each about a
+tenth of the set), and a region over most of the United States. Best of ``reps`` (default 5).
 """
 import os
 import sys
@@ -39,7 +39,7 @@ try:
     source = "the shipped gazetteer"
 except geoloc.GeolocError:
     rng = numpy.random.default_rng(1)
-    n = 144_563
+    n = 170_391
     places = geoloc.Places.from_arrays(numpy.column_stack([
         numpy.degrees(numpy.arcsin(rng.uniform(-1, 1, n))), rng.uniform(-180, 180, n)]))
     source = "random places"
