@@ -986,6 +986,26 @@ GEOLOC_API geoloc_status geoloc_places_id(const geoloc_places *places, size_t in
 GEOLOC_API geoloc_status geoloc_places_name(const geoloc_places *places, size_t index,
                                             char *buf, size_t cap, size_t *needed);
 
+/**
+ * The ids of places `first` to `first + count - 1` in one call: the texts geoloc_places_id
+ * gives, in index order, each with its terminating NUL, one right after another in buf
+ * ("chi\0" "2\0" "syd\0"). count 0 writes nothing and needs 0 bytes.
+ * [out] buf, cap, needed  *needed is always set to the bytes all count texts need, every NUL
+ *                         included; when cap < *needed the call returns
+ *                         GEOLOC_E_BUFFER_TOO_SMALL and, if cap > 0, writes "" to buf; buf = NULL
+ *                         with cap = 0 asks for the size only
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (count),
+ * GEOLOC_E_OUT_OF_RANGE (first + count beyond the set), GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_places_ids(const geoloc_places *places, size_t first,
+                                           size_t count, char *buf, size_t cap, size_t *needed);
+
+/** The names of places `first` to `first + count - 1` ("" for a place without one), laid out
+ *  as geoloc_places_ids lays out the ids. Errors and thread safety: as geoloc_places_ids. */
+GEOLOC_API geoloc_status geoloc_places_names(const geoloc_places *places, size_t first,
+                                             size_t count, char *buf, size_t cap, size_t *needed);
+
 /** The number of attribute names of the set. Errors: GEOLOC_E_NULL_ARGUMENT. Thread: any. */
 GEOLOC_API geoloc_status geoloc_places_attribute_count(const geoloc_places *places,
                                                        size_t *count);

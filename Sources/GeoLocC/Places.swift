@@ -378,6 +378,63 @@ public func geoloc_places_name(
     placeText(places, i, buf, cap, needed) { $0.name(at: $1) }
 }
 
+/// The common shape of the bulk text accessors: the texts of places first..<first + count, each
+/// NUL-terminated, one after another.
+private func placeTexts(
+    _ places: OpaquePointer?, _ first: Int, _ count: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?, _ text: (PlaceSet, Int) -> String
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
+        guard let needed else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        if cap != 0 && buf == nil { throw GeoLocError(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
+        let count = try checkCount(count, "count")
+        let n = h.set.count
+        guard first >= 0 && first <= n && count <= n - first else {
+            throw GeoLocError(
+                .outOfRange, "first \(UInt(bitPattern: first)) + count \(count) is beyond the set of \(n) places")
+        }
+        var size = 0
+        for i in first..<(first + count) { size += text(h.set, i).utf8.count + 1 }
+        needed.pointee = size
+        // size_t arrives as Int: a capacity above Int.max is negative here and is certainly enough.
+        guard cap < 0 || cap >= size, let buf else {
+            if let buf, cap != 0 { buf.pointee = 0 }
+            if size == 0 { return GEOLOC_OK }
+            throw GeoLocError(.bufferTooSmall, "the texts need \(size) bytes but the buffer holds \(cap)")
+        }
+        var at = 0
+        for i in first..<(first + count) {
+            var s = text(h.set, i)
+            s.withUTF8 { bytes in
+                if let base = bytes.baseAddress {
+                    UnsafeMutableRawPointer(buf + at).copyMemory(from: base, byteCount: bytes.count)
+                }
+                at += bytes.count
+            }
+            buf[at] = 0
+            at += 1
+        }
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_places_ids(
+    _ places: OpaquePointer?, _ first: Int, _ count: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    placeTexts(places, first, count, buf, cap, needed) { $0.id(at: $1) }
+}
+
+@c @implementation
+public func geoloc_places_names(
+    _ places: OpaquePointer?, _ first: Int, _ count: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    placeTexts(places, first, count, buf, cap, needed) { $0.name(at: $1) }
+}
+
 @c @implementation
 public func geoloc_places_attribute_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in

@@ -49,7 +49,7 @@ def main():
     km = geoloc.distance_pairs(a, b, unit="km")
     print(f"100,000 random pairs in one call: mean {km.mean():.0f} km (a sphere's mean is {np.pi / 2 * 6371.0088:.0f})")
 
-    print(geoloc.weather_condition(63, 45.4), "|", geoloc.weather_condition(0, 22.2, given="C", shown="F", daylight="day"))
+    print(geoloc.weather_condition(63, 45.4), "|", geoloc.weather_condition(0, 22.2, unit="C", shown="F", daylight="day"))
     place = {"city": "Springfield", "state": "Illinois", "country_code": "US"}
     print(geoloc.format_address(place, style="city_state"), "|", geoloc.format_address(place, style="city_state_country"))
     walk_and_regions()

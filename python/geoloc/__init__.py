@@ -33,6 +33,7 @@ from ._core import (
     EARTH_MEAN_RADIUS_M,
     MAX_COUNT,
     Coord,
+    LatLon,
     check_coord,
     convert_length,
     distance_text,
@@ -111,6 +112,7 @@ __all__ = [
     "Status",
     # coordinates
     "Coord",
+    "LatLon",
     "parse_coord",
     "format_coord",
     "check_coord",

@@ -44,7 +44,7 @@ _lib = _ffi.lib
 
 
 def format_address(
-    parts: Union[Mapping, Iterable[Tuple[TextIn, Optional[TextIn]]]],
+    parts: Union[Mapping[Any, Any], Iterable[Tuple[TextIn, Optional[TextIn]]]],
     style: Union[AddressStyle, int, str] = AddressStyle.ONE_LINE,
 ) -> str:
     """Address components as text in ``style``.

@@ -4,10 +4,12 @@ the ownership of library handles that Places, Region and Gazetteer share."""
 from __future__ import annotations
 
 import ctypes
+import functools
 import operator
 import threading
+import warnings
 from ctypes import POINTER, byref, c_char_p, c_double, c_int32, c_size_t
-from typing import Any, Callable, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, NamedTuple, NoReturn, Optional, Sequence, Tuple, Type, TypeVar, Union, cast
 
 import numpy
 
@@ -58,10 +60,46 @@ _INT32_MIN = -(1 << 31)
 _INT32_MAX = (1 << 31) - 1
 
 TextIn = Union[str, bytes]
-CoordLike = Union["Coord", Sequence[float]]
+#: A place or fence id: text, or an integer (int or numpy integer) that stands for its decimal text.
+IdLike = Union[str, bytes, int, numpy.integer]
+#: A (lat, lon) pair: a Coord, a tuple or list of two numbers, or a numpy array of two.
+CoordLike = Union["Coord", Sequence[float], "numpy.ndarray[Any, Any]"]
 UnitLike = Union[Unit, int, str]
 ModelLike = Union[Model, int, str]
 
+
+
+# --------------------------------------------------------------------------------------------
+# Renamed keywords
+# --------------------------------------------------------------------------------------------
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+_H = TypeVar("_H", bound="_Handle")
+
+
+def _renamed(**renames: str) -> Callable[[_F], _F]:
+    """``@_renamed(old="new")``: a keyword argument's 0.2 name still works, with a
+    DeprecationWarning that names the new one; giving both is a TypeError. The signature (and so
+    the type checker, help() and inspect) shows only the new name."""
+
+    def decorate(fn: _F) -> _F:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for old, new in renames.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise TypeError("%s() got both %r and its old name %r" % (fn.__name__, new, old))
+                    warnings.warn(
+                        "%s(%s=...) is deprecated; use %s=..." % (fn.__name__, old, new),
+                        DeprecationWarning,
+                        stacklevel=2,
+                    )
+                    kwargs[new] = kwargs.pop(old)
+            return fn(*args, **kwargs)
+
+        return cast(_F, wrapper)
+
+    return decorate
 
 
 # --------------------------------------------------------------------------------------------
@@ -87,6 +125,19 @@ def _text(value: Optional[TextIn], what: str) -> Optional[bytes]:
     if b"\0" in data:
         raise InvalidArgumentError("%s contains a NUL character at index %d" % (what, data.index(b"\0")))
     return data
+
+
+def _id_text(value: Any, what: str) -> Optional[bytes]:
+    """An id as bytes for the library: text as :func:`_text` takes it, or an integer (a Python
+    int or a numpy integer, not bool) as its decimal text (42 -> "42", -7 -> "-7"), the text
+    the id then reads back as. None stays None (the library's default id)."""
+    if value is None:
+        return None
+    if isinstance(value, (int, numpy.integer)) and not isinstance(value, bool):
+        return str(int(value)).encode("ascii")
+    if not isinstance(value, (str, bytes, bytearray, memoryview)):
+        raise TypeError("%s must be a str, bytes or int, not %s" % (what, type(value).__name__))
+    return _text(value if isinstance(value, str) else bytes(value), what)
 
 
 def _float(value: Any, what: str) -> float:
@@ -140,14 +191,74 @@ def _coord(value: Any, what: str = "coordinate") -> CCoord:
 _REAL_KINDS = frozenset("fiu")
 
 
-def _points(value: Any, what: str) -> numpy.ndarray:
-    """An array-like of (lat, lon) rows as a C-contiguous (n, 2) float64 array (no copy if it is one).
+class LatLon:
+    """Points given as two columns: ``LatLon(lat, lon)`` with ``lat`` and ``lon`` array-likes of
+    n numbers each (numpy arrays, pandas Series, lists; a scalar is repeated to the other's
+    length), in degrees. Every batch call that takes an (n, 2) array of (lat, lon) rows takes a
+    LatLon in its place, so the columns of a DataFrame need no stacking::
+
+        geoloc.distance_pairs(geoloc.LatLon(df.lat1, df.lon1), geoloc.LatLon(df.lat2, df.lon2))
+        places.within_many(geoloc.LatLon(df.lat, df.lon), 5, "km")
+
+    It is its own type, never a tuple, so it cannot be read as two points. The columns are
+    checked as the rows are (real numbers only; not masked arrays) and copied once into the
+    (n, 2) layout the library reads; ``numpy.asarray(LatLon(...))`` gives that (n, 2) array.
+    """
+
+    __slots__ = ("lat", "lon")
+
+    def __init__(self, lat: Any, lon: Any) -> None:
+        self.lat = lat
+        self.lon = lon
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> "numpy.ndarray[Any, Any]":
+        arr = _points(self, "LatLon")
+        return arr if dtype is None else arr.astype(dtype)
+
+    def __len__(self) -> int:
+        return int(_points(self, "LatLon").shape[0])
+
+    def __repr__(self) -> str:
+        return "LatLon(%r, %r)" % (self.lat, self.lon)
+
+
+def _column(value: Any, what: str) -> "numpy.ndarray[Any, Any]":
+    """One coordinate column of a LatLon as a real array (0-d or 1-d), checked as _points does."""
+    if isinstance(value, numpy.ma.MaskedArray):
+        raise TypeError("%s is a masked array; pass its unmasked entries or a filled array" % what)
+    arr = numpy.asarray(value)
+    if arr.dtype.kind not in _REAL_KINDS:
+        raise TypeError("%s must hold real numbers, not %s" % (what, arr.dtype))
+    if arr.ndim > 1:
+        raise ValueError("%s must be one-dimensional (n numbers), not of shape %s" % (what, arr.shape))
+    return arr
+
+
+def _stack(value: LatLon, what: str) -> "numpy.ndarray[Any, Any]":
+    lat = _column(value.lat, what + " latitudes")
+    lon = _column(value.lon, what + " longitudes")
+    if lat.ndim == 1 and lon.ndim == 1 and lat.shape[0] != lon.shape[0]:
+        raise ValueError("%s has %d latitudes and %d longitudes" % (what, lat.shape[0], lon.shape[0]))
+    n = lat.shape[0] if lat.ndim == 1 else (lon.shape[0] if lon.ndim == 1 else 1)
+    if n > MAX_COUNT:
+        raise CountTooLargeError("%s has %d rows, more than GEOLOC_MAX_COUNT (%d)" % (what, n, MAX_COUNT))
+    out = numpy.empty((n, 2), dtype=numpy.float64)
+    out[:, 0] = lat
+    out[:, 1] = lon
+    return out
+
+
+def _points(value: Any, what: str) -> "numpy.ndarray[Any, Any]":
+    """An array-like of (lat, lon) rows as a C-contiguous (n, 2) float64 array (no copy if it is
+    one), or a :class:`LatLon` of two columns stacked into one.
 
     TypeError for anything whose numbers are not real: bool, complex, str, bytes, object or
     structured dtypes are refused rather than cast (a cast would turn True into 1.0, drop an
     imaginary part or read "38.3" as a number), and so are masked arrays (the library has no
     notion of a mask: pass ``a.filled(...)`` or ``a[~a.mask.any(axis=1)]`` instead).
     """
+    if isinstance(value, LatLon):
+        return _stack(value, what)
     if isinstance(value, numpy.ndarray):
         if type(value) is not numpy.ndarray and isinstance(value, numpy.ma.MaskedArray):
             raise TypeError("%s is a masked array; pass its unmasked rows or a filled array" % what)
@@ -183,7 +294,7 @@ def _doubles_ptr(arr: numpy.ndarray) -> Any:
     return arr.ctypes.data_as(POINTER(c_double))
 
 
-def _text_result(call: Callable[[Any, int, Any], Any], soft: Tuple[type, ...] = ()) -> str:
+def _text_result(call: Callable[[Any, int, Any], Any], soft: Tuple[Type[BaseException], ...] = ()) -> str:
     """Runs ``call(buf, cap, needed)`` under the size-query contract and returns the text.
 
     A first call with a 256-byte buffer; on BufferTooSmallError one more with the size the library
@@ -377,7 +488,7 @@ class _Handle:
         owner = self._owner
         return owner is None or owner.closed
 
-    def __enter__(self):
+    def __enter__(self: _H) -> _H:
         self._check_open()
         return self
 
@@ -398,7 +509,7 @@ class _Handle:
         if owner is None or owner.closed:
             raise ValueError("operation on a closed %s" % type(self).__name__)
 
-    def __reduce__(self):
+    def __reduce__(self) -> NoReturn:
         raise TypeError("cannot pickle a %s (it holds a library handle)" % type(self).__name__)
 
 

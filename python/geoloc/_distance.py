@@ -70,8 +70,9 @@ def distance_pairs(a: Any, b: Any, unit: UnitLike = Unit.METERS, model: ModelLik
     """Row-wise distances: ``out[i] = distance(a[i], b[i])`` in ``unit``, on ``model`` (bit-identical
     to :func:`distance`; one library call for the whole batch, also for Model.WGS84).
 
-    ``a`` and ``b`` are array-likes of shape (n, 2) holding (lat, lon) rows in degrees; they are
-    passed to the library without a copy when they already are C-contiguous float64. Returns a
+    ``a`` and ``b`` are array-likes of shape (n, 2) holding (lat, lon) rows in degrees, or
+    :class:`LatLon` columns (``LatLon(df.lat, df.lon)``); rows are passed to the library without a
+    copy when they already are C-contiguous float64. Returns a
     float64 array of shape (n,). Raises ValueError for wrong or different shapes; a bad coordinate
     raises NotFiniteError / OutOfRangeError naming the first bad index, and nothing is computed.
     """
@@ -90,8 +91,8 @@ def distance_pairs(a: Any, b: Any, unit: UnitLike = Unit.METERS, model: ModelLik
 def distance_one_to_many(
     origin: CoordLike, points: Any, unit: UnitLike = Unit.METERS, model: ModelLike = Model.SPHERE
 ) -> numpy.ndarray:
-    """Distances from one (lat, lon) ``origin`` to each row of ``points`` (shape (n, 2), degrees),
-    in ``unit``. Returns a float64 array of shape (n,). Errors as distance_pairs."""
+    """Distances from one (lat, lon) ``origin`` to each row of ``points`` (shape (n, 2), degrees,
+    or a :class:`LatLon` of two columns), in ``unit``. Returns a float64 array of shape (n,). Errors as distance_pairs."""
     o = _coord(origin, "origin")
     pts = _points(points, "points")
     m = coerce(Model, model, "model")

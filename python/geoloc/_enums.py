@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import operator
-from typing import Dict, Type, TypeVar, Union
+from typing import Dict, Optional, Type, TypeVar, Union, cast
 
 from ._errors import InvalidArgumentError
 
@@ -125,10 +125,10 @@ def coerce(cls: Type[E], value: Union[E, int, str], what: str) -> E:
         key = value.strip().lower().replace("-", "_").replace(" ", "_")
         member = cls.__members__.get(key.upper())
         if member is None:
-            member = _ALIASES[cls].get(key)
+            member = cast(Optional[E], _ALIASES[cls].get(key))
         if member is None:
             raise InvalidArgumentError("%s %r is not one of %s" % (what, value, _choices(cls)))
-        return member  # type: ignore[return-value]
+        return member
     if isinstance(value, bool):
         raise TypeError("%s must be a %s, an int or a name, not a bool" % (what, cls.__name__))
     try:

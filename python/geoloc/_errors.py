@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import Dict, Optional, Type
+from typing import Any, Dict, Optional, Tuple, Type
 
 __all__ = [
     "Status",
@@ -78,7 +78,7 @@ class GeolocError(Exception):
     def __repr__(self) -> str:
         return "%s(%r, status=%r)" % (type(self).__name__, self.message, self.status)
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, Tuple[str, Optional[int]]]:
         return (type(self), (self.message, self.status))
 
 

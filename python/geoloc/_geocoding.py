@@ -51,7 +51,7 @@ class ReverseGeocode(NamedTuple):
     #: The place as text in the style asked for ("Springfield, IL").
     text: str
     #: The place's index in :attr:`Gazetteer.places`.
-    index: int
+    index: int  # type: ignore[assignment]  # the field hides tuple.index, as it did in 0.2
     #: Its great-circle distance from the coordinate, meters.
     distance_m: float
     #: Its name ("Springfield").
@@ -81,6 +81,8 @@ class Gazetteer(_Handle):
     admin2_name and country_name, for offline reverse geocoding. The shipped one is GeoNames
     cities1000 (170,391 places of 1,000 people or more, native names in UTF-8; CC BY 4.0,
     https://www.geonames.org/)."""
+
+    _places_ref: "Optional[weakref.ref[Places]]"
 
     def __init__(self) -> None:
         raise TypeError("use Gazetteer.open(path=None)")

@@ -17,7 +17,7 @@ import operator
 import os
 from collections.abc import Mapping
 from ctypes import POINTER, Structure, byref, c_bool, c_char, c_char_p, c_double, c_int, c_size_t, sizeof
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy
 
@@ -26,6 +26,7 @@ from ._enums import AddressStyle, Model, Unit, coerce
 from ._errors import (
     BufferTooSmallError,
     CountTooLargeError,
+    GeolocError,
     InternalError,
     InvalidUTF8Error,
     NotFoundError,
@@ -36,12 +37,15 @@ from ._core import (
     MAX_COUNT,
     Coord,
     CoordLike,
+    IdLike,
     ModelLike,
     TextIn,
     UnitLike,
     _coord,
     _coords_ptr,
+    _decode,
     _float,
+    _id_text,
     _integer,
     _Handle,
     _Owner,
@@ -155,6 +159,16 @@ _ffi.declare({
         (PlacesPtr, c_size_t, TEXT_OUT, c_size_t, POINTER(c_size_t)),
         True,
     ),
+    "geoloc_places_ids": (
+        STATUS,
+        (PlacesPtr, c_size_t, c_size_t, TEXT_OUT, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_places_names": (
+        STATUS,
+        (PlacesPtr, c_size_t, c_size_t, TEXT_OUT, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
     "geoloc_places_attribute_count": (STATUS, (PlacesPtr, POINTER(c_size_t)), True),
     "geoloc_places_attribute_name": (
         STATUS,
@@ -213,6 +227,9 @@ _lib = _ffi.lib  # looked up through this module, so a test can watch the calls
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 StyleLike = Union[AddressStyle, int, str]
 
+#: How many places' ids or names ids() and names() read in one library call.
+TEXT_SLICE = 1 << 16
+
 #: The capacity of the first call of a query without a smaller limit; a query with more results
 #: is called once more with exactly the count the library reported.
 FIRST_CAPACITY = 64
@@ -231,7 +248,7 @@ class Match(NamedTuple):
     """A query result: the place's index in its set and its distance from the query point, in the
     unit the query asked for (0 for :meth:`Places.in_region` without an origin)."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # the field hides tuple.index, as it did in 0.2
     distance: float
 
 
@@ -349,13 +366,20 @@ def _limits(max_issues: Optional[int], max_places: Optional[int]) -> CLoadLimits
     return CLoadLimits(sizeof(CLoadLimits), issues, places)
 
 
-def _text_column(values: Any, n: int, what: str) -> List[Optional[bytes]]:
-    """n texts (str, bytes or None each) as bytes for a ``const char *const *`` array.
+def _text_column(
+    values: Any, n: int, what: str, convert: Callable[[Any, str], Optional[bytes]] = _text
+) -> List[Optional[bytes]]:
+    """n texts (str, bytes or None each; for ids also ints, see :func:`_id_text`) as bytes for a
+    ``const char *const *`` array.
 
-    All-str columns take one fast pass; anything else, or a problem, goes through _text item by
-    item, which says which entry is wrong."""
+    All-str columns take one fast pass, and so do integer arrays of ids; anything else, or a
+    problem, goes through ``convert`` item by item, which says which entry is wrong."""
     if isinstance(values, (str, bytes)) or values is None:
         raise TypeError("%s must be a sequence of %d texts, not %s" % (what, n, type(values).__name__))
+    if convert is _id_text and isinstance(values, numpy.ndarray) and values.dtype.kind in "iu" and values.ndim == 1:
+        if values.shape[0] != n:
+            raise ValueError("%s has %d entries for %d coordinates" % (what, values.shape[0], n))
+        return [b"%d" % v for v in values.tolist()]
     items = list(values)
     if len(items) != n:
         raise ValueError("%s has %d entries for %d coordinates" % (what, len(items), n))
@@ -366,7 +390,7 @@ def _text_column(values: Any, n: int, what: str) -> List[Optional[bytes]]:
     if encoded is not None and all(type(v) is str or v is None for v in items):
         if not any(b"\0" in v for v in encoded if v is not None):
             return encoded
-    return [_text(v, "%s[%d]" % (what, i)) for i, v in enumerate(items)]
+    return [convert(v, "%s[%d]" % (what, i)) for i, v in enumerate(items)]
 
 
 def _region_text(value: Any, what: str) -> Optional[bytes]:
@@ -408,8 +432,44 @@ def _matches(call: Callable[[Any, int, Any], Any], first_capacity: int) -> List[
             raise InternalError("the library reported %d results for a buffer of %d" % (n, cap))
         if n == 0:
             return []
-        return list(map(Match._make, numpy.frombuffer(out, dtype=_MATCH_DTYPE, count=n).tolist()))
+        assert out is not None
+        return list(map(Match._make, numpy.frombuffer(memoryview(out), dtype=_MATCH_DTYPE, count=n).tolist()))
     raise InternalError("the result count kept changing between calls (last %d)" % count.value)  # pragma: no cover
+
+
+_R = TypeVar("_R")
+#: How a query's results are gathered: (the query, the first capacity) -> a list or two arrays.
+_Collect = Callable[[Callable[[Any, int, Any], Any], int], _R]
+#: The same for a query that wants no result (limit 0): only its arguments are checked.
+_None = Callable[[Callable[[Any, int, Any], Any]], _R]
+
+
+def _match_arrays(
+    call: Callable[[Any, int, Any], Any], first_capacity: int
+) -> Tuple["numpy.ndarray[Any, Any]", "numpy.ndarray[Any, Any]"]:
+    """As :func:`_matches`, into a numpy buffer: ``(indices, distances)`` as int64 and float64
+    arrays, with no Python object per result."""
+    cap = first_capacity
+    count = c_size_t(0)
+    for _ in range(4):
+        out = numpy.empty(cap, dtype=_MATCH_DTYPE)
+        try:
+            call(out.ctypes.data_as(_matches_out) if cap else None, cap, byref(count))
+        except BufferTooSmallError:
+            if count.value <= cap:
+                raise
+            cap = count.value
+            continue
+        n = count.value
+        if n > cap:  # pragma: no cover - a library bug
+            raise InternalError("the library reported %d results for a buffer of %d" % (n, cap))
+        return out["index"][:n].astype(numpy.int64), out["distance"][:n].copy()
+    raise InternalError("the result count kept changing between calls (last %d)" % count.value)  # pragma: no cover
+
+
+def _no_arrays(call: Callable[[Any, int, Any], Any]) -> Tuple["numpy.ndarray[Any, Any]", "numpy.ndarray[Any, Any]"]:
+    _check_only(call)
+    return numpy.empty(0, dtype=numpy.int64), numpy.empty(0, dtype=numpy.float64)
 
 
 # --------------------------------------------------------------------------------------------
@@ -431,6 +491,13 @@ class Places(_Handle):
     Attributes: :meth:`attribute` returns None for a place without a value and raises
     NotFoundError for a name the set does not have (see :attr:`attribute_names`).
     """
+
+    _gazetteer: Optional["Gazetteer"]  # the gazetteer a borrowed set belongs to, else None
+    _count: int
+    _attribute_names: Tuple[str, ...]
+    _attribute_keys: "frozenset[bytes]"
+    _issues: Tuple[LoadIssue, ...]
+    _issue_total: int
 
     def __init__(self) -> None:
         raise TypeError(
@@ -472,9 +539,11 @@ class Places(_Handle):
         issues = []
         record = c_size_t()
         for i in range(count.value):
-            reason = _text_result(
-                lambda buf, cap, needed, i=i: _lib.geoloc_places_issue(ptr, i, byref(record), buf, cap, needed)
-            )
+
+            def issue_of(buf: Any, cap: int, needed: Any, i: int = i) -> Any:
+                return _lib.geoloc_places_issue(ptr, i, byref(record), buf, cap, needed)
+
+            reason = _text_result(issue_of)  # sets record too
             issues.append(LoadIssue(record.value, reason))
         self._issues = tuple(issues)
         _lib.geoloc_places_issue_total(ptr, byref(count))
@@ -486,14 +555,17 @@ class Places(_Handle):
     def from_arrays(
         cls,
         coords: Any,
-        ids: Optional[Sequence[Optional[TextIn]]] = None,
-        names: Optional[Sequence[Optional[TextIn]]] = None,
+        ids: Optional[Iterable[Optional[IdLike]]] = None,
+        names: Optional[Iterable[Optional[TextIn]]] = None,
         attributes: Optional[Mapping[TextIn, Sequence[Optional[TextIn]]]] = None,
     ) -> "Places":
-        """A set from an (n, 2) array-like of (lat, lon) rows in degrees.
+        """A set from an (n, 2) array-like of (lat, lon) rows in degrees (or a :class:`LatLon`
+        of two columns).
 
         ``ids`` and ``names`` are None or n texts (an entry may be None: the id is then the
-        1-based index as text, the name ""). ``attributes`` maps each attribute name to n values
+        1-based index as text, the name ""). An id may also be an integer (a Python int, a numpy
+        integer, or an integer array for all ids): it is its decimal text, so ``42`` is the id
+        ``"42"`` and :meth:`id` reads it back as that text. ``attributes`` maps each attribute name to n values
         (None for absent). Raises ValueError for sequences of the wrong length,
         NotFiniteError / OutOfRangeError naming the first bad coordinate ("coords[7]: ..."),
         InvalidArgumentError for duplicate attribute names, InvalidUTF8Error.
@@ -502,14 +574,14 @@ class Places(_Handle):
         n = pts.shape[0]
         keep: List[Any] = [pts]  # everything the call points into
 
-        def texts(values: Any, what: str) -> Any:
+        def texts(values: Any, what: str, convert: Callable[[Any, str], Optional[bytes]] = _text) -> Any:
             if values is None:
                 return None
-            array = (ctypes.c_char_p * max(n, 1))(*_text_column(values, n, what))
+            array = (ctypes.c_char_p * max(n, 1))(*_text_column(values, n, what, convert))
             keep.append(array)
             return array
 
-        id_array = texts(ids, "ids")
+        id_array = texts(ids, "ids", _id_text)
         name_array = texts(names, "names")
         attr_names = None
         attr_values = None
@@ -536,7 +608,9 @@ class Places(_Handle):
         """A set from records: mappings with the keys ``lat`` / ``latitude``, ``lon`` / ``lng``
         / ``longitude``, optionally ``id`` and ``name``, every other key an attribute (values
         text or None; a key a record lacks is absent for it), or sequences
-        ``(lat, lon[, id[, name]])``."""
+        ``(lat, lon[, id[, name]])``. An id may be an int (its decimal text, as in
+        :meth:`from_arrays`). Errors name the record: "record 3 id must be ...",
+        "record 7: latitude 91 is outside [-90, 90]"."""
         coords: List[Tuple[Any, Any]] = []
         ids: List[Optional[TextIn]] = []
         names: List[Optional[TextIn]] = []
@@ -573,13 +647,27 @@ class Places(_Handle):
                 ids.append(fields[2] if len(fields) > 2 else None)
                 names.append(fields[3] if len(fields) > 3 else None)
         n = len(coords)
-        attributes = {key: [col.get(i) for i in range(n)] for key, col in columns.items()}
-        return cls.from_arrays(
-            numpy.array(coords, dtype=numpy.float64).reshape(n, 2),
-            ids=ids if any(v is not None for v in ids) else None,
-            names=names if any(v is not None for v in names) else None,
-            attributes=attributes or None,
-        )
+        # Each text is checked here, so a wrong one is named by its record, not by the column
+        # from_arrays would build from it.
+        id_bytes = [_id_text(v, "record %d id" % i) for i, v in enumerate(ids)]
+        name_bytes = [_text(v, "record %d name" % i) for i, v in enumerate(names)]
+        attributes = {
+            key: [_text(col.get(i), "record %d attribute %r" % (i, key)) for i in range(n)]
+            for key, col in columns.items()
+        }
+        try:
+            return cls.from_arrays(
+                numpy.array(coords, dtype=numpy.float64).reshape(n, 2),
+                ids=id_bytes if any(v is not None for v in id_bytes) else None,
+                names=name_bytes if any(v is not None for v in name_bytes) else None,
+                attributes=attributes or None,
+            )
+        except GeolocError as err:
+            # The library names the coordinate "coords[i]": to the caller it is record i.
+            if err.message.startswith("coords[") and "]" in err.message:
+                message = "record " + err.message[len("coords["):].replace("]", "", 1)
+                raise type(err)(message, err.status) from None
+            raise
 
     @classmethod
     def load_csv(
@@ -665,7 +753,7 @@ class Places(_Handle):
     @classmethod
     def parse_geojson(
         cls,
-        text: Union[TextIn, Mapping],
+        text: Union[TextIn, Mapping[str, Any]],
         *,
         strict: bool = False,
         id_column: Optional[TextIn] = None,
@@ -772,6 +860,43 @@ class Places(_Handle):
         with self._use() as ptr:
             return _text_result(lambda buf, cap, needed: _lib.geoloc_places_name(ptr, index, buf, cap, needed))
 
+    def ids(self) -> List[str]:
+        """Every place's id, in index order (``ids()[i] == id(i)``): a few library calls
+        (geoloc_places_ids), not one per place."""
+        return self._all_texts(_lib.geoloc_places_ids)
+
+    def names(self) -> List[str]:
+        """Every place's name ("" for none), in index order (``names()[i] == name(i)``)."""
+        return self._all_texts(_lib.geoloc_places_names)
+
+    def _all_texts(self, fn: Any) -> List[str]:
+        # Slices of TEXT_SLICE places, each one call into one buffer of NUL-terminated texts
+        # (two when the buffer was too small), decoded and split in one step.
+        self._check_open()
+        needed = c_size_t(0)
+        cap = 0
+        buf: Any = None
+        out: List[str] = []
+        with self._use() as ptr:
+            for first in range(0, self._count, TEXT_SLICE):
+                count = min(TEXT_SLICE, self._count - first)
+                if cap < 16 * count:
+                    cap = 16 * count
+                    buf = ctypes.create_string_buffer(cap)
+                try:
+                    fn(ptr, first, count, buf, cap, byref(needed))
+                except BufferTooSmallError:
+                    if needed.value <= cap:  # pragma: no cover - a library bug
+                        raise
+                    cap = needed.value
+                    buf = ctypes.create_string_buffer(cap)
+                    fn(ptr, first, count, buf, cap, byref(needed))
+                texts = _decode(ctypes.string_at(buf, needed.value - 1)).split("\0")
+                if len(texts) != count:  # pragma: no cover - a library bug
+                    raise InternalError("the library wrote %d texts for %d places" % (len(texts), count))
+                out.extend(texts)
+        return out
+
     def attribute(self, i: int, name: TextIn) -> Optional[str]:
         """The value of attribute ``name`` of place ``i``; None when this place has no value.
 
@@ -835,6 +960,25 @@ class Places(_Handle):
         Earth or more finds every place. ``limit`` keeps the nearest that many (None: all).
         Raises NotFiniteError, OutOfRangeError (latitude, negative radius), InvalidArgumentError.
         """
+        return self._within(_matches, _check_only, center, radius, unit, model, limit)
+
+    def within_arrays(
+        self,
+        center: CoordLike,
+        radius: float,
+        unit: UnitLike = Unit.METERS,
+        model: ModelLike = Model.SPHERE,
+        limit: Optional[int] = None,
+    ) -> Tuple["numpy.ndarray[Any, Any]", "numpy.ndarray[Any, Any]"]:
+        """:meth:`within` as two arrays, ``(indices, distances)`` (int64 and float64, the same
+        order), with no Python object per result: the form for large results (as fast as
+        :meth:`within_many` for one centre). Arguments and errors as :meth:`within`."""
+        return self._within(_match_arrays, _no_arrays, center, radius, unit, model, limit)
+
+    def _within(
+        self, collect: "_Collect[_R]", none: "_None[_R]", center: CoordLike, radius: float, unit: UnitLike,
+        model: ModelLike, limit: Optional[int],
+    ) -> _R:
         c = _coord(center, "center")
         r = _float(radius, "radius")
         u = coerce(Unit, unit, "unit")
@@ -846,8 +990,8 @@ class Places(_Handle):
                 return _lib.geoloc_places_within(ptr, c, r, m, u, lim, out, cap, count)
 
             if limit is not None and lim == 0:  # none wanted: the arguments are still checked
-                return _check_only(lambda out, cap, count: query(out, cap, count, 1))
-            return _matches(query, min(lim or FIRST_CAPACITY, self._count))
+                return none(lambda out, cap, count: query(out, cap, count, 1))
+            return collect(query, min(lim or FIRST_CAPACITY, self._count))
 
     def nearest(
         self,
@@ -860,13 +1004,31 @@ class Places(_Handle):
         """The ``k`` places nearest to ``point``, exactly, nearest first, ties in index order,
         distances in ``unit``; fewer when the set is smaller or ``max_distance`` (in ``unit``;
         None for no bound) leaves fewer. Raises as :meth:`within`."""
+        return self._nearest(_matches, point, k, unit, model, max_distance)
+
+    def nearest_arrays(
+        self,
+        point: CoordLike,
+        k: int = 1,
+        unit: UnitLike = Unit.METERS,
+        model: ModelLike = Model.SPHERE,
+        max_distance: Optional[float] = None,
+    ) -> Tuple["numpy.ndarray[Any, Any]", "numpy.ndarray[Any, Any]"]:
+        """:meth:`nearest` as two arrays, ``(indices, distances)`` (int64 and float64), with no
+        Python object per result. Arguments and errors as :meth:`nearest`."""
+        return self._nearest(_match_arrays, point, k, unit, model, max_distance)
+
+    def _nearest(
+        self, collect: "_Collect[_R]", point: CoordLike, k: int, unit: UnitLike, model: ModelLike,
+        max_distance: Optional[float],
+    ) -> _R:
         p = _coord(point, "point")
         kk = _count_arg(k, "k")
         u = coerce(Unit, unit, "unit")
         m = coerce(Model, model, "model")
         md = float("inf") if max_distance is None else _float(max_distance, "max_distance")
         with self._use() as ptr:
-            return _matches(
+            return collect(
                 lambda out, cap, count: _lib.geoloc_places_nearest(ptr, p, kk, m, u, md, out, cap, count),
                 min(kk, self._count),
             )
@@ -881,7 +1043,7 @@ class Places(_Handle):
     ) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
         """Radius search for many centres in one library call (no Python loop).
 
-        ``centers`` is an (n, 2) array-like. Returns ``(offsets, indices, distances)``: centre
+        ``centers`` is an (n, 2) array-like or a :class:`LatLon` of two columns. Returns ``(offsets, indices, distances)``: centre
         i's matches, as :meth:`within` gives them, are ``indices[offsets[i]:offsets[i + 1]]``
         and the same slice of ``distances`` (in ``unit``); ``offsets`` has n + 1 entries."""
         pts = _points(centers, "centers")
@@ -918,7 +1080,7 @@ class Places(_Handle):
     ) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """The ``k`` nearest places to each of many points in one library call (no Python loop).
 
-        ``points`` is an (n, 2) array-like. Returns ``(indices, distances)``, both of shape
+        ``points`` is an (n, 2) array-like or a :class:`LatLon` of two columns. Returns ``(indices, distances)``, both of shape
         (n, k): row i holds point i's matches as :meth:`nearest` gives them, padded with index -1
         and distance ``inf`` where fewer than ``k`` exist."""
         pts = _points(points, "points")
@@ -947,6 +1109,24 @@ class Places(_Handle):
         """The places inside ``region`` (boundary included): nearest first from ``origin`` with
         distances in ``unit`` (ties in index order), or without an origin in index order with
         distance 0. ``limit`` keeps the first that many (None: all)."""
+        return self._in_region(_matches, _check_only, region, origin, unit, model, limit)
+
+    def in_region_arrays(
+        self,
+        region: "Region",
+        origin: Optional[CoordLike] = None,
+        unit: UnitLike = Unit.METERS,
+        model: ModelLike = Model.SPHERE,
+        limit: Optional[int] = None,
+    ) -> Tuple["numpy.ndarray[Any, Any]", "numpy.ndarray[Any, Any]"]:
+        """:meth:`in_region` as two arrays, ``(indices, distances)`` (int64 and float64), with
+        no Python object per result. Arguments and errors as :meth:`in_region`."""
+        return self._in_region(_match_arrays, _no_arrays, region, origin, unit, model, limit)
+
+    def _in_region(
+        self, collect: "_Collect[_R]", none: "_None[_R]", region: "Region", origin: Optional[CoordLike],
+        unit: UnitLike, model: ModelLike, limit: Optional[int],
+    ) -> _R:
         if not isinstance(region, Region):
             raise TypeError("region must be a Region, not %s" % type(region).__name__)
         o = None if origin is None else _coord(origin, "origin")
@@ -960,8 +1140,8 @@ class Places(_Handle):
                 return _lib.geoloc_places_in_region(ptr, rptr, o_ref, m, u, lim, out, cap, count)
 
             if limit is not None and lim == 0:  # none wanted: the arguments are still checked
-                return _check_only(lambda out, cap, count: query(out, cap, count, 1))
-            return _matches(query, min(lim or FIRST_CAPACITY, self._count))
+                return none(lambda out, cap, count: query(out, cap, count, 1))
+            return collect(query, min(lim or FIRST_CAPACITY, self._count))
 
     def __repr__(self) -> str:
         if self.closed:
@@ -1004,7 +1184,7 @@ class Region(_Handle):
         return cls._adopt(out)
 
     @classmethod
-    def from_geojson(cls, geojson: Union[TextIn, Mapping]) -> "Region":
+    def from_geojson(cls, geojson: Union[TextIn, Mapping[str, Any]]) -> "Region":
         """A region from GeoJSON text or a decoded mapping: a Polygon or MultiPolygon geometry,
         or a Feature or FeatureCollection of them. Raises as :meth:`from_wkt`."""
         out = RegionPtr()

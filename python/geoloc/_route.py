@@ -131,7 +131,8 @@ _lib = _ffi.lib
 def route_length(
     points: Any, closed: bool = False, unit: UnitLike = Unit.METERS, model: ModelLike = Model.SPHERE
 ) -> Tuple[float, numpy.ndarray]:
-    """The length of the path through ``points`` (shape (n, 2), (lat, lon) degrees) in order,
+    """The length of the path through ``points`` (shape (n, 2), (lat, lon) degrees, or a
+    :class:`LatLon` of two columns) in order,
     in ``unit``; ``closed`` adds the leg from the last point back to the first.
 
     Returns ``(total, legs)``: legs is a float64 array of n - 1 leg lengths (n when closed;
@@ -318,7 +319,7 @@ def best_order(
     home: CoordLike, stops: Any, end: Any = "home", unit: UnitLike = Unit.METERS, model: ModelLike = Model.SPHERE,
     mode: str = "auto", iterations: Optional[int] = None, time_limit: Optional[float] = None, seed: int = 1,
 ) -> BestOrder:
-    """The order of ``stops`` (shape (n, 2), (lat, lon) degrees) that makes the route from
+    """The order of ``stops`` (shape (n, 2), (lat, lon) degrees, or a :class:`LatLon`) that makes the route from
     ``home`` shortest. ``end``: ``"home"`` (a round trip), ``"anywhere"``, or a stop index to end
     at. ``mode``: ``"auto"`` (exact up to 16 stops), ``"exact"`` (at most 18 stops) or
     ``"heuristic"``; ``iterations`` and ``time_limit`` (seconds) bound the heuristic, which is

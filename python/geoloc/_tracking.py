@@ -20,12 +20,13 @@ from __future__ import annotations
 import ctypes
 import os
 from ctypes import POINTER, Structure, byref, c_bool, c_char, c_char_p, c_double, c_int, c_size_t, c_void_p
-from typing import Any, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy
 
 from . import _ffi
-from ._core import _text_result
+from ._core import IdLike, LatLon, ModelLike, _id_text, _points, _renamed, _text_result
+from ._enums import Model, coerce
 from ._errors import BufferTooSmallError
 from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
 from ._places import CLoadOptions
@@ -189,6 +190,7 @@ FUNCTIONS = {
 _ffi.declare(FUNCTIONS)
 
 _lib = _ffi.lib  # looked up through this module, so a test can watch the calls
+_T = TypeVar("_T")
 
 
 # --------------------------------------------------------------------------------------------
@@ -264,7 +266,7 @@ class _Handle:
             raise ValueError("%s is closed" % type(self).__name__)
         return self._ptr
 
-    def __enter__(self):
+    def __enter__(self: _T) -> _T:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -282,11 +284,11 @@ class _Handle:
 # --------------------------------------------------------------------------------------------
 
 
-def filter_options(activity: Union[int, str] = "other") -> dict:
+def filter_options(activity: Union[int, str] = "other") -> Dict[str, float]:
     """The preset options of an activity as a dict (the keys of FixFilter's options)."""
     o = CFilterOptions()
     _lib.geoloc_filter_options_preset(_activity(activity), byref(o))
-    return {name: getattr(o, name) for name, _ in CFilterOptions._fields_}
+    return {field[0]: getattr(o, field[0]) for field in CFilterOptions._fields_}
 
 
 class FixFilter(_Handle):
@@ -341,29 +343,34 @@ class FixFilter(_Handle):
 
 
 class Geofences(_Handle):
-    """A set of regions: circles (centres (n, 2) lat/lon, radii in meters) then polygons (each a
-    (k, 2) array of lat/lon vertices); ids optional. Region i is circle i for i < n."""
+    """A set of regions: circles (centres (n, 2) lat/lon or a :class:`LatLon`, radii in meters)
+    then polygons (each a (k, 2) array of lat/lon vertices); ids optional (text, or an int that
+    stands for its decimal text, as place ids). Region i is circle i for i < n."""
 
     _destroy = staticmethod(lambda p: _lib.geoloc_geofences_destroy(p))
 
-    def __init__(self, centers: Any = (), radii: Any = (), ids: Optional[Sequence[str]] = None,
-                 polygons: Sequence[Any] = (), polygon_ids: Optional[Sequence[str]] = None) -> None:
-        c = numpy.ascontiguousarray(centers, dtype=numpy.float64).reshape(-1, 2)
+    def __init__(self, centers: Any = (), radii: Any = (), ids: Optional[Sequence[Optional[IdLike]]] = None,
+                 polygons: Sequence[Any] = (), polygon_ids: Optional[Sequence[Optional[IdLike]]] = None) -> None:
+        c = (_points(centers, "centers") if isinstance(centers, LatLon)
+             else numpy.ascontiguousarray(centers, dtype=numpy.float64).reshape(-1, 2))
         r = numpy.ascontiguousarray(radii, dtype=numpy.float64).reshape(-1)
         if r.shape[0] != c.shape[0]:
             raise ValueError("%d centres but %d radii" % (c.shape[0], r.shape[0]))
         n = c.shape[0]
         keep: List[Any] = []
         circles = (CCircleFence * max(n, 1))()
-        id_bytes = [_text_arg(s) for s in ids] if ids is not None else [None] * n
+        id_bytes = [_id_text(s, "ids[%d]" % i) for i, s in enumerate(ids)] if ids is not None else [None] * n
         if len(id_bytes) != n:
             raise ValueError("%d ids for %d circles" % (len(id_bytes), n))
         for i in range(n):
             circles[i].id = id_bytes[i]
             circles[i].center = CCoord(c[i, 0], c[i, 1])
             circles[i].radius_m = r[i]
+        if polygon_ids is not None and len(polygon_ids) != len(polygons):
+            raise ValueError("%d polygon ids for %d polygons" % (len(polygon_ids), len(polygons)))
         polys = (CPolygonFence * max(len(polygons), 1))()
-        pid = [_text_arg(s) for s in polygon_ids] if polygon_ids is not None else [None] * len(polygons)
+        pid = ([_id_text(s, "polygon_ids[%d]" % i) for i, s in enumerate(polygon_ids)] if polygon_ids is not None
+               else [None] * len(polygons))
         for j, p in enumerate(polygons):
             v = numpy.ascontiguousarray(p, dtype=numpy.float64).reshape(-1, 2)
             keep.append(v)
@@ -379,9 +386,11 @@ class Geofences(_Handle):
         _lib.geoloc_geofences_count(self._use(), byref(n))
         return n.value
 
-    def id(self, index: int) -> str:
+    @_renamed(index="i")
+    def id(self, i: int) -> str:
+        """The id of region ``i`` (``index=``, 0.2's name, still works with a DeprecationWarning)."""
         ptr = self._use()
-        return _text_result(lambda buf, cap, needed: _lib.geoloc_geofences_id(ptr, index, buf, cap, needed))
+        return _text_result(lambda buf, cap, needed: _lib.geoloc_geofences_id(ptr, i, buf, cap, needed))
 
 
 class Monitor(_Handle):
@@ -460,18 +469,20 @@ class TrackStats(NamedTuple):
     altitude_count: int
 
 
-def track_stats(fixes: Any, model: Union[int, str] = "sphere", moving_speed_mps: float = 0.5) -> TrackStats:
-    """Length (either model), duration, moving time, speeds and elevation of a track."""
+def track_stats(fixes: Any, model: ModelLike = Model.SPHERE, moving_speed_mps: float = 0.5) -> TrackStats:
+    """Length (either model: a Model, its value or its name, as every other call takes it),
+    duration, moving time, speeds and elevation of a track."""
     arr = _fix_array(fixes)
-    m = {"sphere": 0, "wgs84": 1}.get(model, model) if isinstance(model, str) else int(model)
+    m = coerce(Model, model, "model")
     s = CTrackStats()
     _lib.geoloc_track_measure(_fix_ptr(arr), arr.shape[0], m, float(moving_speed_mps), byref(s))
-    return TrackStats(*(getattr(s, name) for name, _ in CTrackStats._fields_))
+    return TrackStats(*(getattr(s, field[0]) for field in CTrackStats._fields_))
 
 
 def simplify_track(points: Any, tolerance_m: float) -> numpy.ndarray:
-    """Douglas-Peucker on the sphere: the indices kept (an (n, 2) lat/lon array, or fixes)."""
-    arr = numpy.ascontiguousarray(points, dtype=numpy.float64)
+    """Douglas-Peucker on the sphere: the indices kept (an (n, 2) lat/lon array, a
+    :class:`LatLon` of two columns, or fixes)."""
+    arr = _points(points, "points") if isinstance(points, LatLon) else numpy.ascontiguousarray(points, dtype=numpy.float64)
     if arr.ndim == 2 and arr.shape[1] == 7:
         arr = numpy.ascontiguousarray(arr[:, :2])
     arr = arr.reshape(-1, 2)
@@ -499,7 +510,7 @@ def resample_track(fixes: Any, distance_m: Optional[float] = None, time_s: Optio
     if (distance_m is None) == (time_s is None):
         raise TypeError("give one of distance_m and time_s")
     arr = _fix_array(fixes)
-    mode, step = (0, distance_m) if distance_m is not None else (1, time_s)
+    mode, step = (0, distance_m) if distance_m is not None else (1, float(time_s or 0.0))
     return _sized(lambda out, cap, needed: _lib.geoloc_track_resample(
         _fix_ptr(arr), arr.shape[0], mode, float(step), ctypes.cast(out, POINTER(CFix)), cap, needed), numpy.float64, 7)
 

@@ -18,6 +18,7 @@ from ._core import (
     _INT32_MIN,
     _float,
     _int32,
+    _renamed,
     _static_text,
     _text_result,
 )
@@ -64,22 +65,24 @@ def is_documented_weather_code(code: int) -> bool:
     return bool(_lib.geoloc_weather_code_documented(number))
 
 
+@_renamed(given="unit")
 def weather_condition(
     code: int,
     temperature: float,
-    given: Union[TempUnit, int, str] = TempUnit.FAHRENHEIT,
+    unit: Union[TempUnit, int, str] = TempUnit.FAHRENHEIT,
     shown: Union[TempUnit, int, str, None] = None,
     daylight: Union[Daylight, int, str] = Daylight.UNKNOWN,
 ) -> str:
     """The weather-conditions text "Label, T°F" / "Label, T°C", e.g. "Rain, 45°F".
 
-    ``temperature`` is in ``given``; it is converted to ``shown`` (None: the same as given) and
+    ``temperature`` is in ``unit``; it is converted to ``shown`` (None: the same as unit) and
     rounded half away from zero to a whole degree. An undocumented code gives "Unknown, 72°F"
     without raising. Raises NotFiniteError, OutOfRangeError (below absolute zero, above
-    1,000,000, or a code outside int32)."""
+    1,000,000, or a code outside int32). ``given=`` (0.2's name of ``unit``) still works with a
+    DeprecationWarning."""
     c = _int32(code, "weather code")
     t = _float(temperature, "temperature")
-    g = coerce(TempUnit, given, "given")
+    g = coerce(TempUnit, unit, "unit")
     s = g if shown is None else coerce(TempUnit, shown, "shown")
     d = coerce(Daylight, daylight, "daylight")
     return _text_result(

@@ -749,3 +749,114 @@ def test_convert_length_overflow_is_not_finite():
 def test_format_coord_longitude_stays_below_180():
     for lon in (179.9999995, -180.0000001, 539.9999999):
         assert geoloc.format_coord((1.0, lon)) == "1.000000,-180.000000"
+
+
+# ============================================================================================
+# LatLon: two coordinate columns in place of (n, 2) rows
+# ============================================================================================
+
+
+def test_latlon_stacks_columns_into_rows():
+    from geoloc._core import _points
+
+    lat = numpy.array([38.5, -33.9, 0.0])
+    lon = [-88.9, 151.2, 180.0]
+    got = _points(geoloc.LatLon(lat, lon), "pts")
+    assert got.shape == (3, 2) and got.dtype == numpy.float64 and got.flags.c_contiguous
+    assert got.tolist() == [[38.5, -88.9], [-33.9, 151.2], [0.0, 180.0]]
+    # numpy sees the same rows; integer columns are degrees; a scalar is repeated.
+    assert numpy.asarray(geoloc.LatLon(lat, lon)).tolist() == got.tolist()
+    assert _points(geoloc.LatLon(numpy.array([1, 2], dtype=numpy.int32), 5), "p").tolist() == [[1, 5], [2, 5]]
+    assert len(geoloc.LatLon(lat, lon)) == 3
+    assert _points(geoloc.LatLon([], []), "p").shape == (0, 2)
+    # A strided column (a DataFrame's column of a 2-d block) is fine.
+    block = numpy.arange(12.0).reshape(3, 4)
+    assert _points(geoloc.LatLon(block[:, 1], block[:, 3]), "p").tolist() == [[1, 3], [5, 7], [9, 11]]
+    assert "LatLon" in repr(geoloc.LatLon([1], [2]))
+    assert "LatLon" in geoloc.__all__
+
+
+def test_latlon_is_never_two_points():
+    # Two columns of two numbers each: two points (1, 3) and (2, 4), not the rows (1, 2), (3, 4).
+    from geoloc._core import _points
+
+    assert _points(geoloc.LatLon([1, 2], [3, 4]), "p").tolist() == [[1, 3], [2, 4]]
+    assert _points(([1, 2], [3, 4]), "p").tolist() == [[1, 2], [3, 4]]  # a plain tuple stays rows
+    assert not isinstance(geoloc.LatLon([1], [2]), tuple)
+
+
+def test_latlon_refuses_what_points_refuse():
+    from geoloc._core import _points
+
+    with pytest.raises(ValueError, match="2 latitudes and 3 longitudes"):
+        _points(geoloc.LatLon([1, 2], [3, 4, 5]), "centers")
+    with pytest.raises(ValueError, match="one-dimensional"):
+        _points(geoloc.LatLon([[1, 2]], [3]), "centers")
+    with pytest.raises(TypeError, match="centers latitudes must hold real numbers"):
+        _points(geoloc.LatLon([True, False], [3, 4]), "centers")
+    with pytest.raises(TypeError, match="longitudes must hold real numbers"):
+        _points(geoloc.LatLon([1.0], ["3"]), "centers")
+    with pytest.raises(TypeError, match="longitudes must hold real numbers"):
+        _points(geoloc.LatLon([1.0], [3 + 1j]), "centers")
+    with pytest.raises(TypeError, match="masked"):
+        _points(geoloc.LatLon(numpy.ma.masked_array([1.0], [True]), [3.0]), "centers")
+
+
+# ============================================================================================
+# Type hints: the package passes mypy --strict, and a user's code type-checks against it
+# ============================================================================================
+
+_TYPED_USER_CODE = '''
+from typing import List, Tuple
+import numpy
+import geoloc
+
+d: float = geoloc.distance((1.0, 2.0), (3.0, 4.0), unit="km")
+rows = numpy.zeros((3, 2))
+d = geoloc.distance(rows[0], geoloc.Coord(1.0, 2.0), model=geoloc.Model.WGS84)
+km: numpy.ndarray = geoloc.distance_pairs(geoloc.LatLon(rows[:, 0], rows[:, 1]), rows, unit="km")
+with geoloc.Places.from_arrays(rows, ids=numpy.arange(3)) as other:
+    pass
+with geoloc.Places.from_arrays(rows, ids=[1, 2, "x"]) as places:
+    matches: List[geoloc.Match] = places.within((0.0, 0.0), 5, "km")
+    first: int = matches[0].index if matches else -1
+    idx, dist = places.within_arrays((0.0, 0.0), 5, "km")
+    ids: List[str] = places.ids()
+    near_idx, near_dist = places.nearest_arrays(rows[1], 2)
+    in_idx, _ = places.in_region_arrays(geoloc.Region.from_wkt("POLYGON((0 0, 1 0, 1 1, 0 0))"))
+    offsets, indices, distances = places.within_many(rows, 5.0)
+text: str = geoloc.weather_condition(63, 7.5, unit="C")
+fences = geoloc.Geofences(rows, [1.0, 2.0, 3.0], ids=[1, 2, 3])
+label: str = fences.id(0)
+'''
+
+_WRONG_USER_CODE = '''
+import geoloc
+geoloc.weather_condition(63, "hot")
+geoloc.Places.from_arrays([(0.0, 0.0)]).ids().append(3)
+'''
+
+
+def test_the_package_and_its_users_type_check(tmp_path):
+    pytest.importorskip("mypy")  # scripts/test_wheel installs it in the test venv
+    package_parent = Path(geoloc.__file__).resolve().parent.parent
+    env = dict(os.environ)
+    if os.environ.get("GEOLOC_TEST_INSTALLED") != "1":  # the source tree's package (conftest.py)
+        env["MYPYPATH"] = str(package_parent)
+    good = tmp_path / "user_good.py"
+    good.write_text(_TYPED_USER_CODE)
+    wrong = tmp_path / "user_wrong.py"
+    wrong.write_text(_WRONG_USER_CODE)
+
+    def mypy(*args: str) -> "subprocess.CompletedProcess[str]":
+        return subprocess.run(
+            [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--cache-dir", str(tmp_path / "cache"), *args],
+            cwd=str(tmp_path), env=env, capture_output=True, text=True, timeout=600,
+        )
+
+    run = mypy("-p", "geoloc", "-m", "user_good")  # the package and a user module beside it (cwd)
+    assert run.returncode == 0, run.stdout + run.stderr
+    run = mypy(str(wrong))
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert 'user_wrong.py:3: error: Argument 2 to "weather_condition" has incompatible type "str"' in run.stdout
+    assert "user_wrong.py:4: error:" in run.stdout

@@ -605,3 +605,28 @@ def test_golden_distance_batch(golden_dir: Path) -> None:
         for i in range(len(mine)):
             one = geoloc.distance_one_to_many(a[i], b[i : i + 1], unit)
             assert close(one[0], expected[i], rel[i])
+
+
+# ============================================================================================
+# Separate latitude and longitude columns (LatLon) in the batch calls
+# ============================================================================================
+
+
+def test_batches_take_latlon_columns():
+    a = random_lat_lon(50, 14)
+    b = random_lat_lon(50, 15)
+    for model in ("sphere", "wgs84"):
+        want = geoloc.distance_pairs(a, b, "km", model)
+        got = geoloc.distance_pairs(geoloc.LatLon(a[:, 0], a[:, 1]), geoloc.LatLon(b[:, 0].tolist(), b[:, 1]), "km", model)
+        assert numpy.array_equal(got, want)
+        # one side rows, the other columns
+        assert numpy.array_equal(geoloc.distance_pairs(a, geoloc.LatLon(b[:, 0], b[:, 1]), "km", model), want)
+        want1 = geoloc.distance_one_to_many(NYC, b, "mi", model)
+        assert numpy.array_equal(geoloc.distance_one_to_many(NYC, geoloc.LatLon(b[:, 0], b[:, 1]), "mi", model), want1)
+    assert rel_close(geoloc.distance_pairs(geoloc.LatLon([a[0, 0]], [a[0, 1]]), b[:1])[0], geoloc.distance(a[0], b[0]), 1e-15)
+    with pytest.raises(ValueError, match="same shape"):
+        geoloc.distance_pairs(geoloc.LatLon([1.0, 2.0], [3.0, 4.0]), b[:3])
+    with pytest.raises(ValueError, match="points has 2 latitudes and 1 longitudes"):
+        geoloc.distance_one_to_many(NYC, geoloc.LatLon([1.0, 2.0], [3.0]))
+    with pytest.raises(geoloc.OutOfRangeError):
+        geoloc.distance_one_to_many(NYC, geoloc.LatLon([1.0, 91.0], [3.0, 4.0]))

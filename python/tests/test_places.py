@@ -196,7 +196,8 @@ def test_create_errors():
     raises(ValueError, Places.from_arrays, good, names=["a", "b", "c"])
     raises(ValueError, Places.from_arrays, good, attributes={"x": ["1"]})
     raises(TypeError, Places.from_arrays, good, ids="ab")
-    raises(TypeError, Places.from_arrays, good, ids=[1, 2])
+    raises(TypeError, Places.from_arrays, good, ids=[1.0, 2])  # an int id is text (see below); a float is not
+    raises(TypeError, Places.from_arrays, good, ids=[True, 2])
     raises(TypeError, Places.from_arrays, good, attributes=[("x", ["1", "2"])])
     raises(TypeError, Places.from_arrays, good, attributes={"x": "12"})
     raises(ValueError, Places.from_arrays, [(1, 2, 3)])
@@ -1007,3 +1008,126 @@ def test_misused_handles_are_caught_by_the_c_door():
     err = raises(geoloc.InvalidArgumentError, lib.geoloc_places_count, raw, ctypes.byref(count))
     assert err.message == "places was destroyed"
     region.close()
+
+
+# ============================================================================================
+# The numpy-like door: LatLon columns, int ids, ids()/names(), the array forms of the queries
+# ============================================================================================
+
+
+def test_batch_queries_and_from_arrays_take_latlon_columns(hand):
+    rng = numpy.random.default_rng(8)
+    lat, lon = rng.uniform(-90, 90, 100), rng.uniform(-180, 180, 100)
+    rows = numpy.column_stack([lat, lon])
+    for got, want in zip(hand.within_many(geoloc.LatLon(lat, lon), 3000.0, "km"), hand.within_many(rows, 3000.0, "km")):
+        assert numpy.array_equal(got, want)
+    for got, want in zip(hand.nearest_many(geoloc.LatLon(lat, lon), 3), hand.nearest_many(rows, 3)):
+        assert numpy.array_equal(got, want)
+    h = numpy.array(HAND)
+    with Places.from_arrays(geoloc.LatLon(h[:, 0], h[:, 1])) as p:
+        assert numpy.array_equal(p.coords(), hand.coords())
+    with pytest.raises(geoloc.OutOfRangeError, match=r"centers\[1\]"):
+        hand.within_many(geoloc.LatLon([0.0, 91.0], [0.0, 0.0]), 1.0)
+
+
+def test_int_ids_are_their_decimal_text():
+    good = [(1, 2), (3, 4), (5, 6)]
+    for ids in ([7, -3, 2**70], [numpy.int64(7), numpy.int8(-3), 2**70], ["7", -3, 2**70]):
+        with Places.from_arrays(good, ids=ids) as p:
+            assert p.ids() == ["7", "-3", str(2**70)]
+            assert p.id(0) == "7" and p[1].id == "-3"
+    for dtype in (numpy.int64, numpy.uint32, numpy.int16):
+        with Places.from_arrays(good, ids=numpy.array([10, 0, 3], dtype=dtype)) as p:
+            assert p.ids() == ["10", "0", "3"]
+    with Places.from_arrays(good, ids=[None, 5, b"x"]) as p:
+        assert p.ids() == ["1", "5", "x"]  # None: the 1-based index, as before
+    with pytest.raises(ValueError, match="ids has 2 entries for 3"):
+        Places.from_arrays(good, ids=numpy.array([1, 2]))
+    with pytest.raises(TypeError, match=r"ids\[0\] must be a str, bytes or int, not float"):
+        Places.from_arrays(good, ids=numpy.array([1.0, 2.0, 3.0]))
+    # The same rule for geofence ids.
+    fences = geoloc.Geofences([(0, 0), (1, 1)], [10, 10], ids=[42, numpy.int32(-1)],
+                              polygons=[[(0, 0), (0, 1), (1, 1)]], polygon_ids=[7])
+    assert [fences.id(i) for i in range(3)] == ["42", "-1", "7"]
+    with pytest.raises(TypeError, match=r"ids\[1\]"):
+        geoloc.Geofences([(0, 0), (1, 1)], [10, 10], ids=["a", 1.5])
+    with pytest.raises(ValueError, match="2 polygon ids for 1 polygons"):
+        geoloc.Geofences(polygons=[[(0, 0), (0, 1), (1, 1)]], polygon_ids=[1, 2])
+
+
+def test_from_records_names_the_record_not_a_column():
+    with Places.from_records([(1, 2, 7, "a"), {"lat": 3, "lon": 4, "id": numpy.uint16(8)}, (5, 6)]) as p:
+        assert p.ids() == ["7", "8", "3"] and p.names() == ["a", "", ""]
+    for records, kind, message in [
+        ([(1, 2, "a"), (1, 0, 3.5)], TypeError, "record 1 id must be a str, bytes or int, not float"),
+        ([(1, 2), (1, 0, "x", 5)], TypeError, "record 1 name must be str or bytes, not int"),
+        ([{"lat": 1, "lon": 2}, {"lat": 1, "lon": 0, "kind": 4}], TypeError, "record 1 attribute 'kind'"),
+        ([(1, 2), (91, 0)], geoloc.OutOfRangeError, "record 1: latitude 91 is outside"),
+        ([(1, 2), (0, 0), (NAN, 0)], geoloc.NotFiniteError, "record 2"),
+    ]:
+        with pytest.raises(kind) as info:
+            Places.from_records(records)
+        assert message in str(info.value)
+        assert "ids[" not in str(info.value) and "coords[" not in str(info.value)
+
+
+def test_ids_and_names_read_back_at_once(small, monkeypatch):
+    assert small.ids() == [small.id(i) for i in range(len(small))] == ["chi", "2", "syd"]
+    assert small.names() == [small.name(i) for i in range(len(small))] == ["Chicago", "New York", ""]
+    long_id = "x" * 1000  # longer than the first buffer
+    with Places.from_arrays([(0, 0), (1, 1), (2, 2)], ids=["a", long_id, "b"], names=["é" * 300, None, "c"]) as p:
+        assert p.ids() == ["a", long_id, "b"] and p.names() == ["é" * 300, "", "c"]
+    with Places.from_arrays([]) as e:
+        assert e.ids() == [] and e.names() == []
+    # Read in slices (here of 2 places), the buffer growing for a long text.
+    monkeypatch.setattr(geoloc._places, "TEXT_SLICE", 2)
+    ids = ["p%d" % i for i in range(7)]
+    ids[5] = "y" * 500
+    with Places.from_arrays(numpy.zeros((7, 2)), ids=ids, names=[None, "ü", "", "a\tb", None, "z" * 40, "last"]) as p:
+        assert p.ids() == ids == [p.id(i) for i in range(7)]
+        assert p.names() == ["", "ü", "", "a\tb", "", "z" * 40, "last"] == [p.name(i) for i in range(7)]
+    p = Places.from_arrays([(0, 0)])
+    p.close()
+    with pytest.raises(ValueError, match="closed"):
+        p.ids()
+
+
+def test_array_forms_equal_the_match_lists(hand):
+    rng = numpy.random.default_rng(11)
+    centers = [(10.0, 180.0), (-45.0, 170.0), (90.0, -123.0)] + [
+        (float(a), float(b)) for a, b in zip(rng.uniform(-90, 90, 40), rng.uniform(-180, 180, 40))]
+    region = Region.from_wkt("POLYGON((160 -50, 180 -50, 180 20, 160 20, 160 -50))")
+    for c in centers:
+        for radius, limit in [(0.0, None), (500.0, None), (3000.0, 2), (20100.0, None), (20100.0, 0)]:
+            want = hand.within(c, radius, "km", limit=limit)
+            idx, dist = hand.within_arrays(c, radius, "km", limit=limit)
+            assert idx.dtype == numpy.int64 and dist.dtype == numpy.float64
+            assert idx.tolist() == [m.index for m in want] and dist.tolist() == [m.distance for m in want]
+        for k, bound in [(0, None), (1, None), (3, 3000.0), (20, None)]:
+            want = hand.nearest(c, k, "mi", "wgs84", max_distance=bound)
+            idx, dist = hand.nearest_arrays(c, k, "mi", "wgs84", max_distance=bound)
+            assert idx.tolist() == [m.index for m in want] and dist.tolist() == [m.distance for m in want]
+        for origin, limit in [(None, None), (c, None), (c, 1), (c, 0)]:
+            want = hand.in_region(region, origin, "km", limit=limit)
+            idx, dist = hand.in_region_arrays(region, origin, "km", limit=limit)
+            assert idx.tolist() == [m.index for m in want] and dist.tolist() == [m.distance for m in want]
+    # within_many for one centre gives the same arrays.
+    offsets, idx_many, dist_many = hand.within_many([centers[1]], 20100.0, "km")
+    idx, dist = hand.within_arrays(centers[1], 20100.0, "km")
+    assert numpy.array_equal(idx, idx_many) and numpy.array_equal(dist, dist_many)
+    # More results than the first buffer holds.
+    rng = numpy.random.default_rng(12)
+    with Places.from_arrays(numpy.column_stack([rng.uniform(-1, 1, 500), rng.uniform(-1, 1, 500)])) as big:
+        idx, dist = big.within_arrays((0, 0), 1e9)
+        assert len(idx) == 500 and idx.tolist() == [m.index for m in big.within((0, 0), 1e9)]
+        idx, dist = big.nearest_arrays((0, 0), 300)
+        assert len(idx) == 300 and (numpy.diff(dist) >= 0).all()
+    # The same argument errors as the list forms; a limit of 0 still checks the arguments.
+    with pytest.raises(geoloc.OutOfRangeError):
+        hand.within_arrays((91, 0), 1.0)
+    with pytest.raises(geoloc.OutOfRangeError):
+        hand.within_arrays((91, 0), 1.0, limit=0)
+    with pytest.raises(geoloc.InvalidArgumentError):
+        hand.nearest_arrays((0, 0), 1, unit="furlong")
+    with pytest.raises(TypeError):
+        hand.in_region_arrays("POLYGON((0 0, 1 0, 1 1, 0 0))")

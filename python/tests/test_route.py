@@ -358,3 +358,19 @@ def test_best_order_seed_texts_and_small_inputs():
 )
 def test_best_order_errors(call, cls):
     raises(cls, call)
+
+
+# ============================================================================================
+# Separate latitude and longitude columns (LatLon)
+# ============================================================================================
+
+
+def test_route_calls_take_latlon_columns():
+    stops = numpy.array([geoloc.parse_coord(s) for s in (STOP_A, STOP_B, STOP_C)] + [NYC], dtype=float)
+    cols = geoloc.LatLon(stops[:, 0], stops[:, 1])
+    total, legs = geoloc.route_length(stops, closed=True, unit="mi")
+    total2, legs2 = geoloc.route_length(cols, closed=True, unit="mi")
+    assert total2 == total and numpy.array_equal(legs2, legs)
+    home = geoloc.parse_coord(HOME)
+    got, want = geoloc.best_order(home, cols, unit="mi"), geoloc.best_order(home, stops, unit="mi")
+    assert list(got.order) == list(want.order) and got.total == want.total and got.text == want.text

@@ -190,3 +190,32 @@ def test_misused_tracking_handles_are_caught_by_the_c_door():
     with pytest.raises(geoloc.InvalidArgumentError) as err:
         lib.geoloc_fix_filter_stationary(filt, ctypes.byref(stationary))
     assert err.value.message == "filter was destroyed"
+
+
+def test_latlon_columns_for_fence_centres_and_simplify():
+    rng = numpy.random.default_rng(3)
+    cx = walk(40.7, -74.0, rng.uniform(-2000, 2000, (50, 2)), numpy.zeros(50))
+    radii = rng.uniform(30, 300, 50)
+    fx = walk(40.7, -74.0, rng.uniform(-60, 60, (300, 2)).cumsum(axis=0), numpy.arange(300) * 10.0)
+    rows = t.Monitor(t.Geofences(cx[:, :2], radii)).run(fx)
+    cols = t.Monitor(t.Geofences(geoloc.LatLon(cx[:, 0], cx[:, 1]), radii)).run(fx)
+    assert (rows == cols).all()
+    f = walk(0, 0, [(0, 0), (100, 0), (100, 0), (400, 0)], [0, 50, 100, 150])
+    assert list(t.simplify_track(geoloc.LatLon(f[:, 0], f[:, 1]), 1)) == list(t.simplify_track(f[:, :2], 1)) == [0, 3]
+    with pytest.raises(ValueError, match="latitudes"):
+        t.simplify_track(geoloc.LatLon(f[:, 0], f[:2, 1]), 1)
+
+
+def test_one_keyword_name_per_thing():
+    fences = t.Geofences([(0, 0)], [10], ids=["a"])
+    assert fences.id(0) == fences.id(i=0) == "a"
+    with pytest.warns(DeprecationWarning, match=r"id\(index=\.\.\.\) is deprecated; use i="):
+        assert fences.id(index=0) == "a"
+    f = walk(0, 0, [(0, 0), (100, 0), (100, 0), (400, 0)], [0, 50, 100, 150])
+    # The model as every other call takes it: the enum, its value or its name in any case.
+    wgs = t.track_stats(f, model="wgs84").length_m
+    assert t.track_stats(f, model=geoloc.Model.WGS84).length_m == t.track_stats(f, model="WGS84").length_m == wgs
+    assert t.track_stats(f, model=1).length_m == wgs
+    assert t.track_stats(f).length_m == t.track_stats(f, model="sphere").length_m != wgs
+    with pytest.raises(geoloc.InvalidArgumentError, match="model"):
+        t.track_stats(f, model="flat")

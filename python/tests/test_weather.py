@@ -130,3 +130,27 @@ def test_golden_row(case) -> None:
 
 def test_every_golden_file_of_this_capability_has_a_checker() -> None:
     assert set(GOLDEN_CHECKERS) == set(golden_cases.FILES_BY_CAPABILITY["weather"])
+
+
+# ============================================================================================
+# One keyword for one thing: unit= (given= is 0.2's name, deprecated)
+# ============================================================================================
+
+
+def test_weather_condition_unit_keyword_and_deprecated_given():
+    import warnings
+
+    assert geoloc.weather_condition(0, 22.2, unit="C", shown="F", daylight="day") == "Sunny, 72°F"
+    assert geoloc.weather_condition(63, 7.5, "celsius") == "Rain, 8°C"  # positional, as in 0.2
+    with pytest.warns(DeprecationWarning, match=r"weather_condition\(given=\.\.\.\) is deprecated; use unit="):
+        assert geoloc.weather_condition(0, 22.2, given="C", shown="F", daylight="day") == "Sunny, 72°F"
+    with pytest.raises(TypeError, match="both 'unit' and its old name 'given'"):
+        geoloc.weather_condition(0, 22.2, given="C", unit="C")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        geoloc.weather_condition(0, 22.2, unit="F")  # the new name warns about nothing
+    import inspect
+
+    assert "given" not in inspect.signature(geoloc.weather_condition).parameters
+    with pytest.raises(geoloc.InvalidArgumentError, match="unit"):
+        geoloc.weather_condition(0, 22.2, unit="kelvinish")

@@ -222,6 +222,50 @@ static void test_create_and_read(void)
     geoloc_places_destroy(NULL);
 }
 
+static void test_bulk_ids_and_names(void)
+{
+    const geoloc_coord pts[] = {{41.0, -87.6}, {40.7, 286.0}, {-33.9, 151.2}};
+    const char *ids[] = {"chi", NULL, "syd"};
+    const char *names[] = {"Chicago", "New York", NULL};
+    geoloc_places *p = NULL;
+    size_t needed = 99;
+    char buf[64];
+
+    CHECK_OK(geoloc_places_create(pts, ids, names, 3, NULL, 0, NULL, &p));
+    CHECK_OK(geoloc_places_ids(p, 0, 3, buf, sizeof buf, &needed));
+    CHECK(needed == 10 && memcmp(buf, "chi\0" "2\0" "syd\0", 10) == 0);
+    CHECK_OK(geoloc_places_names(p, 0, 3, buf, sizeof buf, &needed));
+    CHECK(needed == 18 && memcmp(buf, "Chicago\0" "New York\0" "\0", 18) == 0);
+    /* A slice; the size query; exactly enough; one byte short. */
+    CHECK_OK(geoloc_places_ids(p, 1, 2, buf, sizeof buf, &needed));
+    CHECK(needed == 6 && memcmp(buf, "2\0" "syd\0", 6) == 0);
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_places_names(p, 0, 2, NULL, 0, &needed));
+    CHECK(needed == 17);
+    CHECK_OK(geoloc_places_names(p, 0, 2, buf, 17, &needed));
+    CHECK(memcmp(buf, "Chicago\0" "New York\0", 17) == 0);
+    memset(buf, 'X', sizeof buf);
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_places_names(p, 0, 2, buf, 16, &needed));
+    CHECK(needed == 17 && buf[0] == '\0' && buf[1] == 'X');
+    /* count 0 needs nothing, also at the end of the set. */
+    needed = 99;
+    CHECK_OK(geoloc_places_ids(p, 3, 0, NULL, 0, &needed));
+    CHECK(needed == 0);
+    /* The same texts as geoloc_places_id, place by place. */
+    CHECK_OK(geoloc_places_ids(p, 2, 1, buf, sizeof buf, &needed));
+    CHECK_STR(buf, "syd");
+    /* Errors, in the documented order. */
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_ids(p, 2, 2, buf, sizeof buf, &needed));
+    CHECK(strstr(geoloc_last_error(), "beyond the set of 3 places") != NULL);
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_ids(p, 4, 0, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_places_names(p, (size_t)-1, 2, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_places_ids(p, 0, (size_t)GEOLOC_MAX_COUNT + 1, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_places_ids(p, 0, (size_t)-1, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_ids(NULL, 0, 1, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_ids(p, 0, 1, buf, sizeof buf, NULL));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_places_names(p, 0, 1, NULL, 8, &needed));
+    geoloc_places_destroy(p);
+}
+
 static void test_create_errors(void)
 {
     const geoloc_coord good[] = {{1, 2}, {3, 4}};
@@ -1198,6 +1242,7 @@ int main(int argc, char **argv)
         return check_summary("test_places (threads)");
     }
     test_create_and_read();
+    test_bulk_ids_and_names();
     test_create_errors();
     test_within_cases();
     test_against_brute_force(GEOLOC_MODEL_SPHERE, 600);
