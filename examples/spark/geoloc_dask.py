@@ -5,7 +5,7 @@
   ``Places.within_many``; the file is opened once per worker process (an mmap shared by every
   process on the machine) and passed by path, never pickled.
 - :func:`events_near_places_sjoin`: the same join with dask-geopandas' ``sjoin``, as a user of
-  geopandas writes it: a planar ``dwithin`` in degrees, widened per latitude band so that no
+  geopandas writes it: places drawn as discs in degrees, widened per latitude band, so that no
   pair is missed, then the exact great-circle distance as a filter.
 
 Works with any scheduler (threads, processes, dask.distributed): the functions sent to the
@@ -72,9 +72,9 @@ def events_near_places_sjoin(events, places: pandas.DataFrame, radius_miles: flo
     rows (its index is the place index). Returns a pandas DataFrame of ``id_col``, ``place`` and
     ``distance`` (miles, great circle on geoloc's sphere). Computed eagerly, band by band.
 
-    geopandas' ``dwithin`` is planar: in degrees of longitude a fixed radius grows as 1 /
-    cos(latitude), so each latitude band gets its own, wider, degree distance, and the exact
-    haversine filters the candidates. Circles reaching the antimeridian or a pole are not
+    dask-geopandas' ``sjoin`` is planar and takes no distance: the places are drawn as discs in
+    degrees; in degrees of longitude a fixed radius grows as 1 / cos(latitude), so each latitude
+    band gets its own, wider, disc, and the exact haversine filters the candidates. Circles reaching the antimeridian or a pole are not
     wrapped (the planar engine knows neither): a few pairs there can be missed."""
     import dask_geopandas
     import geopandas
@@ -93,7 +93,12 @@ def events_near_places_sjoin(events, places: pandas.DataFrame, radius_miles: flo
         dist = radius_deg / math.cos(math.radians(edge)) * 1.0001
         egdf = dask_geopandas.from_dask_dataframe(
             band, geometry=dask_geopandas.points_from_xy(band, lon_col, lat_col, crs="EPSG:4326"))
-        cand = dask_geopandas.sjoin(egdf, pgdf, how="inner", predicate="dwithin", distance=dist)
+        # dask-geopandas' sjoin takes no distance: the places become discs (16-gons drawn
+        # around the circle of ``dist``) and the join is an intersects.
+        # Only the places the band's events can reach: the tree each partition builds is small.
+        reach = pgdf[(abs(pgdf["plat"]) >= lo - radius_deg * 1.01) & (abs(pgdf["plat"]) <= hi + radius_deg * 1.01)]
+        discs = reach.set_geometry(reach.geometry.buffer(dist / math.cos(math.pi / 16), quad_segs=4))
+        cand = dask_geopandas.sjoin(egdf, discs, how="inner", predicate="intersects")
         cand = cand[[id_col, lat_col, lon_col, "place", "plat", "plon"]].compute()
         d = _haversine_miles(cand[lat_col].to_numpy(), cand[lon_col].to_numpy(),
                              cand["plat"].to_numpy(), cand["plon"].to_numpy())

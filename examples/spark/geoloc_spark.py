@@ -57,6 +57,7 @@ def local_session(app_name: str = "geoloc", cores: int = 2, memory: str = "2g", 
         .config("spark.sql.execution.arrow.maxRecordsPerBatch", str(batch_rows))
         .config("spark.python.worker.reuse", "true")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.adaptive.enabled", "false")
         .getOrCreate()
     )
