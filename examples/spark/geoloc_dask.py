@@ -4,6 +4,8 @@
 - :func:`events_near_places`: each partition's events joined to a place file with
   ``Places.within_many``; the file is opened once per worker process (an mmap shared by every
   process on the machine) and passed by path, never pickled.
+- :func:`events_near_sharded_places`: the same join over a place set cut into longitude bands
+  by ``geoloc_spark.shard_places`` (each event goes to the bands its radius reaches).
 - :func:`events_near_places_sjoin`: the same join with dask-geopandas' ``sjoin``, as a user of
   geopandas writes it: places drawn as discs in degrees, widened per latitude band, so that no
   pair is missed, then the exact great-circle distance as a filter.
@@ -21,7 +23,7 @@ import numpy
 import pandas
 
 import geoloc
-from geoloc_spark import EARTH_RADIUS_M, distances_of, open_places, pairs_within
+from geoloc_spark import EARTH_RADIUS_M, Shards, _valid, bands_reached, distances_of, open_places, pairs_within
 
 
 def trip_distances(trips, from_cols: Sequence[str] = ("start_lat", "start_lon"),
@@ -54,6 +56,37 @@ def events_near_places(events, place_file: str, radius: float, unit: str = "mile
 
 def _pairs(part: pandas.DataFrame, place_file, radius, unit, model, id_col, lat_col, lon_col) -> pandas.DataFrame:
     return pairs_within(part, open_places(place_file), radius, unit, model, id_col, lat_col, lon_col)
+
+
+def events_near_sharded_places(events, shards: Shards, radius: float, unit: str = "miles", model: str = "sphere",
+                               id_col: str = "event_id", lat_col: str = "lat", lon_col: str = "lon"):
+    """:func:`events_near_places` over ``shards`` (``geoloc_spark.shard_places``; the band files
+    readable at the same paths by every worker): same columns, same rows, ``place`` indexing
+    the whole set. For partitions that each cover one region (events sorted or partitioned by
+    longitude), a worker opens only the band files its events reach."""
+    meta = pandas.DataFrame({
+        id_col: pandas.Series([], dtype=events._meta[id_col].dtype),
+        "place": pandas.Series([], dtype="int64"),
+        "distance": pandas.Series([], dtype="float64"),
+    })
+    radius_m = float(geoloc.convert_length(radius, unit, "meters"))
+    return events.map_partitions(_sharded_pairs, shards, radius, radius_m, unit, model, id_col, lat_col, lon_col, meta=meta)
+
+
+def _sharded_pairs(part: pandas.DataFrame, shards: Shards, radius, radius_m, unit, model, id_col, lat_col, lon_col):
+    pts = part[[lat_col, lon_col]].to_numpy(dtype=numpy.float64, na_value=numpy.nan)
+    ok = _valid(pts)
+    part = part[ok]
+    reached = bands_reached(shards.edges, pts[ok, 0], pts[ok, 1], radius_m)
+    counts = numpy.fromiter((len(b) for b in reached), dtype=numpy.int64, count=len(reached))
+    tagged = part.iloc[numpy.repeat(numpy.arange(len(part)), counts)].reset_index(drop=True)
+    tagged["band"] = numpy.concatenate(reached) if reached else numpy.empty(0, numpy.int64)
+    out = [pairs_within(part.iloc[:0], open_places(shards.files[0]), radius, unit, model, id_col, lat_col, lon_col)]
+    for band, sub in tagged.groupby("band", sort=False):
+        pairs = pairs_within(sub, open_places(shards.files[int(band)]), radius, unit, model, id_col, lat_col, lon_col)
+        pairs["place"] = shards.order[shards.first[int(band)] + pairs["place"].to_numpy()]
+        out.append(pairs)
+    return pandas.concat(out, ignore_index=True)
 
 
 # --------------------------------------------------------------------------------------------

@@ -173,3 +173,11 @@ def test_dask_events_near_places(dd, events, place_file, want_pairs):
 
     got = geoloc_dask.events_near_places(dd.from_pandas(events, npartitions=3), place_file, RADIUS_MILES).compute()
     same_pairs(got, want_pairs)
+
+
+def test_dask_events_near_sharded_places(dd, events, places, want_pairs, tmp_path):
+    import geoloc_dask
+
+    shards = geoloc_spark.shard_places(places, 3, str(tmp_path))
+    got = geoloc_dask.events_near_sharded_places(dd.from_pandas(events, npartitions=3), shards, RADIUS_MILES).compute()
+    same_pairs(got, want_pairs)
