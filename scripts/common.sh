@@ -66,3 +66,22 @@ cmake_build() {
     say "building libgeoloc"
     cmake --build "$BUILD_DIR"
 }
+
+# Java for the Spark recipe (examples/spark): a JRE 17 or later, from Debian when missing.
+ensure_java() {
+    if command -v java >/dev/null 2>&1; then
+        local v
+        v=$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)
+        [ -n "$v" ] && [ "$v" -ge 17 ] && return 0
+    fi
+    say "installing openjdk-17-jre-headless (Spark needs Java 17)"
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"; fi
+    if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || [ -n "$sudo" ]; }; then
+        export DEBIAN_FRONTEND=noninteractive
+        $sudo apt-get update -qq >/dev/null && $sudo apt-get install -y -qq openjdk-17-jre-headless >/dev/null && return 0
+    fi
+    say "could not install it. Please run:"
+    say "    sudo apt-get install openjdk-17-jre-headless"
+    exit 1
+}

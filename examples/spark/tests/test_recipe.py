@@ -1,0 +1,183 @@
+"""The Spark and Dask recipes on a small local job, checked against geoloc called directly.
+
+Run by scripts/test_spark (a fresh venv with the wheel, pyspark, pandas, pyarrow and dask).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy
+import pandas
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+import geoloc  # noqa: E402
+import geoloc_spark  # noqa: E402
+
+N_TRIPS = 30_000
+N_EVENTS = 20_000
+RADIUS_MILES = 5.0
+
+
+@pytest.fixture(scope="module")
+def places():
+    gaz = geoloc.Gazetteer.open()
+    yield gaz.places
+    gaz.close()
+
+
+@pytest.fixture(scope="module")
+def place_file(places, tmp_path_factory):
+    return geoloc_spark.save_place_file(places, str(tmp_path_factory.mktemp("places") / "cities.places"))
+
+
+@pytest.fixture(scope="module")
+def trips(places):
+    rng = numpy.random.default_rng(14)
+    c = places.coords()
+    a = c[rng.integers(0, len(c), N_TRIPS)] + rng.normal(0, 0.05, (N_TRIPS, 2))
+    b = c[rng.integers(0, len(c), N_TRIPS)] + rng.normal(0, 0.05, (N_TRIPS, 2))
+    a[:, 0] = numpy.clip(a[:, 0], -90, 90)
+    b[:, 0] = numpy.clip(b[:, 0], -90, 90)
+    df = pandas.DataFrame({"trip_id": numpy.arange(N_TRIPS, dtype=numpy.int64),
+                           "start_lat": a[:, 0], "start_lon": a[:, 1], "end_lat": b[:, 0], "end_lon": b[:, 1]})
+    # Rows a real table has: a missing coordinate, a latitude out of range, a NaN.
+    df.loc[7, "start_lat"] = None
+    df.loc[8, "end_lat"] = 91.0
+    df.loc[9, "start_lon"] = numpy.nan
+    return df
+
+
+@pytest.fixture(scope="module")
+def events(places):
+    rng = numpy.random.default_rng(41)
+    c = places.coords()
+    near = c[rng.integers(0, len(c), N_EVENTS)] + rng.normal(0, 0.08, (N_EVENTS, 2))
+    anywhere = numpy.column_stack([numpy.degrees(numpy.arcsin(rng.uniform(-1, 1, N_EVENTS))),
+                                   rng.uniform(-180, 180, N_EVENTS)])
+    pts = numpy.where((rng.random(N_EVENTS) < 0.8)[:, None], near, anywhere)
+    pts[:, 0] = numpy.clip(pts[:, 0], -90, 90)
+    pts[:5] = [[0.0, 179.99], [0.0, -179.99], [89.99, 10.0], [64.2, -21.9], [-46.41, 168.35]]
+    df = pandas.DataFrame({"event_id": numpy.arange(N_EVENTS, dtype=numpy.int64), "lat": pts[:, 0], "lon": pts[:, 1]})
+    df.loc[5, "lat"] = None
+    return df
+
+
+def expected_distances(trips):
+    a = trips[["start_lat", "start_lon"]].to_numpy()
+    b = trips[["end_lat", "end_lon"]].to_numpy()
+    out = numpy.full(len(trips), numpy.nan)
+    for i in range(len(trips)):
+        try:
+            out[i] = geoloc.distance(a[i], b[i], "miles", "wgs84")
+        except (geoloc.GeolocError, TypeError, ValueError):
+            pass
+    return out
+
+
+def expected_pairs(events, places):
+    ok = events["lat"].notna().to_numpy()
+    pts = events[["lat", "lon"]].to_numpy()[ok]
+    ids = events["event_id"].to_numpy()[ok]
+    rows = []
+    for i, p in zip(ids, pts):
+        for m in places.within(p, RADIUS_MILES, "miles"):
+            rows.append((int(i), m.index, m.distance))
+    return pandas.DataFrame(rows, columns=["event_id", "place", "distance"])
+
+
+def same_pairs(got: pandas.DataFrame, want: pandas.DataFrame) -> None:
+    key = ["event_id", "place"]
+    got = got.sort_values(key).reset_index(drop=True)
+    want = want.sort_values(key).reset_index(drop=True)
+    assert len(want) > N_EVENTS // 2  # the data has matches to find
+    assert len(got) == len(want)
+    assert (got["event_id"].to_numpy() == want["event_id"].to_numpy()).all()
+    assert (got["place"].to_numpy() == want["place"].to_numpy()).all()
+    assert numpy.array_equal(got["distance"].to_numpy(), want["distance"].to_numpy())
+
+
+@pytest.fixture(scope="module")
+def want_pairs(events, places):
+    return expected_pairs(events, places)
+
+
+# ---- Spark ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def spark():
+    pytest.importorskip("pyspark")
+    session = geoloc_spark.local_session("geoloc-test", batch_rows=8192)
+    geoloc_spark.ship_this_module(session)
+    yield session
+    session.stop()
+
+
+def test_spark_trip_distances(spark, trips):
+    got = geoloc_spark.trip_distances(spark.createDataFrame(trips)).toPandas()
+    got = got.sort_values("trip_id").reset_index(drop=True)
+    want = expected_distances(trips)
+    assert list(got.columns) == list(trips.columns) + ["miles"]
+    assert numpy.isnan(got["miles"].to_numpy()[7:10]).all()
+    assert numpy.array_equal(got["miles"].to_numpy(), want, equal_nan=True)
+    # A known value: the demo's Mount Vernon to New York, 809.97 miles on WGS84.
+    one = spark.createDataFrame([(38.321991, -88.8674, 40.7128, -74.006)], ["start_lat", "start_lon", "end_lat", "end_lon"])
+    miles = geoloc_spark.trip_distances(one).collect()[0]["miles"]
+    assert abs(miles - 809.97) < 0.01
+
+
+def test_spark_events_near_places(spark, events, place_file, want_pairs):
+    got = geoloc_spark.events_near_places(spark, spark.createDataFrame(events), place_file, RADIUS_MILES)
+    same_pairs(got.toPandas(), want_pairs)
+
+
+def test_spark_events_near_sharded_places(spark, events, places, want_pairs, tmp_path):
+    shards = geoloc_spark.shard_places(places, 4, str(tmp_path))
+    assert len(shards) == 4 and sum(len(geoloc.Places.open(f)) for f in shards.files) == len(places)
+    got = geoloc_spark.events_near_sharded_places(spark, spark.createDataFrame(events), shards, RADIUS_MILES)
+    same_pairs(got.toPandas(), want_pairs)
+
+
+def test_bands_reached_cover_the_antimeridian_and_poles():
+    edges = numpy.array([-180.0, -90.0, 0.0, 90.0, 180.0])
+    r = 10 * 1609.344
+    got = geoloc_spark.bands_reached(edges, numpy.array([0.0, 0.0, 89.99, 10.0]), numpy.array([179.99, -179.99, 0.0, 45.0]), r)
+    assert list(got[0]) == [0, 3] and list(got[1]) == [0, 3]
+    assert list(got[2]) == [0, 1, 2, 3]
+    assert list(got[3]) == [2]
+
+
+# ---- Dask -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dd():
+    return pytest.importorskip("dask.dataframe")
+
+
+def test_dask_trip_distances(dd, trips):
+    import geoloc_dask
+
+    got = geoloc_dask.trip_distances(dd.from_pandas(trips, npartitions=3)).compute()
+    got = got.sort_values("trip_id").reset_index(drop=True)
+    assert numpy.array_equal(got["miles"].to_numpy(), expected_distances(trips), equal_nan=True)
+
+
+def test_dask_events_near_places(dd, events, place_file, want_pairs):
+    import geoloc_dask
+
+    got = geoloc_dask.events_near_places(dd.from_pandas(events, npartitions=3), place_file, RADIUS_MILES).compute()
+    same_pairs(got, want_pairs)
+
+
+def test_dask_events_near_sharded_places(dd, events, places, want_pairs, tmp_path):
+    import geoloc_dask
+
+    shards = geoloc_spark.shard_places(places, 3, str(tmp_path))
+    got = geoloc_dask.events_near_sharded_places(dd.from_pandas(events, npartitions=3), shards, RADIUS_MILES).compute()
+    same_pairs(got, want_pairs)
