@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 from ctypes import POINTER, byref, c_double, c_size_t
 from typing import Any, NamedTuple
 
@@ -44,6 +45,17 @@ _ffi.declare({
         (CCoord, c_double, c_double, POINTER(CCoord), POINTER(c_double)),
         True,
     ),
+    "geoloc_distance_value": (c_double, (POINTER(CCoord), ENUM, ENUM), False),
+    "geoloc_geodesic_inverse_many": (
+        STATUS,
+        (POINTER(CCoord), POINTER(CCoord), c_size_t, POINTER(c_double), POINTER(c_double), POINTER(c_double)),
+        True,
+    ),
+    "geoloc_geodesic_direct_many": (
+        STATUS,
+        (POINTER(CCoord), POINTER(c_double), POINTER(c_double), c_size_t, POINTER(CCoord), POINTER(c_double)),
+        True,
+    ),
 })
 
 _lib = _ffi.lib
@@ -58,12 +70,49 @@ def distance(a: CoordLike, b: CoordLike, unit: UnitLike = Unit.METERS, model: Mo
     """The distance between two (lat, lon) coordinates in degrees, in ``unit`` (meters by
     default), on ``model``: Model.SPHERE (radius 6,371,008.8 m, haversine) or Model.WGS84 (the
     ellipsoid's geodesic distance, Karney's method, within 15 nm; the distance of
-    :func:`geodesic_inverse`). Raises NotFiniteError or OutOfRangeError for a bad coordinate."""
+    :func:`geodesic_inverse`). Raises NotFiniteError or OutOfRangeError for a bad coordinate,
+    naming it ("b: latitude 91 is outside [-90, 90]")."""
+    # The fast path: four Python floats and Unit/Model members (the common call) go to
+    # geoloc_distance_value as one packed bytes object and two ints, which ctypes passes without
+    # building an argument object each; a NaN answer means the input was bad, and the checked
+    # path below then raises the error geoloc_distance reports. Anything else (ints, numpy
+    # scalars, names of units) takes the checked path directly.
+    try:
+        lat1, lon1 = a
+        lat2, lon2 = b
+    except (TypeError, ValueError):
+        return _distance_checked(a, b, unit, model)
+    if (
+        type(lat1) is float and type(lon1) is float and type(lat2) is float and type(lon2) is float
+        and (unit is _METERS or type(unit) is Unit) and (model is _SPHERE or type(model) is Model)
+    ):
+        d = _distance_value(_pack4(lat1, lon1, lat2, lon2), model, unit)
+        if d == d:
+            return d
+    return _distance_checked(a, b, unit, model)
+
+
+def _distance_checked(a: CoordLike, b: CoordLike, unit: UnitLike, model: ModelLike) -> float:
+    """distance() through geoloc_distance: every argument converted and checked."""
     out = c_double()
     _lib.geoloc_distance(
         _coord(a, "a"), _coord(b, "b"), coerce(Model, model, "model"), coerce(Unit, unit, "unit"), byref(out)
     )
     return out.value
+
+
+_METERS = Unit.METERS
+_SPHERE = Model.SPHERE
+_pack4 = struct.Struct("=4d").pack
+# A second function object of the same symbol, without argtypes: a bytes object then goes to C as
+# a pointer to its bytes and an int as a C int, with no per-argument conversion object. Only the
+# fast path above calls it, with exactly those types.
+try:
+    _distance_value = _lib["geoloc_distance_value"]
+    _distance_value.restype = c_double
+    _distance_value.argtypes = None
+except AttributeError:  # a library without it: require_all() refuses it at import
+    _distance_value = None
 
 
 def distance_pairs(a: Any, b: Any, unit: UnitLike = Unit.METERS, model: ModelLike = Model.SPHERE) -> numpy.ndarray:
@@ -159,3 +208,90 @@ def geodesic_direct(start: CoordLike, azimuth: float, distance: float) -> Geodes
         _coord(start, "start"), _float(azimuth, "azimuth"), _float(distance, "distance"), byref(end), byref(azi2)
     )
     return GeodesicDirect(end.lat, end.lon, azi2.value)
+
+
+# --------------------------------------------------------------------------------------------
+# Batch geodesics on the WGS84 ellipsoid
+# --------------------------------------------------------------------------------------------
+
+
+class GeodesicInverseArrays(NamedTuple):
+    """The inverse problem for n pairs (:func:`geodesic_inverse_many`): three float64 arrays of
+    shape (n,)."""
+
+    #: The geodesic distances in meters.
+    distance: numpy.ndarray
+    #: The azimuths at the starts, degrees clockwise from north in [-180, 180].
+    azi1: numpy.ndarray
+    #: The azimuths at the ends (the direction of travel on arrival), degrees in [-180, 180].
+    azi2: numpy.ndarray
+
+
+class GeodesicDirectArrays(NamedTuple):
+    """The direct problem for n starts (:func:`geodesic_direct_many`): three float64 arrays of
+    shape (n,)."""
+
+    #: The destinations' latitudes, degrees.
+    lat: numpy.ndarray
+    #: The destinations' longitudes, degrees in [-180, 180).
+    lon: numpy.ndarray
+    #: The azimuths on arrival, degrees in [-180, 180].
+    azi2: numpy.ndarray
+
+
+def geodesic_inverse_many(a: Any, b: Any) -> GeodesicInverseArrays:
+    """The inverse geodesic problem on WGS84 for n pairs in one library call: row i is
+    :func:`geodesic_inverse` ``(a[i], b[i])``, bit for bit.
+
+    ``a`` and ``b`` are array-likes of shape (n, 2) holding (lat, lon) rows in degrees (passed
+    without a copy when they already are C-contiguous float64). Returns the distances (meters) and
+    both azimuths as float64 arrays of shape (n,). Raises ValueError for wrong or different shapes;
+    a bad coordinate raises NotFiniteError / OutOfRangeError naming the first bad row
+    ("b[7]: latitude 91 is outside [-90, 90]"), and nothing is computed.
+    """
+    aa = _points(a, "a")
+    bb = _points(b, "b")
+    if aa.shape != bb.shape:
+        raise ValueError("a and b must have the same shape, not %s and %s" % (aa.shape, bb.shape))
+    n = aa.shape[0]
+    out = numpy.empty((3, n), dtype=numpy.float64)
+    _lib.geoloc_geodesic_inverse_many(
+        _coords_ptr(aa), _coords_ptr(bb), n, _doubles_ptr(out[0]), _doubles_ptr(out[1]), _doubles_ptr(out[2])
+    )
+    return GeodesicInverseArrays(out[0], out[1], out[2])
+
+
+def _values(value: Any, n: int, what: str) -> numpy.ndarray:
+    """A real number (repeated n times) or an array-like of shape (n,), as C-contiguous float64."""
+    arr = numpy.asarray(value)
+    if arr.dtype.kind not in "fiu":
+        raise TypeError("%s must hold real numbers, not %s" % (what, arr.dtype))
+    if arr.ndim == 0:
+        return numpy.full(n, arr, dtype=numpy.float64)
+    if arr.shape != (n,):
+        raise ValueError("%s must be a number or have shape (%d,), not %s" % (what, n, arr.shape))
+    return numpy.ascontiguousarray(arr, dtype=numpy.float64)
+
+
+def geodesic_direct_many(start: Any, azimuth: Any, distance: Any) -> GeodesicDirectArrays:
+    """The direct geodesic problem on WGS84 for n starts in one library call: row i is
+    :func:`geodesic_direct` ``(start[i], azimuth[i], distance[i])``, bit for bit.
+
+    ``start`` is an array-like of shape (n, 2) of (lat, lon) rows in degrees; ``azimuth``
+    (degrees clockwise from north, any finite value) and ``distance`` (meters, any finite value,
+    negative goes backwards) are array-likes of shape (n,) or single numbers used for every row.
+    Returns the destinations' latitudes and longitudes (in [-180, 180)) and the azimuths there as
+    float64 arrays of shape (n,). Raises ValueError for wrong shapes; a bad input raises
+    NotFiniteError / OutOfRangeError naming the first bad one (the starts first, then the
+    azimuths, then the distances: "azimuth[3]: nan is not finite"), and nothing is computed.
+    """
+    pts = _points(start, "start")
+    n = pts.shape[0]
+    az = _values(azimuth, n, "azimuth")
+    dist = _values(distance, n, "distance")
+    end = numpy.empty((n, 2), dtype=numpy.float64)
+    azi2 = numpy.empty(n, dtype=numpy.float64)
+    _lib.geoloc_geodesic_direct_many(
+        _coords_ptr(pts), _doubles_ptr(az), _doubles_ptr(dist), n, _coords_ptr(end), _doubles_ptr(azi2)
+    )
+    return GeodesicDirectArrays(end[:, 0], end[:, 1], azi2)
