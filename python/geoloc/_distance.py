@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 import numpy
 
 from . import _ffi
-from ._enums import Model, Unit, coerce
+from ._enums import _ALIASES, Model, Unit, coerce
 from ._ffi import ENUM, STATUS, CCoord
 from ._core import (
     Coord,
@@ -82,11 +82,13 @@ def distance(a: CoordLike, b: CoordLike, unit: UnitLike = Unit.METERS, model: Mo
         lat2, lon2 = b
     except (TypeError, ValueError):
         return _distance_checked(a, b, unit, model)
+    u = unit if unit is _METERS or type(unit) is Unit else _UNIT_NAMES.get(unit) if type(unit) is str else None
+    m = model if model is _SPHERE or type(model) is Model else _MODEL_NAMES.get(model) if type(model) is str else None
     if (
-        type(lat1) is float and type(lon1) is float and type(lat2) is float and type(lon2) is float
-        and (unit is _METERS or type(unit) is Unit) and (model is _SPHERE or type(model) is Model)
+        u is not None and m is not None
+        and type(lat1) is float and type(lon1) is float and type(lat2) is float and type(lon2) is float
     ):
-        d = _distance_value(_pack4(lat1, lon1, lat2, lon2), model, unit)
+        d = _distance_value(_pack4(lat1, lon1, lat2, lon2), m, u)
         if d == d:
             return d
     return _distance_checked(a, b, unit, model)
@@ -103,6 +105,14 @@ def _distance_checked(a: CoordLike, b: CoordLike, unit: UnitLike, model: ModelLi
 
 _METERS = Unit.METERS
 _SPHERE = Model.SPHERE
+# The usual spellings of units and models ("miles", "km", "wgs84"), read as coerce() reads them;
+# any other text takes the checked path, which reads (or refuses) it.
+_UNIT_NAMES = {
+    text: coerce(Unit, text, "unit")
+    for member in Unit
+    for text in [member.name, member.name.lower()] + [k for k, v in _ALIASES[Unit].items() if v is member]
+}
+_MODEL_NAMES = {text: coerce(Model, text, "model") for member in Model for text in (member.name, member.name.lower())}
 _pack4 = struct.Struct("=4d").pack
 # A second function object of the same symbol, without argtypes: a bytes object then goes to C as
 # a pointer to its bytes and an int as a C int, with no per-argument conversion object. Only the

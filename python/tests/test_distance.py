@@ -559,6 +559,14 @@ def test_distance_fast_path_equals_the_checked_path():
                 assert type(fast) is float
                 assert fast == geoloc.distance(numpy.array(a), b, int(unit), model.name.lower()), (a, b, unit, model)
     assert geoloc.distance(Coord(1.0, 2.0), [3.0, 4.0]) == geoloc.distance((1, 2), (3, 4))
+    # The usual names take the fast path too, with the same meaning as coerce gives them.
+    from geoloc._distance import _MODEL_NAMES, _UNIT_NAMES
+
+    a, b = (12.5, -170.25), (-33.0, 151.0)
+    for name, unit in _UNIT_NAMES.items():
+        for model_name, model in _MODEL_NAMES.items():
+            assert geoloc.distance(a, b, name, model_name) == geoloc.distance(numpy.array(a), b, int(unit), int(model))
+    assert geoloc.distance(a, b, " Nautical Miles ") == geoloc.distance(a, b, Unit.NAUTICAL_MILES)
     bad_points = [
         ((NAN, 0.0), geoloc.NotFiniteError, "a: latitude nan is not finite"),
         ((0.0, -INF), geoloc.NotFiniteError, "a: longitude -inf is not finite"),
