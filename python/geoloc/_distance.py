@@ -72,16 +72,20 @@ def distance(a: CoordLike, b: CoordLike, unit: UnitLike = Unit.METERS, model: Mo
     ellipsoid's geodesic distance, Karney's method, within 15 nm; the distance of
     :func:`geodesic_inverse`). Raises NotFiniteError or OutOfRangeError for a bad coordinate,
     naming it ("b: latitude 91 is outside [-90, 90]")."""
-    # The fast path: four Python floats and Unit/Model members (the common call) go to
-    # geoloc_distance_value as one packed bytes object and two ints, which ctypes passes without
-    # building an argument object each; a NaN answer means the input was bad, and the checked
-    # path below then raises the error geoloc_distance reports. Anything else (ints, numpy
-    # scalars, names of units) takes the checked path directly.
+    # The fast path: four Python floats and a Unit/Model member or a usual name (the common
+    # call) go to geoloc_distance_value as one packed bytes object and two ints, which ctypes
+    # passes without building an argument object each; a NaN answer means the input was bad, and
+    # the checked path below then raises the error geoloc_distance reports. Anything else (ints,
+    # numpy scalars, other spellings) takes the checked path directly, with the caller's
+    # objects (an iterator already read is replaced by the pair read from it).
     try:
         lat1, lon1 = a
-        lat2, lon2 = b
     except (TypeError, ValueError):
         return _distance_checked(a, b, unit, model)
+    try:
+        lat2, lon2 = b
+    except (TypeError, ValueError):
+        return _distance_checked((lat1, lon1) if iter(a) is a else a, b, unit, model)
     u = unit if unit is _METERS or type(unit) is Unit else _UNIT_NAMES.get(unit) if type(unit) is str else None
     m = model if model is _SPHERE or type(model) is Model else _MODEL_NAMES.get(model) if type(model) is str else None
     if (
@@ -91,7 +95,7 @@ def distance(a: CoordLike, b: CoordLike, unit: UnitLike = Unit.METERS, model: Mo
         d = _distance_value(_pack4(lat1, lon1, lat2, lon2), m, u)
         if d == d:
             return d
-    return _distance_checked(a, b, unit, model)
+    return _distance_checked((lat1, lon1) if iter(a) is a else a, (lat2, lon2) if iter(b) is b else b, unit, model)
 
 
 def _distance_checked(a: CoordLike, b: CoordLike, unit: UnitLike, model: ModelLike) -> float:
@@ -117,6 +121,7 @@ _pack4 = struct.Struct("=4d").pack
 # A second function object of the same symbol, without argtypes: a bytes object then goes to C as
 # a pointer to its bytes and an int as a C int, with no per-argument conversion object. Only the
 # fast path above calls it, with exactly those types.
+_distance_value: Any
 try:
     _distance_value = _lib["geoloc_distance_value"]
     _distance_value.restype = c_double
