@@ -9,7 +9,7 @@ status check), the way distance() took every call before, and the way it still t
 numpy scalars and bad input. The geodesic rows compute about 0.7 us of WGS84 geodesic each, for
 scale.
 
-    GEOLOC_LIBRARY=build/libgeoloc.so python3 bench/python/scalar.py [calls]
+    GEOLOC_LIBRARY=build/libgeoloc.so python3 bench/python/scalar.py [calls per round]
     (or with the installed package: python3 bench/python/scalar.py)
 """
 import ctypes
@@ -24,7 +24,7 @@ except ImportError:
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
     import geoloc
 
-N = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 50_000
 R = 6371008.8
 libm = ctypes.CDLL("libm.so.6")
 hypot = libm.hypot
@@ -59,9 +59,14 @@ if checked is None:  # a package without the fast path: every call is the checke
 env = dict(hypot=hypot, haversine=haversine, a=a, b=b, distance=geoloc.distance,
            Unit=geoloc.Unit, Model=geoloc.Model, checked=checked,
            geodesic_inverse=geoloc.geodesic_inverse, geodesic_direct=geoloc.geodesic_direct)
-times = {}
-for name, stmt in cases:
-    times[name] = min(timeit.repeat(stmt, globals=env, number=N, repeat=7)) / N * 1e9
+# Round-robin: each round times every case once, so that a busy moment of a shared machine
+# falls on all of them alike; the best round of each case is kept.
+ROUNDS = 15
+timers = [(name, timeit.Timer(stmt, globals=env)) for name, stmt in cases]
+times = {name: math.inf for name, _ in cases}
+for _ in range(ROUNDS):
+    for name, timer in timers:
+        times[name] = min(times[name], timer.timeit(number=N) / N * 1e9)
 base = times[cases[0][0]]
 hav = times[cases[1][0]]
 print("%-48s %9s %10s %12s" % ("call", "ns/call", "x ctypes", "x haversine"))

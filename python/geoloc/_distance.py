@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import struct
 from ctypes import POINTER, byref, c_double, c_size_t
 from typing import Any, NamedTuple
@@ -86,13 +87,13 @@ def distance(a: CoordLike, b: CoordLike, unit: UnitLike = Unit.METERS, model: Mo
         lat2, lon2 = b
     except (TypeError, ValueError):
         return _distance_checked((lat1, lon1) if iter(a) is a else a, b, unit, model)
-    u = unit if unit is _METERS or type(unit) is Unit else _UNIT_NAMES.get(unit) if type(unit) is str else None
-    m = model if model is _SPHERE or type(model) is Model else _MODEL_NAMES.get(model) if type(model) is str else None
-    if (
-        u is not None and m is not None
-        and type(lat1) is float and type(lon1) is float and type(lat2) is float and type(lon2) is float
-    ):
-        d = _distance_value(_pack4(lat1, lon1, lat2, lon2), m, u)
+    if float is type(lat1) is type(lon1) is type(lat2) is type(lon2):
+        if unit is _METERS and model is _SPHERE:
+            d = _distance_value(_pack4(lat1, lon1, lat2, lon2), 0, 0)
+        else:
+            u = unit if type(unit) is Unit else _UNIT_NAMES.get(unit) if type(unit) is str else None
+            m = model if type(model) is Model else _MODEL_NAMES.get(model) if type(model) is str else None
+            d = _distance_value(_pack4(lat1, lon1, lat2, lon2), m, u) if u is not None and m is not None else _NAN
         if d == d:
             return d
     return _distance_checked((lat1, lon1) if iter(a) is a else a, (lat2, lon2) if iter(b) is b else b, unit, model)
@@ -117,13 +118,16 @@ _UNIT_NAMES = {
     for text in [member.name, member.name.lower()] + [k for k, v in _ALIASES[Unit].items() if v is member]
 }
 _MODEL_NAMES = {text: coerce(Model, text, "model") for member in Model for text in (member.name, member.name.lower())}
+_NAN = float("nan")
 _pack4 = struct.Struct("=4d").pack
 # A second function object of the same symbol, without argtypes: a bytes object then goes to C as
 # a pointer to its bytes and an int as a C int, with no per-argument conversion object. Only the
-# fast path above calls it, with exactly those types.
+# fast path above calls it, with exactly those types. It is called the PyDLL way, keeping the GIL
+# (one distance takes well under a microsecond, and giving the GIL up and taking it back was a
+# fifth to a quarter of the whole call in bench/python/scalar.py); the batch calls release it.
 _distance_value: Any
 try:
-    _distance_value = _lib["geoloc_distance_value"]
+    _distance_value = ctypes.PyDLL(_ffi.library_path, handle=_lib._handle)["geoloc_distance_value"]
     _distance_value.restype = c_double
     _distance_value.argtypes = None
 except AttributeError:  # a library without it: require_all() refuses it at import
