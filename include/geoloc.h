@@ -307,7 +307,7 @@ GEOLOC_API geoloc_status geoloc_distance(geoloc_coord a, geoloc_coord b, geoloc_
  * geoloc_distance of one pair, returning the distance itself: the entry point for callers that
  * pay for every argument and out-parameter of a call (a foreign-function interface such as
  * Python's ctypes, where a struct passed by value and a double written through a pointer cost
- * more than the distance).
+ * more than the distance). Since 0.3.
  * [in]  pair   two coordinates, a = pair[0] and b = pair[1] (32 bytes; read without assuming
  *              the alignment of a double)
  * [in]  model, unit  as geoloc_distance
@@ -384,7 +384,7 @@ GEOLOC_API geoloc_status geoloc_geodesic_direct(geoloc_coord start, double azi1,
  * The inverse problem for n pairs: out[i] as geoloc_geodesic_inverse(a[i], b[i], ...) gives it,
  * bit for bit, in one call. Every coordinate is checked before anything is written; if any is
  * invalid nothing is written and the message names the first bad one, all of a before b
- * ("b[7]: latitude 91 is outside [-90, 90]").
+ * ("b[7]: latitude 91 is outside [-90, 90]"). Since 0.3.
  * [in]  a, b    arrays of n coordinates (may be NULL when n == 0)
  * [out] meters  n geodesic distances in meters; may be NULL when not wanted
  * [out] azi1    n azimuths at a[i], degrees in [-180, 180]; may be NULL
@@ -403,7 +403,7 @@ GEOLOC_API geoloc_status geoloc_geodesic_inverse_many(const geoloc_coord *a, con
  * azimuth[i], distance[i], ...) gives them, bit for bit, in one call. Every input is checked
  * before anything is written; if any is invalid nothing is written and the message names the
  * first bad one, all the starts first, then the azimuths, then the distances
- * ("azimuth[3]: nan is not finite").
+ * ("azimuth[3]: nan is not finite"). Since 0.3.
  * [in]  start     n coordinates (may be NULL when n == 0, as the other inputs)
  * [in]  azimuth   n initial azimuths, degrees clockwise from north, any finite value
  * [in]  distance  n lengths in meters, any finite value; negative goes backwards
