@@ -120,6 +120,11 @@ _UNIT_NAMES = {
 _MODEL_NAMES = {text: coerce(Model, text, "model") for member in Model for text in (member.name, member.name.lower())}
 _NAN = float("nan")
 _pack4 = struct.Struct("=4d").pack
+_pack2 = struct.Struct("=2d").pack
+_pack1 = struct.Struct("=d").pack
+_D1 = c_double * 1
+_D2 = c_double * 2
+_ONE = c_size_t(1)  # n for the batch functions, passed as a size_t without argtypes
 # A second function object of the same symbol, without argtypes: a bytes object then goes to C as
 # a pointer to its bytes and an int as a C int, with no per-argument conversion object. Only the
 # fast path above calls it, with exactly those types. It is called the PyDLL way, keeping the GIL
@@ -132,6 +137,19 @@ try:
     _distance_value.argtypes = None
 except AttributeError:  # a library without it: require_all() refuses it at import
     _distance_value = None
+# The single geodesics' fast paths call the batch functions with n = 1 the same way (the packed
+# bytes are CPython's bytes payload, 16-byte aligned, as an array of geoloc_coord or double needs).
+_inverse_many_fast: Any
+_direct_many_fast: Any
+try:
+    _pydll = ctypes.PyDLL(_ffi.library_path, handle=_lib._handle)
+    _inverse_many_fast = _pydll["geoloc_geodesic_inverse_many"]
+    _direct_many_fast = _pydll["geoloc_geodesic_direct_many"]
+    for _fn in (_inverse_many_fast, _direct_many_fast):
+        _fn.restype = ctypes.c_int
+        _fn.argtypes = None
+except AttributeError:
+    _inverse_many_fast = _direct_many_fast = None
 
 
 def distance_pairs(a: Any, b: Any, unit: UnitLike = Unit.METERS, model: ModelLike = Model.SPHERE) -> numpy.ndarray:
@@ -210,6 +228,25 @@ def geodesic_inverse(a: CoordLike, b: CoordLike) -> GeodesicInverse:
     For a == b the distance is 0. Where the shortest path is not unique (antipodal points, a pole
     from the equator) the path GeographicLib reports is given. Raises NotFiniteError or
     OutOfRangeError for a bad coordinate."""
+    # The fast path for Python floats, as distance(): geoloc_geodesic_inverse_many with n = 1 on
+    # packed bytes, no argument objects built; a failure takes the checked path, which raises.
+    try:
+        lat1, lon1 = a
+    except (TypeError, ValueError):
+        return _geodesic_inverse_checked(a, b)
+    try:
+        lat2, lon2 = b
+    except (TypeError, ValueError):
+        return _geodesic_inverse_checked((lat1, lon1) if iter(a) is a else a, b)
+    if float is type(lat1) is type(lon1) is type(lat2) is type(lon2):
+        s, z1, z2 = _D1(), _D1(), _D1()
+        if _inverse_many_fast(_pack2(lat1, lon1), _pack2(lat2, lon2), _ONE, s, z1, z2) == 0:
+            return GeodesicInverse(s[0], z1[0], z2[0])
+    return _geodesic_inverse_checked((lat1, lon1) if iter(a) is a else a, (lat2, lon2) if iter(b) is b else b)
+
+
+def _geodesic_inverse_checked(a: CoordLike, b: CoordLike) -> GeodesicInverse:
+    """geodesic_inverse() through geoloc_geodesic_inverse: every argument converted and checked."""
     meters, azi1, azi2 = c_double(), c_double(), c_double()
     _lib.geoloc_geodesic_inverse(_coord(a, "a"), _coord(b, "b"), byref(meters), byref(azi1), byref(azi2))
     return GeodesicInverse(meters.value, azi1.value, azi2.value)
@@ -221,6 +258,19 @@ def geodesic_direct(start: CoordLike, azimuth: float, distance: float) -> Geodes
     clockwise from north, any finite value). A negative distance goes backwards along the same
     geodesic. Returns the destination (longitude in [-180, 180)) and the azimuth on arrival.
     Raises NotFiniteError or OutOfRangeError."""
+    try:
+        lat1, lon1 = start
+    except (TypeError, ValueError):
+        return _geodesic_direct_checked(start, azimuth, distance)
+    if float is type(lat1) is type(lon1) is type(azimuth) is type(distance):
+        end, azi2 = _D2(), _D1()
+        if _direct_many_fast(_pack2(lat1, lon1), _pack1(azimuth), _pack1(distance), _ONE, end, azi2) == 0:
+            return GeodesicDirect(end[0], end[1], azi2[0])
+    return _geodesic_direct_checked((lat1, lon1) if iter(start) is start else start, azimuth, distance)
+
+
+def _geodesic_direct_checked(start: CoordLike, azimuth: float, distance: float) -> GeodesicDirect:
+    """geodesic_direct() through geoloc_geodesic_direct: every argument converted and checked."""
     end = CCoord()
     azi2 = c_double()
     _lib.geoloc_geodesic_direct(

@@ -597,6 +597,34 @@ def test_distance_fast_path_equals_the_checked_path():
     raises(geoloc.InvalidArgumentError, geoloc.distance, (1.0, 2.0), (3.0, 4.0), Unit.METERS, 7)
 
 
+def test_geodesic_fast_paths_equal_the_checked_paths():
+    """geodesic_inverse/geodesic_direct of Python floats go through the batch functions with
+    n = 1; of anything else through the single calls: the same bits, the same errors."""
+    from geoloc._distance import _geodesic_direct_checked, _geodesic_inverse_checked
+
+    rng = numpy.random.default_rng(11)
+    for _ in range(300):
+        a = (float(rng.uniform(-90, 90)), float(rng.uniform(-400, 400)))
+        b = (float(rng.uniform(-90, 90)), float(rng.uniform(-180, 180)))
+        assert geoloc.geodesic_inverse(a, b) == _geodesic_inverse_checked(a, b)
+        assert geoloc.geodesic_inverse(a, b) == geoloc.geodesic_inverse(numpy.array(a), b)
+        z, d = float(rng.uniform(-720, 720)), float(rng.uniform(-3e7, 3e7))
+        assert geoloc.geodesic_direct(a, z, d) == _geodesic_direct_checked(a, z, d)
+        assert geoloc.geodesic_direct(a, z, d) == geoloc.geodesic_direct(numpy.array(a), z, d)
+    assert geoloc.geodesic_inverse(iter([1.0, 2.0]), iter([3, 4])) == geoloc.geodesic_inverse((1, 2), (3, 4))
+    assert geoloc.geodesic_direct(iter([1.0, 2.0]), 30, 1000) == geoloc.geodesic_direct((1, 2), 30, 1000)
+    err = raises(geoloc.OutOfRangeError, geoloc.geodesic_inverse, (0.0, 0.0), (-91.0, 0.0))
+    assert err.message == "b: latitude -91 is outside [-90, 90]"
+    err = raises(geoloc.NotFiniteError, geoloc.geodesic_direct, (0.0, 0.0), NAN, 1.0)
+    assert err.message == "azimuth nan is not finite"
+    err = raises(geoloc.NotFiniteError, geoloc.geodesic_direct, (0.0, 0.0), 1.0, INF)
+    assert err.message == "distance inf is not finite"
+    err = raises(geoloc.OutOfRangeError, geoloc.geodesic_direct, (90.5, 0.0), 1.0, 1.0)
+    assert err.message == "start: latitude 90.5 is outside [-90, 90]"
+    raises(TypeError, geoloc.geodesic_inverse, (numpy.complex128(1), 0.0), (0.0, 0.0))
+    raises(TypeError, geoloc.geodesic_direct, (0.0, 0.0), numpy.complex128(1), 1.0)
+
+
 def test_distance_value_entry_point():
     """geoloc_distance_value through ctypes with its declared types: the value, or NaN and the
     message of geoloc_distance."""
