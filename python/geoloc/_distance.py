@@ -86,7 +86,8 @@ def distance(a: CoordLike, b: CoordLike, unit: UnitLike = Unit.METERS, model: Mo
     try:
         lat2, lon2 = b
     except (TypeError, ValueError):
-        return _distance_checked((lat1, lon1) if iter(a) is a else a, b, unit, model)
+        return _distance_checked(_as_read(a, lat1, lon1), b, unit, model)
+    d: float
     if float is type(lat1) is type(lon1) is type(lat2) is type(lon2):
         if unit is _METERS and model is _SPHERE:
             d = _distance_value(_pack4(lat1, lon1, lat2, lon2), 0, 0)
@@ -96,7 +97,12 @@ def distance(a: CoordLike, b: CoordLike, unit: UnitLike = Unit.METERS, model: Mo
             d = _distance_value(_pack4(lat1, lon1, lat2, lon2), m, u) if u is not None and m is not None else _NAN
         if d == d:
             return d
-    return _distance_checked((lat1, lon1) if iter(a) is a else a, (lat2, lon2) if iter(b) is b else b, unit, model)
+    return _distance_checked(_as_read(a, lat1, lon1), _as_read(b, lat2, lon2), unit, model)
+
+
+def _as_read(value: Any, lat: Any, lon: Any) -> Any:
+    """``value``, or the pair read from it when it is an iterator (which reading used up)."""
+    return (lat, lon) if iter(value) is value else value
 
 
 def _distance_checked(a: CoordLike, b: CoordLike, unit: UnitLike, model: ModelLike) -> float:
@@ -237,12 +243,12 @@ def geodesic_inverse(a: CoordLike, b: CoordLike) -> GeodesicInverse:
     try:
         lat2, lon2 = b
     except (TypeError, ValueError):
-        return _geodesic_inverse_checked((lat1, lon1) if iter(a) is a else a, b)
+        return _geodesic_inverse_checked(_as_read(a, lat1, lon1), b)
     if float is type(lat1) is type(lon1) is type(lat2) is type(lon2):
         s, z1, z2 = _D1(), _D1(), _D1()
         if _inverse_many_fast(_pack2(lat1, lon1), _pack2(lat2, lon2), _ONE, s, z1, z2) == 0:
             return GeodesicInverse(s[0], z1[0], z2[0])
-    return _geodesic_inverse_checked((lat1, lon1) if iter(a) is a else a, (lat2, lon2) if iter(b) is b else b)
+    return _geodesic_inverse_checked(_as_read(a, lat1, lon1), _as_read(b, lat2, lon2))
 
 
 def _geodesic_inverse_checked(a: CoordLike, b: CoordLike) -> GeodesicInverse:
@@ -266,7 +272,7 @@ def geodesic_direct(start: CoordLike, azimuth: float, distance: float) -> Geodes
         end, azi2 = _D2(), _D1()
         if _direct_many_fast(_pack2(lat1, lon1), _pack1(azimuth), _pack1(distance), _ONE, end, azi2) == 0:
             return GeodesicDirect(end[0], end[1], azi2[0])
-    return _geodesic_direct_checked((lat1, lon1) if iter(start) is start else start, azimuth, distance)
+    return _geodesic_direct_checked(_as_read(start, lat1, lon1), azimuth, distance)
 
 
 def _geodesic_direct_checked(start: CoordLike, azimuth: float, distance: float) -> GeodesicDirect:
@@ -312,8 +318,8 @@ def geodesic_inverse_many(a: Any, b: Any) -> GeodesicInverseArrays:
     """The inverse geodesic problem on WGS84 for n pairs in one library call: row i is
     :func:`geodesic_inverse` ``(a[i], b[i])``, bit for bit.
 
-    ``a`` and ``b`` are array-likes of shape (n, 2) holding (lat, lon) rows in degrees (passed
-    without a copy when they already are C-contiguous float64). Returns the distances (meters) and
+    ``a`` and ``b`` are array-likes of shape (n, 2) holding (lat, lon) rows in degrees, or
+    :class:`LatLon` columns (passed without a copy when they already are C-contiguous float64). Returns the distances (meters) and
     both azimuths as float64 arrays of shape (n,). Raises ValueError for wrong or different shapes;
     a bad coordinate raises NotFiniteError / OutOfRangeError naming the first bad row
     ("b[7]: latitude 91 is outside [-90, 90]"), and nothing is computed.
@@ -346,7 +352,8 @@ def geodesic_direct_many(start: Any, azimuth: Any, distance: Any) -> GeodesicDir
     """The direct geodesic problem on WGS84 for n starts in one library call: row i is
     :func:`geodesic_direct` ``(start[i], azimuth[i], distance[i])``, bit for bit.
 
-    ``start`` is an array-like of shape (n, 2) of (lat, lon) rows in degrees; ``azimuth``
+    ``start`` is an array-like of shape (n, 2) of (lat, lon) rows in degrees, or :class:`LatLon`
+    columns; ``azimuth``
     (degrees clockwise from north, any finite value) and ``distance`` (meters, any finite value,
     negative goes backwards) are array-likes of shape (n,) or single numbers used for every row.
     Returns the destinations' latitudes and longitudes (in [-180, 180)) and the azimuths there as
