@@ -19,6 +19,17 @@
  *   c.geoloc_distance_wgs84      geoloc_distance(a[i], b[i], GEOLOC_MODEL_WGS84, METERS, &out[i])
  *   c.geoloc_distance_pairs_wgs84  one geoloc_distance_pairs(a, b, n, GEOLOC_MODEL_WGS84, ...) call
  *   c.geoloc_geodesic_inverse    geoloc_geodesic_inverse(a[i], b[i], &out[i], NULL, NULL)
+ * The full inverse problem (distance and both azimuths) and the direct problem, in batches:
+ *   cpp.geographiclib_inverse_azi  Geodesic::WGS84().Inverse(lat1, lon1, lat2, lon2, s12, azi1,
+ *                                azi2) in a loop (the reference of the next row)
+ *   c.geoloc_geodesic_inverse_many  one geoloc_geodesic_inverse_many(a, b, n, s, azi1, azi2) call
+ *   cpp.geographiclib_direct     Geodesic::WGS84().Direct(lat1, lon1, azi1, s12, lat2, lon2,
+ *                                azi2) in a loop (the reference of the next row)
+ *   c.geoloc_geodesic_direct_many  one geoloc_geodesic_direct_many(start, azi1, s12, n, end,
+ *                                azi2) call
+ * The direct rows start at a[i] with azimuth b[i].lon and length (b[i].lat + 90) / 180 * 2e7 m;
+ * their max_rel_diff is the largest difference of lat2 or lon2 (degrees, longitudes modulo 360)
+ * from GeographicLib's.
  * A libgeoloc row is replaced by a '#' line saying it is pending when the library answers
  * GEOLOC_E_UNSUPPORTED or lacks the function (geoloc_geodesic_inverse is looked up with dlsym,
  * so this program links against libraries that predate it).
@@ -272,6 +283,77 @@ int main(int argc, char **argv)
                         "%.3e deg\n",
                         counted, worst1, worst2);
 #endif
+        }
+    }
+
+    /* 5. The full inverse problem in one batch, beside GeographicLib with the azimuths. */
+    auto inverse_many = reinterpret_cast<decltype(&geoloc_geodesic_inverse_many)>(
+        dlsym(RTLD_DEFAULT, "geoloc_geodesic_inverse_many"));
+    auto direct_many = reinterpret_cast<decltype(&geoloc_geodesic_direct_many)>(
+        dlsym(RTLD_DEFAULT, "geoloc_geodesic_direct_many"));
+    std::vector<double> az1(n), az2(n);
+#ifdef HAVE_GEOGRAPHICLIB
+    {
+        const GeographicLib::Geodesic &g = GeographicLib::Geodesic::WGS84();
+        double ns = time_row(
+            [&] {
+                for (size_t i = 0; i < n; i++)
+                    g.Inverse(a[i].lat, a[i].lon, b[i].lat, b[i].lon, ref[i], az1[i], az2[i]);
+            },
+            n, reps);
+        emit("cpp.geographiclib_inverse_azi", ns, 0.0, n);
+    }
+#endif
+    if (!inverse_many) {
+        pending("c.geoloc_geodesic_inverse_many", "libgeoloc has no geoloc_geodesic_inverse_many");
+    } else {
+        geoloc_status last = GEOLOC_OK;
+        double ns = time_row(
+            [&] { last = inverse_many(a.data(), b.data(), n, out.data(), az1.data(), az2.data()); },
+            n, reps);
+        if (last != GEOLOC_OK)
+            std::printf("# c.geoloc_geodesic_inverse_many: failed: %s\n", geoloc_last_error());
+        emit("c.geoloc_geodesic_inverse_many", ns, max_rel_diff(out, ref), n);
+    }
+
+    /* 6. The direct problem: GeographicLib in a loop, libgeoloc in one batch. */
+    {
+        std::vector<double> azi(n), len(n), dlat(n), dlon(n), dazi(n);
+        std::vector<geoloc_coord> end(n);
+        for (size_t i = 0; i < n; i++) {
+            azi[i] = b[i].lon;
+            len[i] = (b[i].lat + 90) / 180 * 2e7;
+        }
+        bool have_ref = false;
+#ifdef HAVE_GEOGRAPHICLIB
+        {
+            const GeographicLib::Geodesic &g = GeographicLib::Geodesic::WGS84();
+            double ns = time_row(
+                [&] {
+                    for (size_t i = 0; i < n; i++)
+                        g.Direct(a[i].lat, a[i].lon, azi[i], len[i], dlat[i], dlon[i], dazi[i]);
+                },
+                n, reps);
+            emit("cpp.geographiclib_direct", ns, 0.0, n);
+            have_ref = true;
+        }
+#endif
+        if (!direct_many) {
+            pending("c.geoloc_geodesic_direct_many", "libgeoloc has no geoloc_geodesic_direct_many");
+        } else {
+            geoloc_status last = GEOLOC_OK;
+            double ns = time_row(
+                [&] { last = direct_many(a.data(), azi.data(), len.data(), n, end.data(), az2.data()); },
+                n, reps);
+            if (last != GEOLOC_OK)
+                std::printf("# c.geoloc_geodesic_direct_many: failed: %s\n", geoloc_last_error());
+            double worst = have_ref ? 0.0 : NAN;
+            for (size_t i = 0; have_ref && i < n; i++) {
+                worst = std::fmax(worst, std::fabs(end[i].lat - dlat[i]));
+                if (std::fabs(dlat[i]) < 89.999999)
+                    worst = std::fmax(worst, std::fabs(std::remainder(end[i].lon - dlon[i], 360.0)));
+            }
+            emit("c.geoloc_geodesic_direct_many", ns, worst, n);
         }
     }
     return 0;

@@ -16,6 +16,24 @@ distance_py.py:
                                     n_scalar pairs (pure Python: slow, so at most 20,000)
     py.geoloc.distance_pairs_wgs84  geoloc.distance_pairs(A, B, model=WGS84) on (n, 2) arrays
 
+The full inverse problem (distance and both azimuths: what pyproj's inv computes anyway) and the
+direct problem, on arrays:
+    py.geographiclib_inverse_azi    Geodesic.WGS84.Inverse(..., Geodesic.STANDARD) in a Python
+                                    loop over the first n_scalar pairs
+    py.geoloc.geodesic_inverse_loop geoloc.geodesic_inverse(a[i], b[i]) in a Python loop over the
+                                    first n_scalar pairs (one library call per pair)
+    py.geoloc.geodesic_inverse_many geoloc.geodesic_inverse_many(A, B): one call, three arrays
+    py.pyproj_geod_fwd              Geod(ellps='WGS84').fwd(lon1, lat1, az, dist) on arrays (the
+                                    reference of the direct rows)
+    py.geographiclib_direct         Geodesic.WGS84.Direct(lat1, lon1, az, dist) in a Python loop
+                                    over the first n_scalar starts
+    py.geoloc.geodesic_direct_loop  geoloc.geodesic_direct(a[i], az[i], dist[i]) in a loop over
+                                    the first n_scalar starts
+    py.geoloc.geodesic_direct_many  geoloc.geodesic_direct_many(A, az, dist): one call
+The direct rows start at A with azimuth B[:, 1] and length (B[:, 0] + 90) / 180 * 2e7 m (as
+geodesic_c.cc); their max_rel_diff is the largest difference of lat2 or lon2 from pyproj's, in
+degrees (longitudes modulo 360, not compared within 1e-6 degrees of a pole).
+
 ns_per_pair is the best of `reps` timed runs (after one untimed warm-up) divided by the pairs in
 the run. max_rel_diff is max |d - ref| / max(ref, 1 m) with ref = pyproj's distance of the same
 pair. A row that cannot run (a package missing, libgeoloc answering UnsupportedError) is a '#'
@@ -126,7 +144,74 @@ def main(argv=None):
         return 0
     ns, out = best_ns(lambda: geoloc.distance_pairs(a, b, model=model), reps)
     emit(name, ns, n, max_rel_diff(out, ref))
+    geodesic_rows(geoloc, pyproj, Geodesic, a, b, n, n_scalar, reps, ref)
     return 0
+
+
+def direct_diff(lat, lon, ref_lat, ref_lon):
+    """The largest difference in degrees of latitude, or of longitude (modulo 360) away from the
+    poles, from the reference; nan without one."""
+    import numpy as np
+
+    if ref_lat is None:
+        return math.nan
+    lat, lon = np.asarray(lat)[: len(ref_lat)], np.asarray(lon)[: len(ref_lat)]
+    dlat = np.abs(lat - ref_lat)
+    dlon = np.abs(np.remainder(lon - ref_lon + 180.0, 360.0) - 180.0)
+    dlon[np.abs(ref_lat) > 90 - 1e-6] = 0.0
+    return float(max(dlat.max(initial=0.0), dlon.max(initial=0.0)))
+
+
+def geodesic_rows(geoloc, pyproj, Geodesic, a, b, n, n_scalar, reps, ref):
+    """The rows of the full inverse problem and of the direct problem (see the module text)."""
+    import numpy as np
+
+    if not hasattr(geoloc, "geodesic_inverse_many"):
+        print("# py.geoloc.geodesic_inverse_many: pending (geoloc has no geodesic_inverse_many)")
+        return
+    if Geodesic is not None:
+        g = Geodesic.WGS84
+        rows = list(zip(a[:n_scalar, 0].tolist(), a[:n_scalar, 1].tolist(),
+                        b[:n_scalar, 0].tolist(), b[:n_scalar, 1].tolist()))
+        inverse, mask = g.Inverse, Geodesic.STANDARD
+        ns, out = best_ns(lambda: [inverse(p, q, r, s, mask)["s12"] for p, q, r, s in rows], reps)
+        emit("py.geographiclib_inverse_azi", ns, n_scalar, max_rel_diff(out, ref))
+    pts_a = [tuple(p) for p in a[:n_scalar].tolist()]
+    pts_b = [tuple(p) for p in b[:n_scalar].tolist()]
+    one = geoloc.geodesic_inverse
+    ns, out = best_ns(lambda: [one(p, q)[0] for p, q in zip(pts_a, pts_b)], reps)
+    emit("py.geoloc.geodesic_inverse_loop", ns, n_scalar, max_rel_diff(out, ref))
+    ns, out = best_ns(lambda: geoloc.geodesic_inverse_many(a, b), reps)
+    emit("py.geoloc.geodesic_inverse_many", ns, n, max_rel_diff(out.distance, ref))
+
+    az = np.ascontiguousarray(b[:, 1])
+    dist = (b[:, 0] + 90.0) / 180.0 * 2e7
+    ref_lat = ref_lon = None
+    if pyproj is not None:
+        geod = pyproj.Geod(ellps="WGS84")
+        lat1, lon1 = np.ascontiguousarray(a[:, 0]), np.ascontiguousarray(a[:, 1])
+        ns, (lon2, lat2, _) = best_ns(lambda: geod.fwd(lon1, lat1, az, dist), reps)
+        ref_lat, ref_lon = np.asarray(lat2), np.asarray(lon2)
+        emit("py.pyproj_geod_fwd", ns, n, 0.0)
+    if Geodesic is not None:
+        g = Geodesic.WGS84
+        rows = list(zip(a[:n_scalar, 0].tolist(), a[:n_scalar, 1].tolist(),
+                        az[:n_scalar].tolist(), dist[:n_scalar].tolist()))
+        direct = g.Direct
+        ns, out = best_ns(lambda: [direct(p, q, r, s) for p, q, r, s in rows], reps)
+        emit("py.geographiclib_direct", ns, n_scalar,
+             direct_diff([d["lat2"] for d in out], [d["lon2"] for d in out],
+                         None if ref_lat is None else ref_lat[:n_scalar],
+                         None if ref_lon is None else ref_lon[:n_scalar]))
+    az_list, dist_list = az[:n_scalar].tolist(), dist[:n_scalar].tolist()
+    one = geoloc.geodesic_direct
+    ns, out = best_ns(lambda: [one(p, z, d) for p, z, d in zip(pts_a, az_list, dist_list)], reps)
+    emit("py.geoloc.geodesic_direct_loop", ns, n_scalar,
+         direct_diff([d.lat for d in out], [d.lon for d in out],
+                     None if ref_lat is None else ref_lat[:n_scalar],
+                     None if ref_lon is None else ref_lon[:n_scalar]))
+    ns, out = best_ns(lambda: geoloc.geodesic_direct_many(a, az, dist), reps)
+    emit("py.geoloc.geodesic_direct_many", ns, n, direct_diff(out.lat, out.lon, ref_lat, ref_lon))
 
 
 if __name__ == "__main__":

@@ -304,6 +304,24 @@ GEOLOC_API geoloc_status geoloc_distance(geoloc_coord a, geoloc_coord b, geoloc_
                                          geoloc_unit unit, double *out);
 
 /**
+ * geoloc_distance of one pair, returning the distance itself: the entry point for callers that
+ * pay for every argument and out-parameter of a call (a foreign-function interface such as
+ * Python's ctypes, where a struct passed by value and a double written through a pointer cost
+ * more than the distance). Since 0.3.
+ * [in]  pair   two coordinates, a = pair[0] and b = pair[1] (32 bytes; read without assuming
+ *              the alignment of a double)
+ * [in]  model, unit  as geoloc_distance
+ * Returns the distance, bit-identical to geoloc_distance(pair[0], pair[1], model, unit, &out);
+ * or NaN when that call would fail (pair NULL, an invalid model or unit, a coordinate NaN,
+ * infinite or out of range): then geoloc_last_error() says why, naming the coordinate
+ * ("pair[1]: latitude 91 is outside [-90, 90]"), and geoloc_distance with the same arguments
+ * returns the status. A successful call returns a finite distance, never NaN.
+ * Thread safety: any thread.
+ */
+GEOLOC_API double geoloc_distance_value(const geoloc_coord *pair, geoloc_model model,
+                                        geoloc_unit unit);
+
+/**
  * Distances of n pairs: out[i] = distance(a[i], b[i]). On the sphere a vectorised kernel (AVX2
  * or AVX-512, chosen at run time) agrees with geoloc_distance to 1e-15 relative (bound: 1e-11);
  * on WGS84 the results are bit-identical to geoloc_distance. Every coordinate is checked first;
@@ -361,6 +379,44 @@ GEOLOC_API geoloc_status geoloc_geodesic_inverse(geoloc_coord a, geoloc_coord b,
  */
 GEOLOC_API geoloc_status geoloc_geodesic_direct(geoloc_coord start, double azi1, double meters,
                                                 geoloc_coord *end, double *azi2);
+
+/**
+ * The inverse problem for n pairs: out[i] as geoloc_geodesic_inverse(a[i], b[i], ...) gives it,
+ * bit for bit, in one call. Every coordinate is checked before anything is written; if any is
+ * invalid nothing is written and the message names the first bad one, all of a before b
+ * ("b[7]: latitude 91 is outside [-90, 90]"). Since 0.3.
+ * [in]  a, b    arrays of n coordinates (may be NULL when n == 0)
+ * [out] meters  n geodesic distances in meters; may be NULL when not wanted
+ * [out] azi1    n azimuths at a[i], degrees in [-180, 180]; may be NULL
+ * [out] azi2    n azimuths at b[i] (the direction of travel on arrival); may be NULL
+ * The output arrays must not overlap the inputs or each other. The results are always finite.
+ * Errors: GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NULL_ARGUMENT (a or b with n > 0),
+ * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE.
+ * Thread safety: any thread (concurrent calls may share the inputs; each needs its own outputs).
+ */
+GEOLOC_API geoloc_status geoloc_geodesic_inverse_many(const geoloc_coord *a, const geoloc_coord *b,
+                                                      size_t n, double *meters, double *azi1,
+                                                      double *azi2);
+
+/**
+ * The direct problem for n starts: end[i] and azi2[i] as geoloc_geodesic_direct(start[i],
+ * azimuth[i], distance[i], ...) gives them, bit for bit, in one call. Every input is checked
+ * before anything is written; if any is invalid nothing is written and the message names the
+ * first bad one, all the starts first, then the azimuths, then the distances
+ * ("azimuth[3]: nan is not finite"). Since 0.3.
+ * [in]  start     n coordinates (may be NULL when n == 0, as the other inputs)
+ * [in]  azimuth   n initial azimuths, degrees clockwise from north, any finite value
+ * [in]  distance  n lengths in meters, any finite value; negative goes backwards
+ * [out] end       n destinations, longitude reduced to [-180, 180); may be NULL when not wanted
+ * [out] azi2      n azimuths at the destinations, degrees in [-180, 180]; may be NULL
+ * The output arrays must not overlap the inputs or each other. The results are always finite.
+ * Errors: GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NULL_ARGUMENT (an input with n > 0),
+ * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE.
+ * Thread safety: any thread (concurrent calls may share the inputs; each needs its own outputs).
+ */
+GEOLOC_API geoloc_status geoloc_geodesic_direct_many(const geoloc_coord *start,
+                                                     const double *azimuth, const double *distance,
+                                                     size_t n, geoloc_coord *end, double *azi2);
 
 /* ---------------------------------------------------------------------------------------------
  * 3. Route: path length, mileage, ETA and the best order of stops

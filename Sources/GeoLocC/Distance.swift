@@ -13,8 +13,31 @@ public func geoloc_distance(
     guarded { () throws(GeoLocError) in
         guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
         let (m, u) = try measure(model, unit)
-        out.pointee = try distance(from: coordinate(a), to: coordinate(b), model: m, unit: u)
+        out.pointee = try distance(from: coordinate(a, "a"), to: coordinate(b, "b"), model: m, unit: u)
         return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_distance_value(
+    _ pair: UnsafePointer<geoloc_coord>?, _ model: geoloc_model, _ unit: geoloc_unit
+) -> Double {
+    do throws(GeoLocError) {
+        guard let pair else { throw GeoLocError(.nullArgument, "pair is NULL") }
+        let (m, u) = try measure(model, unit)
+        // The caller's memory may come from a foreign runtime (a Python bytes object): read it
+        // without assuming the alignment of a double.
+        let raw = UnsafeRawPointer(pair)
+        let a = try Coordinate(
+            latitude: raw.loadUnaligned(fromByteOffset: 0, as: Double.self),
+            longitude: raw.loadUnaligned(fromByteOffset: 8, as: Double.self), named: "pair[0]")
+        let b = try Coordinate(
+            latitude: raw.loadUnaligned(fromByteOffset: 16, as: Double.self),
+            longitude: raw.loadUnaligned(fromByteOffset: 24, as: Double.self), named: "pair[1]")
+        return try distance(from: a, to: b, model: m, unit: u)
+    } catch {
+        _ = fail(error)
+        return .nan
     }
 }
 
@@ -46,7 +69,7 @@ public func geoloc_distance_one_to_many(
             throw GeoLocError(.nullArgument, "points or out is NULL with n = \(n)")
         }
         let (m, u) = try measure(model, unit)
-        let o = try coordinate(origin)
+        let o = try coordinate(origin, "origin")
         guard n > 0, let out else { return GEOLOC_OK }
         try BatchDistance.oneToMany(o, degrees(points, n), into: UnsafeMutableBufferPointer(start: out, count: n), model: m, unit: u)
         return GEOLOC_OK
@@ -62,8 +85,8 @@ public func geoloc_geodesic_inverse(
     _ azi1: UnsafeMutablePointer<Double>?, _ azi2: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let p = try coordinate(a)
-        let q = try coordinate(b)
+        let p = try coordinate(a, "a")
+        let q = try coordinate(b, "b")
         let g = geodesicInverse(from: p, to: q)
         meters?.pointee = g.distance
         azi1?.pointee = g.initialAzimuth
@@ -79,10 +102,45 @@ public func geoloc_geodesic_direct(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         guard let end else { throw GeoLocError(.nullArgument, "end is NULL") }
-        let p = try coordinate(start)
+        let p = try coordinate(start, "start")
         let g = try geodesicDirect(from: p, azimuth: azi1, distance: meters)
         end.pointee = geoloc_coord(lat: g.destination.latitude, lon: g.destination.longitude)
         azi2?.pointee = g.finalAzimuth
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_geodesic_inverse_many(
+    _ a: UnsafePointer<geoloc_coord>?, _ b: UnsafePointer<geoloc_coord>?, _ n: Int,
+    _ meters: UnsafeMutablePointer<Double>?, _ azi1: UnsafeMutablePointer<Double>?,
+    _ azi2: UnsafeMutablePointer<Double>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let n = try checkCount(n, "n")
+        if n != 0 && (a == nil || b == nil) {
+            throw GeoLocError(.nullArgument, "a or b is NULL with n = \(n)")
+        }
+        try BatchGeodesic.inverse(
+            degrees(a, n), degrees(b, n), count: n, distances: meters, initialAzimuths: azi1, finalAzimuths: azi2)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_geodesic_direct_many(
+    _ start: UnsafePointer<geoloc_coord>?, _ azimuth: UnsafePointer<Double>?, _ distance: UnsafePointer<Double>?,
+    _ n: Int, _ end: UnsafeMutablePointer<geoloc_coord>?, _ azi2: UnsafeMutablePointer<Double>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let n = try checkCount(n, "n")
+        if n != 0 && (start == nil || azimuth == nil || distance == nil) {
+            throw GeoLocError(.nullArgument, "start, azimuth or distance is NULL with n = \(n)")
+        }
+        try BatchGeodesic.direct(
+            degrees(start, n), azimuths: UnsafeBufferPointer(start: azimuth, count: n),
+            distances: UnsafeBufferPointer(start: distance, count: n), count: n,
+            ends: end.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: Double.self) }, finalAzimuths: azi2)
         return GEOLOC_OK
     }
 }

@@ -128,6 +128,13 @@ func coordinate(_ c: geoloc_coord) throws(GeoLocError) -> Coordinate {
     try Coordinate(latitude: c.lat, longitude: c.lon)
 }
 
+/// A C coordinate, checked as `coordinate(_:)`, with a message that names it: "a: latitude 91 is
+/// outside [-90, 90]" for `name` "a" (the parameter's name in the header).
+@inline(__always)
+func coordinate(_ c: geoloc_coord, _ name: StaticString) throws(GeoLocError) -> Coordinate {
+    try Coordinate(latitude: c.lat, longitude: c.lon, named: name)
+}
+
 /// A C array of n geoloc_coord seen as 2n doubles.
 @inline(__always)
 func degrees(_ p: UnsafePointer<geoloc_coord>?, _ n: Int) -> UnsafeBufferPointer<Double> {

@@ -1,4 +1,4 @@
-@testable import GeoLoc
+@_spi(CABI) @testable import GeoLoc
 import XCTest
 
 #if canImport(Glibc)
@@ -825,5 +825,112 @@ final class GeodesicTests: XCTestCase {
             }
         }
         XCTAssertEqual(two, [-1, -1])
+    }
+}
+
+/// The batch geodesics (`BatchGeodesic`): every golden row at once, bit for bit the single calls
+/// and within GeographicLib's 15 nm; the input checks name the first bad row and write nothing.
+final class GeodesicBatchTests: XCTestCase {
+    func testInverseBatchEqualsSingleCallsAndGeographicLib() throws {
+        let rows = try Golden.rows("geodesic_inverse.tsv", columns: GeodesicTests.inverseColumns)
+        let a = rows.flatMap { [$0.double("lat1"), $0.double("lon1")] }
+        let b = rows.flatMap { [$0.double("lat2"), $0.double("lon2")] }
+        let n = rows.count
+        var s = [Double](repeating: -1, count: n), z1 = s, z2 = s
+        try a.withUnsafeBufferPointer { pa in
+            try b.withUnsafeBufferPointer { pb in
+                try BatchGeodesic.inverse(pa, pb, count: n, distances: &s, initialAzimuths: &z1, finalAzimuths: &z2)
+            }
+        }
+        for (i, row) in rows.enumerated() {
+            let one = geodesicInverse(
+                from: try Coordinate(latitude: a[2 * i], longitude: a[2 * i + 1]),
+                to: try Coordinate(latitude: b[2 * i], longitude: b[2 * i + 1]))
+            XCTAssertEqual(s[i], one.distance, "row \(i)")
+            XCTAssertEqual(z1[i], one.initialAzimuth, "row \(i)")
+            XCTAssertEqual(z2[i], one.finalAzimuth, "row \(i)")
+            XCTAssertLessThanOrEqual(abs(s[i] - row.double("s12_m")), GeodesicTests.nm15, "row \(i)")
+        }
+        // Outputs may be left out.
+        var only = [Double](repeating: -1, count: n)
+        try a.withUnsafeBufferPointer { pa in
+            try b.withUnsafeBufferPointer { pb in
+                try BatchGeodesic.inverse(pa, pb, count: n, distances: nil, initialAzimuths: nil, finalAzimuths: &only)
+            }
+        }
+        XCTAssertEqual(only, z2)
+    }
+
+    func testDirectBatchEqualsSingleCallsAndGeographicLib() throws {
+        let rows = try Golden.rows("geodesic_direct.tsv", columns: GeodesicTests.directColumns)
+        let starts = rows.flatMap { [$0.double("lat1"), $0.double("lon1")] }
+        let azimuths = rows.map { $0.double("azi1") }, lengths = rows.map { $0.double("s12_m") }
+        let n = rows.count
+        var ends = [Double](repeating: -1, count: 2 * n), z2 = [Double](repeating: -1, count: n)
+        try starts.withUnsafeBufferPointer { ps in
+            try azimuths.withUnsafeBufferPointer { pz in
+                try lengths.withUnsafeBufferPointer { pd in
+                    try BatchGeodesic.direct(ps, azimuths: pz, distances: pd, count: n, ends: &ends, finalAzimuths: &z2)
+                }
+            }
+        }
+        for (i, row) in rows.enumerated() {
+            let one = try geodesicDirect(
+                from: try Coordinate(latitude: starts[2 * i], longitude: starts[2 * i + 1]),
+                azimuth: azimuths[i], distance: lengths[i])
+            XCTAssertEqual(ends[2 * i], one.destination.latitude, "row \(i)")
+            XCTAssertEqual(ends[2 * i + 1], one.destination.longitude, "row \(i)")
+            XCTAssertEqual(z2[i], one.finalAzimuth, "row \(i)")
+            let want = try Coordinate(latitude: row.double("lat2"), longitude: row.double("lon2"))
+            XCTAssertLessThanOrEqual(geodesicInverse(from: one.destination, to: want).distance, GeodesicTests.nm15, "row \(i)")
+        }
+    }
+
+    func testErrorsNameTheFirstBadRowAndWriteNothing() {
+        let good = [10.0, 20.0, 30.0, 40.0, -50.0, 60.0]
+        var bad = good
+        bad[2] = 91  // row 1's latitude
+        bad[5] = .nan  // row 2's longitude
+        var out = [Double](repeating: -1, count: 3)
+        func inverse(_ a: [Double], _ b: [Double]) throws(GeoLocError) {
+            try a.withUnsafeBufferPointer { (pa) throws(GeoLocError) in
+                try b.withUnsafeBufferPointer { (pb) throws(GeoLocError) in
+                    try BatchGeodesic.inverse(pa, pb, count: 3, distances: &out, initialAzimuths: nil, finalAzimuths: nil)
+                }
+            }
+        }
+        func direct(_ s: [Double], _ z: [Double], _ d: [Double]) throws(GeoLocError) {
+            try s.withUnsafeBufferPointer { (ps) throws(GeoLocError) in
+                try z.withUnsafeBufferPointer { (pz) throws(GeoLocError) in
+                    try d.withUnsafeBufferPointer { (pd) throws(GeoLocError) in
+                        try BatchGeodesic.direct(ps, azimuths: pz, distances: pd, count: 3, ends: nil, finalAzimuths: &out)
+                    }
+                }
+            }
+        }
+        func message(_ body: () throws(GeoLocError) -> Void) -> String {
+            do { try body() } catch { return error.message }
+            return "no error"
+        }
+        XCTAssertEqual(message { () throws(GeoLocError) in try inverse(bad, good) }, "a[1]: latitude 91 is outside [-90, 90]")
+        XCTAssertEqual(message { () throws(GeoLocError) in try inverse(good, bad) }, "b[1]: latitude 91 is outside [-90, 90]")
+        XCTAssertEqual(message { () throws(GeoLocError) in try direct(bad, [0, 0, 0], [1, 1, 1]) }, "start[1]: latitude 91 is outside [-90, 90]")
+        bad[2] = 0
+        XCTAssertEqual(message { () throws(GeoLocError) in try inverse(good, bad) }, "b[2]: longitude nan is not finite")
+        XCTAssertEqual(message { () throws(GeoLocError) in try direct(good, [0, .infinity, 0], [.nan, 1, 1]) }, "azimuth[1]: inf is not finite")
+        XCTAssertEqual(message { () throws(GeoLocError) in try direct(good, [0, 0, 0], [1, 1, -.infinity]) }, "distance[2]: -inf is not finite")
+        XCTAssertEqual(out, [-1, -1, -1])
+        XCTAssertEqual(message { () throws(GeoLocError) in try direct(good, [0, 0, 0], [1, 1, 1]) }, "no error")
+        XCTAssertNotEqual(out, [-1, -1, -1])
+    }
+
+    func testNamedCoordinateMessages() {
+        XCTAssertThrowsError(try Coordinate(latitude: 91, longitude: 0, named: "a")) { error in
+            XCTAssertEqual((error as? GeoLocError)?.message, "a: latitude 91 is outside [-90, 90]")
+        }
+        XCTAssertThrowsError(try Coordinate(latitude: 0, longitude: .nan, named: "start")) { error in
+            XCTAssertEqual((error as? GeoLocError)?.message, "start: longitude nan is not finite")
+        }
+        XCTAssertEqual(try Coordinate(latitude: 1, longitude: 361, named: "b"), try Coordinate(latitude: 1, longitude: 1))
     }
 }

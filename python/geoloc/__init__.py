@@ -44,12 +44,16 @@ from ._core import (
 )
 from ._distance import (
     GeodesicDirect,
+    GeodesicDirectArrays,
     GeodesicInverse,
+    GeodesicInverseArrays,
     distance,
     distance_one_to_many,
     distance_pairs,
     geodesic_direct,
+    geodesic_direct_many,
     geodesic_inverse,
+    geodesic_inverse_many,
 )
 from ._route import BestOrder, Leg, Mileage, best_order, best_order_matrix, eta_minutes, mileage, route_length
 from ._weather import is_documented_weather_code, weather_condition, weather_label
@@ -127,6 +131,10 @@ __all__ = [
     "GeodesicDirect",
     "geodesic_inverse",
     "geodesic_direct",
+    "GeodesicInverseArrays",
+    "GeodesicDirectArrays",
+    "geodesic_inverse_many",
+    "geodesic_direct_many",
     # place sets, regions, reverse geocoding
     "Places",
     "Place",

@@ -419,6 +419,248 @@ def test_mileage_on_wgs84():
 
 
 # --------------------------------------------------------------------------------------------
+# Batch geodesics (geodesic_inverse_many, geodesic_direct_many)
+# --------------------------------------------------------------------------------------------
+
+
+def _golden_arrays(golden_dir, name, columns):
+    rows = _read_golden(golden_dir, name, columns)
+    cases = [r["case"] for r in rows]
+    table = {c: numpy.array([float(r[c]) for r in rows]) for c in columns[1:]}
+    return cases, table
+
+
+INVERSE_COLUMNS = ("case", "lat1", "lon1", "lat2", "lon2", "s12_m", "azi1_deg", "azi2_deg")
+DIRECT_COLUMNS = ("case", "lat1", "lon1", "azi1", "s12_m", "lat2", "lon2", "azi2")
+
+
+def test_inverse_many_equals_the_single_call_and_geographiclib(golden_dir):
+    cases, t = _golden_arrays(golden_dir, "geodesic_inverse.tsv", INVERSE_COLUMNS)
+    a = numpy.column_stack([t["lat1"], t["lon1"]])
+    b = numpy.column_stack([t["lat2"], t["lon2"]])
+    got = geoloc.geodesic_inverse_many(a, b)
+    assert isinstance(got, geoloc.GeodesicInverseArrays)
+    assert all(x.dtype == numpy.float64 and x.shape == (len(cases),) for x in got)
+    for i in range(len(cases)):
+        assert tuple(got[k][i] for k in range(3)) == tuple(geoloc.geodesic_inverse(a[i], b[i])), i  # bit for bit
+    # Against GeographicLib (the golden values): 15 nm on the distance, azimuths where unique.
+    assert numpy.abs(got.distance - t["s12_m"]).max() <= DIST_TOL
+    for i, case in enumerate(cases):
+        if case not in AMBIGUOUS_CASES:
+            tol = azi_tol(t["s12_m"][i])
+            assert angle_diff(got.azi1[i], t["azi1_deg"][i]) <= tol, (case, i)
+            assert angle_diff(got.azi2[i], t["azi2_deg"][i]) <= tol, (case, i)
+    # The model-aware batch distance is the same geodesic.
+    assert numpy.array_equal(got.distance, geoloc.distance_pairs(a, b, model="wgs84"))
+
+
+def test_direct_many_equals_the_single_call_and_geographiclib(golden_dir):
+    cases, t = _golden_arrays(golden_dir, "geodesic_direct.tsv", DIRECT_COLUMNS)
+    start = numpy.column_stack([t["lat1"], t["lon1"]])
+    got = geoloc.geodesic_direct_many(start, t["azi1"], t["s12_m"])
+    assert isinstance(got, geoloc.GeodesicDirectArrays)
+    assert all(x.dtype == numpy.float64 and x.shape == (len(cases),) for x in got)
+    for i in range(len(cases)):
+        one = geoloc.geodesic_direct(start[i], t["azi1"][i], t["s12_m"][i])
+        assert (got.lat[i], got.lon[i], got.azi2[i]) == tuple(one), i  # bit for bit
+    assert numpy.abs(got.lat - t["lat2"]).max() <= POS_TOL
+    assert ((got.lon >= -180) & (got.lon < 180)).all()
+    for i in range(len(cases)):
+        if abs(t["lat2"][i]) <= 90 - 1e-9:  # longitude and azimuth mean nothing at a pole
+            assert angle_diff(got.lon[i], t["lon2"][i]) <= POS_TOL, i
+            assert angle_diff(got.azi2[i], t["azi2"][i]) <= azi_tol(t["s12_m"][i]), i
+
+
+def test_geodesic_batches_against_geographiclib_live():
+    geodesic = pytest.importorskip("geographiclib.geodesic").Geodesic.WGS84
+    rng = numpy.random.default_rng(14)
+    n = 400
+    a = numpy.column_stack([numpy.degrees(numpy.arcsin(rng.uniform(-1, 1, n))), rng.uniform(-540, 540, n)])
+    b = numpy.column_stack([numpy.degrees(numpy.arcsin(rng.uniform(-1, 1, n))), rng.uniform(-180, 180, n)])
+    b[:50] = -a[:50] + [0, 180] + rng.uniform(-0.3, 0.3, (50, 2))  # near-antipodal
+    b[:50, 0] = numpy.clip(b[:50, 0], -90, 90)
+    azimuth = rng.uniform(-720, 720, n)
+    dist = rng.uniform(-3e7, 3e7, n)
+    inv = geoloc.geodesic_inverse_many(a, b)
+    end = geoloc.geodesic_direct_many(a, azimuth, dist)
+    for i in range(n):
+        ref = geodesic.Inverse(a[i, 0], a[i, 1], b[i, 0], b[i, 1])
+        assert abs(inv.distance[i] - ref["s12"]) <= DIST_TOL, i
+        if ref["s12"] < 19.9e6:
+            assert angle_diff(inv.azi1[i], ref["azi1"]) < 1e-8 and angle_diff(inv.azi2[i], ref["azi2"]) < 1e-8, i
+        d = geodesic.Direct(a[i, 0], a[i, 1], azimuth[i], dist[i])
+        assert abs(end.lat[i] - d["lat2"]) < POS_TOL, i
+        if abs(d["lat2"]) < 89.999999:
+            assert angle_diff(end.lon[i], d["lon2"]) < POS_TOL and angle_diff(end.azi2[i], d["azi2"]) < 1e-8, i
+
+
+def test_geodesic_batches_shapes_and_broadcasting():
+    empty = geoloc.geodesic_inverse_many(numpy.empty((0, 2)), [])
+    assert [x.shape for x in empty] == [(0,), (0,), (0,)]
+    assert [x.shape for x in geoloc.geodesic_direct_many([], [], [])] == [(0,), (0,), (0,)]
+    start = [[10, 20], [-30, 170], [89, 0]]
+    # A single azimuth or distance is used for every row.
+    one = geoloc.geodesic_direct_many(start, 45, 1e6)
+    full = geoloc.geodesic_direct_many(start, [45, 45, 45], numpy.full(3, 1e6, dtype=numpy.float32))
+    assert all(numpy.array_equal(x, y) for x, y in zip(one, full))
+    # Integer and non-contiguous inputs are read as float64.
+    wide = numpy.zeros((3, 4))
+    wide[:, ::2] = start
+    assert all(numpy.array_equal(x, y) for x, y in zip(geoloc.geodesic_inverse_many(wide[:, ::2], start), geoloc.geodesic_inverse_many(numpy.array(start, float), start)))
+    raises(ValueError, geoloc.geodesic_inverse_many, start, start[:2])
+    raises(ValueError, geoloc.geodesic_inverse_many, [1.0, 2.0], [1.0, 2.0])
+    raises(ValueError, geoloc.geodesic_direct_many, start, [1, 2], 1e6)
+    raises(ValueError, geoloc.geodesic_direct_many, start, 10, numpy.zeros((3, 1)))
+    raises(TypeError, geoloc.geodesic_direct_many, start, ["10", "20", "30"], 1e6)
+    raises(TypeError, geoloc.geodesic_direct_many, start, 10, 1e6 + 1j)
+    raises(TypeError, geoloc.geodesic_inverse_many, [["a", "b"]], [[1, 2]])
+
+
+def test_geodesic_batches_name_the_bad_row():
+    a = numpy.array([[10.0, 20.0]] * 6)
+    b = numpy.array([[-10.0, 100.0]] * 6)
+    bad = a.copy()
+    bad[4, 0] = 91
+    bad[5, 1] = NAN
+    err = raises(geoloc.OutOfRangeError, geoloc.geodesic_inverse_many, bad, b)
+    assert err.message == "a[4]: latitude 91 is outside [-90, 90]"
+    err = raises(geoloc.OutOfRangeError, geoloc.geodesic_inverse_many, a, bad)
+    assert err.message.startswith("b[4]: ")
+    bad[4, 0] = 0
+    err = raises(geoloc.NotFiniteError, geoloc.geodesic_inverse_many, a, bad)
+    assert err.message == "b[5]: longitude nan is not finite"
+    err = raises(geoloc.NotFiniteError, geoloc.geodesic_direct_many, bad, 10, 1e6)
+    assert err.message.startswith("start[5]: ")
+    az = numpy.full(6, 10.0)
+    az[2] = INF
+    err = raises(geoloc.NotFiniteError, geoloc.geodesic_direct_many, a, az, 1e6)
+    assert err.message == "azimuth[2]: inf is not finite"
+    dist = numpy.full(6, 1e6)
+    dist[3] = -INF
+    err = raises(geoloc.NotFiniteError, geoloc.geodesic_direct_many, a, 10, dist)
+    assert err.message == "distance[3]: -inf is not finite"
+    # The starts are checked before the azimuths, the azimuths before the distances.
+    err = raises(geoloc.NotFiniteError, geoloc.geodesic_direct_many, bad, az, dist)
+    assert err.message.startswith("start[5]: ")
+    err = raises(geoloc.NotFiniteError, geoloc.geodesic_direct_many, a, az, dist)
+    assert err.message.startswith("azimuth[2]: ")
+
+
+def test_distance_fast_path_equals_the_checked_path():
+    """distance() of Python floats goes through geoloc_distance_value; of anything else through
+    geoloc_distance: the same bits, and the same errors for bad input."""
+    rng = numpy.random.default_rng(7)
+    for i in range(300):
+        a = (float(rng.uniform(-90, 90)), float(rng.uniform(-400, 400)))
+        b = (float(rng.uniform(-90, 90)), float(rng.uniform(-180, 180)))
+        for unit in Unit:
+            for model in Model:
+                fast = geoloc.distance(a, b, unit, model)
+                assert type(fast) is float
+                assert fast == geoloc.distance(numpy.array(a), b, int(unit), model.name.lower()), (a, b, unit, model)
+    assert geoloc.distance(Coord(1.0, 2.0), [3.0, 4.0]) == geoloc.distance((1, 2), (3, 4))
+    # The usual names take the fast path too, with the same meaning as coerce gives them.
+    from geoloc._distance import _MODEL_NAMES, _UNIT_NAMES
+
+    a, b = (12.5, -170.25), (-33.0, 151.0)
+    for name, unit in _UNIT_NAMES.items():
+        for model_name, model in _MODEL_NAMES.items():
+            assert geoloc.distance(a, b, name, model_name) == geoloc.distance(numpy.array(a), b, int(unit), int(model))
+    assert geoloc.distance(a, b, " Nautical Miles ") == geoloc.distance(a, b, Unit.NAUTICAL_MILES)
+    bad_points = [
+        ((NAN, 0.0), geoloc.NotFiniteError, "a: latitude nan is not finite"),
+        ((0.0, -INF), geoloc.NotFiniteError, "a: longitude -inf is not finite"),
+        ((90.5, 0.0), geoloc.OutOfRangeError, "a: latitude 90.5 is outside [-90, 90]"),
+    ]
+    for point, cls, message in bad_points:
+        for model in Model:
+            assert raises(cls, geoloc.distance, point, (0.0, 0.0), Unit.MILES, model).message == message
+            assert raises(cls, geoloc.distance, (0.0, 0.0), point, "km", model).message == message.replace("a:", "b:")
+    raises(TypeError, geoloc.distance, (numpy.complex128(1), 0.0), (0.0, 0.0))
+    raises(TypeError, geoloc.distance, (1.0, 2.0), (3.0, None))
+    # Iterators are read once, on either path, as before.
+    assert geoloc.distance(iter([1.0, 2.0]), iter([3.0, 4.0])) == geoloc.distance((1, 2), (3, 4))
+    assert geoloc.distance(iter([1.0, 2.0]), iter([3, 4]), 2) == geoloc.distance((1, 2), (3, 4), "miles")
+    assert geoloc.distance(iter([1.0, 2.0]), (3, 4)) == geoloc.distance((1, 2), (3, 4))
+    raises(geoloc.OutOfRangeError, geoloc.distance, iter([1.0, 2.0]), iter([93.0, 4.0]))
+    raises(ValueError, geoloc.distance, iter([1.0, 2.0]), iter([93.0]))
+    err = raises(TypeError, geoloc.distance, "ab", (3.0, 4.0))
+    assert "use parse_coord" in str(err)
+    raises(TypeError, geoloc.distance, "1,2", (3.0, 4.0))
+    raises(TypeError, geoloc.distance, None, (3.0, 4.0))
+    raises(ValueError, geoloc.distance, (1.0, 2.0, 3.0), (3.0, 4.0))
+    raises(TypeError, geoloc.distance, (1.0, 2.0), (3.0, 4.0), True)
+    raises(TypeError, geoloc.distance, (1.0, 2.0), (3.0, 4.0), Model.WGS84)
+    raises(TypeError, geoloc.distance, (1.0, 2.0), (3.0, 4.0), Unit.MILES, Unit.METERS)
+    raises(geoloc.InvalidArgumentError, geoloc.distance, (1.0, 2.0), (3.0, 4.0), 99)
+    raises(geoloc.InvalidArgumentError, geoloc.distance, (1.0, 2.0), (3.0, 4.0), "furlongs")
+    raises(geoloc.InvalidArgumentError, geoloc.distance, (1.0, 2.0), (3.0, 4.0), Unit.METERS, 7)
+
+
+def test_geodesic_fast_paths_equal_the_checked_paths():
+    """geodesic_inverse/geodesic_direct of Python floats go through the batch functions with
+    n = 1; of anything else through the single calls: the same bits, the same errors."""
+    from geoloc._distance import _geodesic_direct_checked, _geodesic_inverse_checked
+
+    rng = numpy.random.default_rng(11)
+    for _ in range(300):
+        a = (float(rng.uniform(-90, 90)), float(rng.uniform(-400, 400)))
+        b = (float(rng.uniform(-90, 90)), float(rng.uniform(-180, 180)))
+        assert geoloc.geodesic_inverse(a, b) == _geodesic_inverse_checked(a, b)
+        assert geoloc.geodesic_inverse(a, b) == geoloc.geodesic_inverse(numpy.array(a), b)
+        z, d = float(rng.uniform(-720, 720)), float(rng.uniform(-3e7, 3e7))
+        assert geoloc.geodesic_direct(a, z, d) == _geodesic_direct_checked(a, z, d)
+        assert geoloc.geodesic_direct(a, z, d) == geoloc.geodesic_direct(numpy.array(a), z, d)
+    assert geoloc.geodesic_inverse(iter([1.0, 2.0]), iter([3, 4])) == geoloc.geodesic_inverse((1, 2), (3, 4))
+    assert geoloc.geodesic_direct(iter([1.0, 2.0]), 30, 1000) == geoloc.geodesic_direct((1, 2), 30, 1000)
+    err = raises(geoloc.OutOfRangeError, geoloc.geodesic_inverse, (0.0, 0.0), (-91.0, 0.0))
+    assert err.message == "b: latitude -91 is outside [-90, 90]"
+    err = raises(geoloc.NotFiniteError, geoloc.geodesic_direct, (0.0, 0.0), NAN, 1.0)
+    assert err.message == "azimuth nan is not finite"
+    err = raises(geoloc.NotFiniteError, geoloc.geodesic_direct, (0.0, 0.0), 1.0, INF)
+    assert err.message == "distance inf is not finite"
+    err = raises(geoloc.OutOfRangeError, geoloc.geodesic_direct, (90.5, 0.0), 1.0, 1.0)
+    assert err.message == "start: latitude 90.5 is outside [-90, 90]"
+    raises(TypeError, geoloc.geodesic_inverse, (numpy.complex128(1), 0.0), (0.0, 0.0))
+    raises(TypeError, geoloc.geodesic_direct, (0.0, 0.0), numpy.complex128(1), 1.0)
+
+
+def test_distance_value_entry_point():
+    """geoloc_distance_value through ctypes with its declared types: the value, or NaN and the
+    message of geoloc_distance."""
+    from ctypes import byref, c_double
+    from geoloc import _ffi
+
+    fn = _ffi.lib.geoloc_distance_value
+    pair = (_ffi.CCoord * 2)(_ffi.CCoord(38.321991, -88.8674), _ffi.CCoord(40.7128, -74.006))
+    for unit in Unit:
+        for model in Model:
+            out = c_double()
+            _ffi.lib.geoloc_distance(pair[0], pair[1], model, unit, byref(out))
+            assert fn(pair, model, unit) == out.value
+    assert math.isnan(fn(None, 0, 0)) and _ffi.last_error() == "pair is NULL"
+    assert math.isnan(fn(pair, 5, 0)) and "model 5" in _ffi.last_error()
+    assert math.isnan(fn(pair, 0, 9)) and "unit 9" in _ffi.last_error()
+    pair[1].lat = -91
+    assert math.isnan(fn(pair, 0, 0)) and _ffi.last_error() == "pair[1]: latitude -91 is outside [-90, 90]"
+    pair[0].lon = NAN
+    assert math.isnan(fn(pair, 1, 0)) and _ffi.last_error() == "pair[0]: longitude nan is not finite"
+
+
+def test_scalar_messages_name_the_point():
+    err = raises(geoloc.OutOfRangeError, geoloc.geodesic_inverse, (91, 0), (0, 0))
+    assert err.message == "a: latitude 91 is outside [-90, 90]"
+    err = raises(geoloc.NotFiniteError, geoloc.geodesic_inverse, (0, 0), (0, INF))
+    assert err.message == "b: longitude inf is not finite"
+    err = raises(geoloc.OutOfRangeError, geoloc.geodesic_direct, (-95, 0), 10, 1000)
+    assert err.message == "start: latitude -95 is outside [-90, 90]"
+    err = raises(geoloc.OutOfRangeError, geoloc.distance, (0.0, 0.0), (91.0, 0.0))
+    assert err.message == "b: latitude 91 is outside [-90, 90]"
+    err = raises(geoloc.OutOfRangeError, geoloc.distance_one_to_many, (91, 0), [[0, 0]])
+    assert err.message == "origin: latitude 91 is outside [-90, 90]"
+
+
+# --------------------------------------------------------------------------------------------
 # Against GeographicLib itself, when installed
 # --------------------------------------------------------------------------------------------
 

@@ -227,6 +227,51 @@ static void test_geodesics(void)
     CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_geodesic_direct(jfk, NAN, 1000, &end, NULL));
     CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_geodesic_direct(jfk, 10, -INFINITY, &end, NULL));
     CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_geodesic_direct((geoloc_coord){91, 0}, 10, 1000, &end, NULL));
+    /* The messages name the point. */
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_geodesic_inverse((geoloc_coord){91, 0}, lhr, &s, NULL, NULL));
+    CHECK_STR(geoloc_last_error(), "a: latitude 91 is outside [-90, 90]");
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_geodesic_inverse(jfk, (geoloc_coord){0, INFINITY}, &s, NULL, NULL));
+    CHECK_STR(geoloc_last_error(), "b: longitude inf is not finite");
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_geodesic_direct((geoloc_coord){-90.5, 0}, 10, 1000, &end, NULL));
+    CHECK_STR(geoloc_last_error(), "start: latitude -90.5 is outside [-90, 90]");
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_distance(jfk, (geoloc_coord){95, 0}, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, &d));
+    CHECK_STR(geoloc_last_error(), "b: latitude 95 is outside [-90, 90]");
+}
+
+/* geoloc_distance_value: the value of geoloc_distance, or NaN with its message. */
+static void test_distance_value(void)
+{
+    geoloc_coord pair[2] = {{38.321991, -88.8674}, {40.7128, -74.006}};
+    double want = -1, got;
+    unsigned char bytes[33];
+    int m, u;
+    for (m = GEOLOC_MODEL_SPHERE; m <= GEOLOC_MODEL_WGS84; m++) {
+        for (u = GEOLOC_UNIT_METERS; u <= GEOLOC_UNIT_FEET; u++) {
+            CHECK_OK(geoloc_distance(pair[0], pair[1], (geoloc_model)m, (geoloc_unit)u, &want));
+            CHECK(geoloc_distance_value(pair, (geoloc_model)m, (geoloc_unit)u) == want);
+        }
+    }
+    /* Read without assuming alignment. */
+    memcpy(bytes + 1, pair, sizeof pair);
+    CHECK_OK(geoloc_distance(pair[0], pair[1], GEOLOC_MODEL_WGS84, GEOLOC_UNIT_MILES, &want));
+    CHECK(geoloc_distance_value((const geoloc_coord *)(const void *)(bytes + 1), GEOLOC_MODEL_WGS84, GEOLOC_UNIT_MILES) == want);
+    got = geoloc_distance_value(NULL, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS);
+    CHECK(isnan(got));
+    CHECK_STR(geoloc_last_error(), "pair is NULL");
+    CHECK(isnan(geoloc_distance_value(pair, INVALID_MODEL, GEOLOC_UNIT_METERS)));
+    CHECK(strstr(geoloc_last_error(), "model") != NULL);
+    CHECK(isnan(geoloc_distance_value(pair, GEOLOC_MODEL_SPHERE, INVALID_UNIT)));
+    CHECK(strstr(geoloc_last_error(), "unit") != NULL);
+    pair[1].lat = 91;
+    CHECK(isnan(geoloc_distance_value(pair, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS)));
+    CHECK_STR(geoloc_last_error(), "pair[1]: latitude 91 is outside [-90, 90]");
+    pair[0].lon = -INFINITY;
+    CHECK(isnan(geoloc_distance_value(pair, GEOLOC_MODEL_WGS84, GEOLOC_UNIT_METERS)));
+    CHECK_STR(geoloc_last_error(), "pair[0]: longitude -inf is not finite");
+    /* The extremes are finite. */
+    pair[0] = (geoloc_coord){90, 0};
+    pair[1] = (geoloc_coord){-90, 0};
+    CHECK(isfinite(geoloc_distance_value(pair, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_FEET)));
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -252,6 +297,20 @@ static void row_distance(char **f)
  * batch and the model-aware distance agree with the scalar inverse to the last bit. */
 #define GEODESIC_TOL_M 15e-9
 
+/* The golden rows, kept for the batch test that runs after the golden files (test_geodesic_many). */
+#define MAX_GOLDEN_ROWS 1024
+static struct {
+    size_t n;
+    geoloc_coord a[MAX_GOLDEN_ROWS], b[MAX_GOLDEN_ROWS];
+    double s12[MAX_GOLDEN_ROWS], azi1[MAX_GOLDEN_ROWS], azi2[MAX_GOLDEN_ROWS];
+    int unique[MAX_GOLDEN_ROWS]; /* the shortest path is unique: the azimuths are compared */
+} inv_rows;
+static struct {
+    size_t n;
+    geoloc_coord start[MAX_GOLDEN_ROWS], end[MAX_GOLDEN_ROWS];
+    double azi1[MAX_GOLDEN_ROWS], s12[MAX_GOLDEN_ROWS], azi2[MAX_GOLDEN_ROWS];
+} dir_rows;
+
 static void row_geodesic_inverse(char **f)
 {
     geoloc_coord a, b;
@@ -270,6 +329,15 @@ static void row_geodesic_inverse(char **f)
     if (CHECK_OK(geoloc_distance(a, b, GEOLOC_MODEL_WGS84, GEOLOC_UNIT_METERS, &d))) ROW_CHECK(d == s);
     if (CHECK_OK(geoloc_distance_pairs(&a, &b, 1, GEOLOC_MODEL_WGS84, GEOLOC_UNIT_METERS, &batch))) {
         ROW_CHECK(batch == s);
+    }
+    if (inv_rows.n < MAX_GOLDEN_ROWS) {
+        size_t k = inv_rows.n++;
+        inv_rows.a[k] = a;
+        inv_rows.b[k] = b;
+        inv_rows.s12[k] = want;
+        inv_rows.azi1[k] = number(f[6]);
+        inv_rows.azi2[k] = number(f[7]);
+        inv_rows.unique[k] = strcmp(f[0], "antipodal") != 0 && strcmp(f[0], "identical") != 0;
     }
 }
 
@@ -290,6 +358,123 @@ static void row_geodesic_direct(char **f)
         }
         ROW_CHECK(end.lon >= -180 && end.lon < 180 && isfinite(azi2));
     }
+    if (dir_rows.n < MAX_GOLDEN_ROWS) {
+        size_t k = dir_rows.n++;
+        dir_rows.start[k] = start;
+        dir_rows.azi1[k] = number(f[3]);
+        dir_rows.s12[k] = number(f[4]);
+        dir_rows.end[k].lat = lat2;
+        dir_rows.end[k].lon = lon2;
+        dir_rows.azi2[k] = number(f[7]);
+    }
+}
+
+/* a - b reduced to [0, 180]: -180 and 180 are the same direction. */
+static double angle_off(double a, double b)
+{
+    double d = fabs(remainder(a - b, 360.0));
+    return d;
+}
+
+/* The azimuth tolerance for a line of s12 meters: 1e-9 degrees, or the angle that moves the far
+ * end sideways by 15 nm. */
+static double azi_tol(double s12)
+{
+    double t = s12 != 0 ? GEODESIC_TOL_M / fabs(s12) * 180 / 3.14159265358979323846 : 360;
+    return t > 1e-9 ? t : 1e-9;
+}
+
+/* The batch geodesics over every golden row at once: bit for bit the single calls, and within
+ * the golden tolerances of GeographicLib; then the input checks. */
+static void test_geodesic_many(void)
+{
+    enum { N = MAX_GOLDEN_ROWS };
+    static double s[N], a1[N], a2[N], z2[N];
+    static geoloc_coord end[N];
+    size_t n = inv_rows.n, i;
+    double s1, a11, a21;
+    geoloc_coord e1;
+
+    CHECK(n > 100 && dir_rows.n > 100);
+    CHECK_OK(geoloc_geodesic_inverse_many(inv_rows.a, inv_rows.b, n, s, a1, a2));
+    for (i = 0; i < n; i++) {
+        CHECK_OK(geoloc_geodesic_inverse(inv_rows.a[i], inv_rows.b[i], &s1, &a11, &a21));
+        CHECK(s[i] == s1 && a1[i] == a11 && a2[i] == a21);
+        CHECK(fabs(s[i] - inv_rows.s12[i]) <= GEODESIC_TOL_M);
+        if (inv_rows.unique[i]) {
+            double tol = azi_tol(inv_rows.s12[i]);
+            if (!CHECK(angle_off(a1[i], inv_rows.azi1[i]) <= tol && angle_off(a2[i], inv_rows.azi2[i]) <= tol)) {
+                fprintf(stderr, "    row %zu: azimuths %.17g %.17g want %.17g %.17g\n", i, a1[i], a2[i],
+                        inv_rows.azi1[i], inv_rows.azi2[i]);
+            }
+        }
+    }
+    /* Any output may be NULL; the others are the same. */
+    memset(a2, 0, sizeof a2);
+    CHECK_OK(geoloc_geodesic_inverse_many(inv_rows.a, inv_rows.b, n, NULL, NULL, a2));
+    for (i = 0; i < n; i++) {
+        CHECK_OK(geoloc_geodesic_inverse(inv_rows.a[i], inv_rows.b[i], NULL, NULL, &a21));
+        CHECK(a2[i] == a21);
+    }
+    CHECK_OK(geoloc_geodesic_inverse_many(inv_rows.a, inv_rows.b, n, NULL, NULL, NULL));
+    CHECK_OK(geoloc_geodesic_inverse_many(NULL, NULL, 0, NULL, NULL, NULL));
+
+    n = dir_rows.n;
+    CHECK_OK(geoloc_geodesic_direct_many(dir_rows.start, dir_rows.azi1, dir_rows.s12, n, end, z2));
+    for (i = 0; i < n; i++) {
+        const double m_per_deg = 6378137.0 * 3.14159265358979323846 / 180;
+        double dlat, dlon;
+        CHECK_OK(geoloc_geodesic_direct(dir_rows.start[i], dir_rows.azi1[i], dir_rows.s12[i], &e1, &a21));
+        CHECK(end[i].lat == e1.lat && end[i].lon == e1.lon && z2[i] == a21);
+        dlat = (end[i].lat - dir_rows.end[i].lat) * m_per_deg;
+        dlon = remainder(end[i].lon - dir_rows.end[i].lon, 360.0) * m_per_deg * cos(dir_rows.end[i].lat * 3.14159265358979323846 / 180);
+        CHECK(sqrt(dlat * dlat + dlon * dlon) <= GEODESIC_TOL_M);
+        CHECK(end[i].lon >= -180 && end[i].lon < 180);
+    }
+    memset(z2, 0, sizeof z2);
+    CHECK_OK(geoloc_geodesic_direct_many(dir_rows.start, dir_rows.azi1, dir_rows.s12, n, NULL, z2));
+    for (i = 0; i < n; i++) {
+        CHECK_OK(geoloc_geodesic_direct(dir_rows.start[i], dir_rows.azi1[i], dir_rows.s12[i], &e1, &a21));
+        CHECK(z2[i] == a21);
+    }
+    CHECK_OK(geoloc_geodesic_direct_many(NULL, NULL, NULL, 0, NULL, NULL));
+
+    {
+        /* Errors: nothing is written, and the message names the first bad input. */
+        geoloc_coord a[4] = {{10, 20}, {30, 40}, {-50, 60}, {70, -80}}, b[4], bad[4];
+        double az[4] = {0, 45, 90, 135}, d[4] = {1e5, 2e5, 3e5, 4e5}, out[4] = {-1, -1, -1, -1};
+        geoloc_coord ends[4] = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
+        memcpy(b, a, sizeof b);
+        memcpy(bad, a, sizeof bad);
+        for (i = 0; i < COUNT_OF(HUGE_COUNTS); i++) {
+            CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_geodesic_inverse_many(a, b, HUGE_COUNTS[i], out, NULL, NULL));
+            CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_geodesic_direct_many(a, az, d, HUGE_COUNTS[i], ends, out));
+        }
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_geodesic_inverse_many(NULL, b, 4, out, NULL, NULL));
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_geodesic_inverse_many(a, NULL, 4, out, NULL, NULL));
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_geodesic_direct_many(NULL, az, d, 4, ends, out));
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_geodesic_direct_many(a, NULL, d, 4, ends, out));
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_geodesic_direct_many(a, az, NULL, 4, ends, out));
+        bad[2].lat = 91;
+        bad[3].lon = nan_value();
+        CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_geodesic_inverse_many(bad, b, 4, out, out, out));
+        CHECK_STR(geoloc_last_error(), "a[2]: latitude 91 is outside [-90, 90]");
+        CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_geodesic_inverse_many(a, bad, 4, out, NULL, NULL));
+        CHECK_STR(geoloc_last_error(), "b[2]: latitude 91 is outside [-90, 90]");
+        CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_geodesic_direct_many(bad, az, d, 4, ends, out));
+        CHECK_STR(geoloc_last_error(), "start[2]: latitude 91 is outside [-90, 90]");
+        bad[2].lat = 0;
+        CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_geodesic_inverse_many(a, bad, 4, out, NULL, NULL));
+        CHECK_STR(geoloc_last_error(), "b[3]: longitude nan is not finite");
+        az[1] = INFINITY;
+        CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_geodesic_direct_many(a, az, d, 4, ends, out));
+        CHECK_STR(geoloc_last_error(), "azimuth[1]: inf is not finite");
+        az[1] = 45;
+        d[0] = nan_value();
+        CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_geodesic_direct_many(a, az, d, 4, ends, out));
+        CHECK_STR(geoloc_last_error(), "distance[0]: nan is not finite");
+        for (i = 0; i < 4; i++) CHECK(out[i] == -1 && ends[i].lat == -1 && ends[i].lon == -1);
+    }
 }
 
 int main(int argc, char **argv)
@@ -306,7 +491,9 @@ int main(int argc, char **argv)
     test_distance();
     test_distance_batch();
     test_geodesics();
+    test_distance_value();
     failed_files = golden_run(argc, argv, files, sizeof files / sizeof files[0]);
     (void)failed_files;
+    test_geodesic_many();
     return check_summary("test_distance");
 }

@@ -23,6 +23,14 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
         self.init(checkedLatitude: latitude, longitude: longitude)
     }
 
+    /// As `init(latitude:longitude:)`, with a message that names the point:
+    /// `"a: latitude 91 is outside [-90, 90]"` for `name` "a".
+    @_spi(CABI)
+    public init(latitude: Double, longitude: Double, named name: StaticString) throws(GeoLocError) {
+        try checkPoint(latitude, longitude, at: name.description)
+        self.init(checkedLatitude: latitude, longitude: longitude)
+    }
+
     /// A point that passed `checkPoint`: only the longitude still needs reducing.
     init(checkedLatitude latitude: Double, longitude: Double) {
         self.latitude = latitude

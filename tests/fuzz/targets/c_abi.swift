@@ -125,6 +125,19 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             precondition(end.lat.isFinite && abs(end.lat) <= 90 && end.lon >= -180 && end.lon < 180 && azi2.isFinite)
         }
         _ = geoloc_distance(a, b, GEOLOC_MODEL_WGS84, GEOLOC_UNIT_MILES, &out)
+        // The lean and the batch forms: the same answers as the single calls, or the same refusal.
+        let pair = [a, b]
+        let value = geoloc_distance_value(pair, geoloc_model(rawValue: UInt32(bytes[1] % 3)), geoloc_unit(rawValue: UInt32(bytes[0] % 7)))
+        let checked = geoloc_distance(a, b, geoloc_model(rawValue: UInt32(bytes[1] % 3)), geoloc_unit(rawValue: UInt32(bytes[0] % 7)), &out)
+        precondition(checked == GEOLOC_OK ? value == out : value.isNaN)
+        var s2 = [0.0, 0.0], z1 = [0.0, 0.0], z2 = [0.0, 0.0], ends = [geoloc_coord(), geoloc_coord()]
+        let starts = [a, b], azimuths = [d[2], d[3]], lengths = [d[4], d[0]]
+        if geoloc_geodesic_inverse_many(starts, [b, a], 2, &s2, &z1, &z2) == GEOLOC_OK {
+            precondition(s2.allSatisfy { $0.isFinite && $0 >= 0 } && z1.allSatisfy(\.isFinite) && z2.allSatisfy(\.isFinite))
+        }
+        if geoloc_geodesic_direct_many(starts, azimuths, lengths, 2, &ends, &z2) == GEOLOC_OK {
+            precondition(ends.allSatisfy { $0.lat.isFinite && abs($0.lat) <= 90 && $0.lon >= -180 && $0.lon < 180 })
+        }
     }
     return 0
 }
