@@ -102,12 +102,18 @@ public struct AddressComponents: Sendable, Equatable, ExpressibleByDictionaryLit
     public var isEmpty: Bool { values.isEmpty }
 
     /// The address as text in the given style; see ``AddressStyle``.
-    public func formatted(_ style: AddressStyle) -> String {
+    ///
+    /// With `abbreviate`, the postal form abbreviates its components by the languages of the
+    /// address's country (the data's abbreviations: "Avenue" -> "Ave" in English, "Straße" ->
+    /// "Str." in German, "Boulevard" -> "Bd" in French); a word is abbreviated where it starts
+    /// the value or follows white space, and ends at a word boundary. Off by default; the other
+    /// styles are not abbreviated.
+    public func formatted(_ style: AddressStyle, abbreviate: Bool = false) -> String {
         switch style {
         case .oneLine: return oneLineText(self)
         case .cityState: return cityStateText(self)
         case .cityStateCountry: return cityStateCountryText(self)
-        case .postal: return postalText(self)
+        case .postal: return postalText(self, abbreviate: abbreviate)
         }
     }
 
@@ -222,9 +228,9 @@ public enum AddressStyle: Int32, Sendable, CaseIterable {
     case postal = 3
 }
 
-/// The address as text in the given style; the same as `components.formatted(style)`.
-public func formatAddress(_ components: AddressComponents, style: AddressStyle) -> String {
-    components.formatted(style)
+/// The address as text in the given style; the same as `components.formatted(style, abbreviate:)`.
+public func formatAddress(_ components: AddressComponents, style: AddressStyle, abbreviate: Bool = false) -> String {
+    components.formatted(style, abbreviate: abbreviate)
 }
 
 // MARK: - Keys
@@ -663,10 +669,9 @@ struct PostalFormatData: Sendable {
     var addComponent: String?
 }
 
-/// A `replace` rule: `pattern` (a regular expression, ``MiniRegex``) replaced by `replacement`
-/// in every component, or, when `key` is set, a value of component `key` equal to `pattern`
-/// replaced whole (and the rule's full text "key=pattern" tried as a pattern on the others, as
-/// the reference formatter does).
+/// A `replace` rule: the first match of `pattern` (a regular expression, ``MiniRegex``, matched
+/// without regard to case) replaced by `replacement` in every component or, when `key` is set,
+/// in that component only, where a value equal to `pattern` is replaced whole.
 struct ReplaceRuleData: Sendable {
     var key: String?
     var pattern: String
@@ -681,7 +686,7 @@ private indirect enum TemplateNode: Sendable {
     case first([TemplateNode])
 }
 
-private typealias CompiledReplace = (key: String?, exact: String, keyed: MiniRegex?, whole: MiniRegex?, replacement: [Unicode.Scalar])
+private typealias CompiledReplace = (key: String?, exact: String, regex: MiniRegex?, replacement: [Unicode.Scalar])
 
 /// A postal form ready to use: templates parsed, patterns compiled.
 private struct CompiledPostalFormat: Sendable {
@@ -699,9 +704,8 @@ private let compiledPostalFormats: [String: CompiledPostalFormat] = {
     for (country, data) in postalFormatTable {
         guard let template = data.template else { continue }
         let replace: [CompiledReplace] = data.replace.map { rule in
-            let whole = rule.key.map { $0 + "=" + rule.pattern } ?? rule.pattern
-            return (key: rule.key, exact: rule.pattern, keyed: rule.key == nil ? nil : MiniRegex(rule.pattern), whole: MiniRegex(whole),
-                    replacement: Array(rule.replacement.unicodeScalars))
+            (key: rule.key, exact: rule.pattern, regex: MiniRegex(rule.pattern, ignoringCase: true),
+             replacement: Array(rule.replacement.unicodeScalars))
         }
         let postformat: [(MiniRegex, [Unicode.Scalar])] = data.postformat.compactMap { rule in
             MiniRegex(rule.0).map { ($0, Array(rule.1.unicodeScalars)) }
@@ -717,10 +721,7 @@ private let compiledPostalFormats: [String: CompiledPostalFormat] = {
 /// a pattern that does not compile is skipped).
 func postalPatternsCompile() -> Bool {
     for (_, data) in postalFormatTable {
-        for rule in data.replace {
-            if MiniRegex(rule.pattern) == nil { return false }
-            if let key = rule.key, MiniRegex(key + "=" + rule.pattern) == nil { return false }
-        }
+        for rule in data.replace where MiniRegex(rule.pattern, ignoringCase: true) == nil { return false }
         for rule in data.postformat where MiniRegex(rule.0) == nil { return false }
         if let use = data.useCountry, postalFormatTable[use]?.template == nil { return false }
     }
@@ -731,11 +732,20 @@ func postalPatternsCompile() -> Bool {
 private let componentAliases: [(alias: String, name: String)] = componentTable.flatMap { row in
     row.aliases.map { (alias: $0, name: row.name) }
 }
+/// The countries where "district" names a neighbourhood (a small district); elsewhere it names a
+/// state district, as the reference formatter reads the data.
+private let smallDistrictCountries: Set<String> = ["BR", "CR", "ES", "NI", "PY", "RO", "TG", "TM", "XK"]
+/// The alias order with "district" moved to the end of the neighbourhood's aliases.
+private let smallDistrictAliases = componentAliases.filter { $0.alias != "district" } + [(alias: "district", name: "neighbourhood")]
+/// The alias order with "district" an alias of state_district (after any of its own).
+private let largeDistrictAliases = componentAliases.filter { $0.alias != "district" } + [(alias: "district", name: "state_district")]
 private let knownComponentNames: Set<String> = {
     var names = Set(componentTable.map(\.name))
     for row in componentTable { names.formUnion(row.aliases) }
-    // Template names that are not components of the data: the attention line and the unit.
-    names.formUnion(["attention", "unit"])
+    // The unit (placed on the road or house line before this check) is no component of the
+    // data; "attention" is not one either: a given attention line goes with the other unknown
+    // components.
+    names.insert("unit")
     return names
 }()
 
@@ -764,18 +774,19 @@ private func postalCountryCode(_ ctx: [String: String], _ c: AddressComponents) 
     return resolvedCountryCode(c)
 }
 
-private func postalText(_ c: AddressComponents) -> String {
+private func postalText(_ c: AddressComponents, abbreviate: Bool = false) -> String {
     var ctx = postalContext(c)
     var cc = postalCountryCode(ctx, c)
 
-    // Aliases fill their component only when it is empty, in the data's order.
-    for (alias, name) in componentAliases where ctx[name] == nil {
-        if let v = ctx[alias] { ctx[name] = v }
+    // A territory that uses another country's form: its country line (`change_country`, whose
+    // `$name` is a component as given) and the state it adds (`add_component`, a state only).
+    if let code = cc, let data = postalFormatTable[code], let use = data.useCountry {
+        if let change = data.changeCountry { ctx["country"] = substituteComponent(change, ctx) }
+        if let add = data.addComponent, let eq = add.firstIndex(of: "="), add[..<eq] == "state" {
+            ctx["state"] = String(add[add.index(after: eq)...])
+        }
+        cc = use
     }
-
-    // A house number is written with its street (or named place), never alone on a line.
-    if ctx["road"] == nil, ctx["place"] == nil { ctx["house_number"] = nil }
-
     // Territories given as a state of the Netherlands.
     if cc == "NL", let state = ctx["state"] {
         let lower = state.lowercased()
@@ -787,18 +798,17 @@ private func postalText(_ c: AddressComponents) -> String {
             cc = "AW"; ctx["country"] = "Aruba"
         }
     }
-    // The country line: the country as given, else the table's name of the country code.
-    if ctx["country"] == nil, let cc, let name = Country.name(forCode: cc) { ctx["country"] = name }
-    // A territory that uses another country's form.
-    if let code = cc, let data = postalFormatTable[code], let use = data.useCountry {
-        if let change = data.changeCountry { ctx["country"] = substituteComponent(change, ctx) }
-        if let add = data.addComponent, let eq = add.firstIndex(of: "=") {
-            ctx[String(add[..<eq])] = String(add[add.index(after: eq)...])
-        }
-        cc = use
-    }
     if let cc { ctx["country_code"] = cc }
 
+    sanityClean(&ctx)
+
+    // Aliases fill their component only when it is empty, in the data's order ("district" is a
+    // neighbourhood in a few countries and a state district elsewhere).
+    let aliases = cc.map { cc in smallDistrictCountries.contains(cc) ? smallDistrictAliases : largeDistrictAliases }
+        ?? componentAliases
+    for (alias, name) in aliases where ctx[name] == nil {
+        if let v = ctx[alias] { ctx[name] = v }
+    }
     // The unit goes on the road line in the US and Canada ("123 Main St Apt 4"), and elsewhere on
     // the house line above the street, as "Flat 2" in the UK or "Appartement 12" in France.
     if let unit = c.unitText {
@@ -808,8 +818,10 @@ private func postalText(_ c: AddressComponents) -> String {
             ctx["house"] = ctx["house"].map { $0 + ", " + unit } ?? unit
         }
     }
-
-    sanityClean(&ctx)
+    // The country line: the country as given, else the table's name of the country code.
+    if ctx["country"] == nil, let code = ctx["country_code"], let name = Country.name(forCode: code) {
+        ctx["country"] = name
+    }
 
     let format = cc.flatMap { compiledPostalFormats[$0] } ?? compiledPostalFormats["default"]!
     let minimal = ctx["road"] != nil || ctx["postcode"] != nil
@@ -820,19 +832,94 @@ private func postalText(_ c: AddressComponents) -> String {
     addCode(&ctx, "state", subdivisionIndexes)
     addCode(&ctx, "county", countyIndexes)
 
-    // Components the data does not know go on the attention line, by key.
-    let unknown = ctx.keys.filter { !knownComponentNames.contains($0) && $0 != "country_code" }.sorted()
+    // Components the data does not know (a given attention line among them) make the attention
+    // line, by key.
+    var unknown: [String] = []
+    for key in ctx.keys where !knownComponentNames.contains(key) { unknown.append(key) }
     if !unknown.isEmpty {
-        let extra = unknown.compactMap { ctx[$0] }.joined(separator: ", ")
-        ctx["attention"] = ctx["attention"].map { $0 + ", " + extra } ?? extra
+        ctx["attention"] = unknown.sorted().compactMap { ctx[$0] }.joined(separator: ", ")
     }
 
+    if abbreviate, let cc = ctx["country_code"] { abbreviateComponents(&ctx, country: cc) }
+
+    var text = renderPostal(template, ctx, format)
+    // A house number is written with its street or a named place, never alone on a line.
+    if ctx["road"] == nil, let number = ctx["house_number"],
+       text.split(separator: "\n").contains(where: { $0 == number }) {
+        ctx["house_number"] = nil
+        text = renderPostal(template, ctx, format)
+    }
+    return text
+}
+
+/// Renders a template with the components, then the clean-up, the country's post-format rules
+/// and the clean-up again; lines joined by "\n", no empty line, no trailing newline.
+private func renderPostal(_ template: [TemplateNode], _ ctx: [String: String], _ format: CompiledPostalFormat) -> String {
     var text = renderTemplate(template, ctx)
     text = cleanText(text)
     text = postformat(text, format.postformat)
     text = cleanText(text)
     // cleanText ends the text with a newline; the result has none, and no empty line.
     return text.split(separator: "\n", omittingEmptySubsequences: true).joined(separator: "\n")
+}
+
+/// The abbreviations of each language (abbreviations/*.yaml), by component: (long, short) as
+/// scalars, in the data's order.
+private let compiledAbbreviations: [String: [String: [(long: [Unicode.Scalar], short: [Unicode.Scalar])]]] = {
+    var out: [String: [String: [(long: [Unicode.Scalar], short: [Unicode.Scalar])]]] = [:]
+    for (lang, rows) in abbreviationTable {
+        var byComponent: [String: [(long: [Unicode.Scalar], short: [Unicode.Scalar])]] = [:]
+        for row in rows where !row.long.isEmpty {
+            byComponent[row.component, default: []].append((Array(row.long.unicodeScalars), Array(row.short.unicodeScalars)))
+        }
+        out[lang] = byComponent
+    }
+    return out
+}()
+
+/// Abbreviates the components by the country's languages (country2lang.yaml), as the reference
+/// formatter does: for each language, each component it has words for, and each word, the first
+/// place where the word starts the value or follows white space and ends at a word boundary is
+/// replaced by its short form ("Avenue" -> "Ave", "Platz der Republik" -> "Pl der Republik";
+/// "Willy-Brandt-Platz" is left as it is). Case matters.
+private func abbreviateComponents(_ ctx: inout [String: String], country cc: String) {
+    guard let langs = countryLanguageTable[cc] else { return }
+    for lang in langs {
+        guard let table = compiledAbbreviations[lang] else { continue }
+        for (component, words) in table {
+            guard let value = ctx[component] else { continue }
+            var s = Array(value.unicodeScalars)
+            var changed = false
+            for (long, short) in words {
+                if let at = abbreviationSite(s, long) {
+                    s.replaceSubrange(at..<(at + long.count), with: short)
+                    changed = true
+                }
+            }
+            if changed { ctx[component] = String(String.UnicodeScalarView(s)) }
+        }
+    }
+}
+
+/// The first index where `word` occurs in `s` at the start or after white space, and ends at a
+/// word boundary (Perl's `(^|\s)word\b`).
+private func abbreviationSite(_ s: [Unicode.Scalar], _ word: [Unicode.Scalar]) -> Int? {
+    guard word.count <= s.count, let first = word.first else { return nil }
+    let lastIsWord = isWord(word[word.count - 1])
+    var i = 0
+    while i + word.count <= s.count {
+        if s[i] == first, i == 0 || isSpace(s[i - 1]) {
+            var j = 1
+            while j < word.count, s[i + j] == word[j] { j += 1 }
+            if j == word.count {
+                let end = i + word.count
+                let nextIsWord = end < s.count && isWord(s[end])
+                if lastIsWord != nextIsWord { return i }
+            }
+        }
+        i += 1
+    }
+    return nil
 }
 
 /// `change_country`'s text with `$name` replaced by that component (or removed).
@@ -925,22 +1012,30 @@ private func looksLikeNumber(_ s: String) -> Bool {
     return i == body.endIndex
 }
 
+/// The country's `replace` rules on every component but the country code and the house number,
+/// in order: a rule for one component ("state=...") replaces a value equal to its text whole,
+/// else its first match; a rule for every component replaces its first match. Patterns ignore
+/// case, as the reference formatter compiles them.
 private func applyReplacements(_ ctx: inout [String: String], _ rules: [CompiledReplace]) {
     guard !rules.isEmpty else { return }
-    for key in ctx.keys.sorted() where key != "country_code" && key != "house_number" {
+    for key in ctx.keys where key != "country_code" && key != "house_number" {
         guard var value = ctx[key] else { continue }
+        var changed = false
         for rule in rules {
-            if let ruleKey = rule.key, ruleKey == key {
+            if let ruleKey = rule.key {
+                guard ruleKey == key else { continue }
                 if value == rule.exact {
                     value = String(String.UnicodeScalarView(rule.replacement))
-                } else if let re = rule.keyed {
-                    value = re.replacingFirstMatch(in: value, with: rule.replacement)
+                    changed = true
+                    continue
                 }
-            } else if let re = rule.whole {
-                value = re.replacingFirstMatch(in: value, with: rule.replacement)
+            }
+            if let re = rule.regex, let replaced = re.replacingFirstMatchIfAny(in: value, with: rule.replacement) {
+                value = replaced
+                changed = true
             }
         }
-        ctx[key] = value
+        if changed { ctx[key] = value }
     }
 }
 
@@ -1118,6 +1213,24 @@ private func isWord(_ c: Unicode.Scalar) -> Bool {
     case .decimalNumber, .nonspacingMark, .spacingMark, .enclosingMark, .connectorPunctuation: return true
     default: return false
     }
+}
+
+/// The simple lower-case mapping of a scalar (itself when it has none of one scalar).
+@inline(__always)
+private func lowerScalar(_ c: Unicode.Scalar) -> Unicode.Scalar {
+    if c.isASCII { return c.value >= 0x41 && c.value <= 0x5A ? Unicode.Scalar(c.value + 32)! : c }
+    guard c.properties.changesWhenLowercased else { return c }
+    let m = c.properties.lowercaseMapping.unicodeScalars
+    return m.count == 1 ? m.first! : c
+}
+
+/// The simple upper-case mapping of a scalar (itself when it has none of one scalar).
+@inline(__always)
+private func upperScalar(_ c: Unicode.Scalar) -> Unicode.Scalar {
+    if c.isASCII { return c.value >= 0x61 && c.value <= 0x7A ? Unicode.Scalar(c.value - 32)! : c }
+    guard c.properties.changesWhenUppercased else { return c }
+    let m = c.properties.uppercaseMapping.unicodeScalars
+    return m.count == 1 ? m.first! : c
 }
 
 @inline(__always)
@@ -1317,9 +1430,13 @@ struct MiniRegex: Sendable {
         case range(Unicode.Scalar, Unicode.Scalar)
         case digit(Bool), word(Bool), space(Bool)
 
-        func contains(_ c: Unicode.Scalar) -> Bool {
+        func contains(_ c: Unicode.Scalar, ignoringCase: Bool) -> Bool {
             switch self {
-            case .range(let a, let b): return a <= c && c <= b
+            case .range(let a, let b):
+                if a <= c && c <= b { return true }
+                guard ignoringCase else { return false }
+                let l = lowerScalar(c), u = upperScalar(c)
+                return (a <= l && l <= b) || (a <= u && u <= b)
             case .digit(let yes): return isDigit(c) == yes
             case .word(let yes): return isWord(c) == yes
             case .space(let yes): return isSpace(c) == yes
@@ -1329,9 +1446,12 @@ struct MiniRegex: Sendable {
 
     private let alternatives: [[Node]]
     private let groupCount: Int
+    private let ignoringCase: Bool
 
-    /// Nil when the pattern uses a construct outside the subset or is malformed.
-    init?(_ pattern: String) {
+    /// Nil when the pattern uses a construct outside the subset or is malformed. With
+    /// `ignoringCase`, letters match their other case (Perl's `/i`, by simple case mappings).
+    init?(_ pattern: String, ignoringCase: Bool = false) {
+        self.ignoringCase = ignoringCase
         let p = Array(pattern.unicodeScalars)
         var i = 0
         var groups = 0
@@ -1426,13 +1546,17 @@ struct MiniRegex: Sendable {
                         return nil
                     } else {
                         let item = escapeItem(e)
-                        if case .range(let a, let b) = item, a == b { node = .scalar(a) } else { node = .set([item], negated: false) }
+                        if case .range(let a, let b) = item, a == b {
+                            node = .scalar(ignoringCase ? lowerScalar(a) : a)
+                        } else {
+                            node = .set([item], negated: false)
+                        }
                     }
                 case ".": node = .any; i += 1
                 case "^": node = .start; i += 1
                 case "$": node = .end; i += 1
                 case "?", "*", "+", "{", "]", "}": return nil
-                default: node = .scalar(c); i += 1
+                default: node = .scalar(ignoringCase ? lowerScalar(c) : c); i += 1
                 }
                 // Quantifier.
                 if i < p.count {
@@ -1480,7 +1604,7 @@ struct MiniRegex: Sendable {
 
     /// The first (leftmost) match and its groups' ranges (index 0 the whole match).
     func firstMatch(in s: [Unicode.Scalar]) -> [Range<Int>?]? {
-        let state = MatchState(s, groups: groupCount)
+        let state = MatchState(s, groups: groupCount, ignoringCase: ignoringCase)
         for startAt in 0...s.count {
             state.caps = [Int](repeating: -1, count: 2 * (groupCount + 1))
             var endAt = -1
@@ -1499,8 +1623,13 @@ struct MiniRegex: Sendable {
     /// `s` with its first match replaced: `$1`...`$9` in the replacement are the groups' text
     /// (empty for a group that did not take part).
     func replacingFirstMatch(in s: String, with replacement: [Unicode.Scalar]) -> String {
+        replacingFirstMatchIfAny(in: s, with: replacement) ?? s
+    }
+
+    /// ``replacingFirstMatch(in:with:)``, nil when nothing matches.
+    func replacingFirstMatchIfAny(in s: String, with replacement: [Unicode.Scalar]) -> String? {
         let u = Array(s.unicodeScalars)
-        guard let m = firstMatch(in: u), let whole = m[0] else { return s }
+        guard let m = firstMatch(in: u), let whole = m[0] else { return nil }
         var r: [Unicode.Scalar] = []
         var i = 0
         while i < replacement.count {
@@ -1524,8 +1653,10 @@ struct MiniRegex: Sendable {
         var caps: [Int]
         var steps = 0
         var depth = 0
-        init(_ s: [Unicode.Scalar], groups: Int) {
+        let ignoringCase: Bool
+        init(_ s: [Unicode.Scalar], groups: Int, ignoringCase: Bool) {
             self.s = s
+            self.ignoringCase = ignoringCase
             caps = [Int](repeating: -1, count: 2 * (groups + 1))
         }
     }
@@ -1567,13 +1698,13 @@ struct MiniRegex: Sendable {
         let s = st.s
         switch node {
         case .scalar(let c):
-            return i < s.count && s[i] == c && k(i + 1)
+            return i < s.count && (s[i] == c || (st.ignoringCase && lowerScalar(s[i]) == c)) && k(i + 1)
         case .any:
             return i < s.count && s[i] != "\n" && k(i + 1)
         case .set(let items, let negated):
             guard i < s.count else { return false }
             let c = s[i]
-            return items.contains(where: { $0.contains(c) }) != negated && k(i + 1)
+            return items.contains(where: { $0.contains(c, ignoringCase: st.ignoringCase) }) != negated && k(i + 1)
         case .start:
             return i == 0 && k(i)
         case .end:
