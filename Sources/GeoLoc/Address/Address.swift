@@ -62,9 +62,11 @@ public struct AddressComponents: Sendable, Equatable, ExpressibleByDictionaryLit
             stored = true
         }
         // The postal form's view: the data's component names (components.yaml) as given; other
-        // known keys under their canonical name; keys nobody knows as given (the attention line).
+        // known keys under their canonical name; keys nobody knows as given (the attention line)
+        // when written as the data writes names (lower-case letters, digits and `_`), else
+        // dropped, as the reference formatter does ("ISO3166-2-lvl4" is no part of an address).
         let name = dataKeyName(key)
-        let dataKey = isDataComponentName(name) ? name : (k?.rawValue ?? name)
+        let dataKey = isDataComponentName(name) ? name : (k?.rawValue ?? (isPlainKeyName(key) ? name : ""))
         if !dataKey.isEmpty, pairs[dataKey] == nil {
             pairs[dataKey] = v
             stored = true
@@ -289,7 +291,11 @@ private func unitDesignator(forAlias key: some StringProtocol) -> String? {
     }
 }
 
-/// Trims whitespace (any Unicode white space, line breaks included) at both ends.
+/// Whether a key is written only with lower-case ASCII letters, digits and `_`.
+private func isPlainKeyName(_ key: String) -> Bool {
+    !key.isEmpty && key.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+}
+
 /// A key as the data writes its component names: lower case, spaces and hyphens as `_`.
 private func dataKeyName(_ key: String) -> String {
     var out = ""
@@ -299,6 +305,7 @@ private func dataKeyName(_ key: String) -> String {
     return out
 }
 
+/// Trims whitespace (any Unicode white space, line breaks included) at both ends.
 private func trimmedValue(_ s: some StringProtocol) -> String {
     let scalars = s.unicodeScalars
     var start = scalars.startIndex
@@ -739,6 +746,15 @@ private let smallDistrictCountries: Set<String> = ["BR", "CR", "ES", "NI", "PY",
 private let smallDistrictAliases = componentAliases.filter { $0.alias != "district" } + [(alias: "district", name: "neighbourhood")]
 /// The alias order with "district" an alias of state_district (after any of its own).
 private let largeDistrictAliases = componentAliases.filter { $0.alias != "district" } + [(alias: "district", name: "state_district")]
+/// Alias -> (its component, its place in the alias order), for each of the three orders.
+private func aliasIndex(_ order: [(alias: String, name: String)]) -> [String: (name: String, rank: Int)] {
+    var out: [String: (name: String, rank: Int)] = [:]
+    for (rank, pair) in order.enumerated() where out[pair.alias] == nil { out[pair.alias] = (pair.name, rank) }
+    return out
+}
+private let componentAliasIndex = aliasIndex(componentAliases)
+private let smallDistrictAliasIndex = aliasIndex(smallDistrictAliases)
+private let largeDistrictAliasIndex = aliasIndex(largeDistrictAliases)
 private let knownComponentNames: Set<String> = {
     var names = Set(componentTable.map(\.name))
     for row in componentTable { names.formUnion(row.aliases) }
@@ -804,11 +820,18 @@ private func postalText(_ c: AddressComponents, abbreviate: Bool = false) -> Str
 
     // Aliases fill their component only when it is empty, in the data's order ("district" is a
     // neighbourhood in a few countries and a state district elsewhere).
-    let aliases = cc.map { cc in smallDistrictCountries.contains(cc) ? smallDistrictAliases : largeDistrictAliases }
-        ?? componentAliases
-    for (alias, name) in aliases where ctx[name] == nil {
-        if let v = ctx[alias] { ctx[name] = v }
+    let aliases = cc.map { cc in smallDistrictCountries.contains(cc) ? smallDistrictAliasIndex : largeDistrictAliasIndex }
+        ?? componentAliasIndex
+    var filled: [(name: String, rank: Int, value: String)] = []
+    for (key, value) in ctx {
+        guard let (name, rank) = aliases[key], ctx[name] == nil else { continue }
+        if let k = filled.firstIndex(where: { $0.name == name }) {
+            if rank < filled[k].rank { filled[k] = (name, rank, value) }
+        } else {
+            filled.append((name, rank, value))
+        }
     }
+    for f in filled { ctx[f.name] = f.value }
     // The unit goes on the road line in the US and Canada ("123 Main St Apt 4"), and elsewhere on
     // the house line above the street, as "Flat 2" in the UK or "Appartement 12" in France.
     if let unit = c.unitText {
@@ -860,7 +883,18 @@ private func renderPostal(_ template: [TemplateNode], _ ctx: [String: String], _
     text = postformat(text, format.postformat)
     text = cleanText(text)
     // cleanText ends the text with a newline; the result has none, and no empty line.
-    return text.split(separator: "\n", omittingEmptySubsequences: true).joined(separator: "\n")
+    var out = String.UnicodeScalarView()
+    var lineStart = true
+    for c in text {
+        if c == "\n" {
+            lineStart = true
+        } else {
+            if lineStart, !out.isEmpty { out.append("\n") }
+            lineStart = false
+            out.append(c)
+        }
+    }
+    return String(out)
 }
 
 /// The abbreviations of each language (abbreviations/*.yaml), by component: (long, short) as
@@ -1149,10 +1183,11 @@ private func render(_ nodes: [TemplateNode], _ ctx: [String: String], into out: 
     }
 }
 
-private func renderTemplate(_ nodes: [TemplateNode], _ ctx: [String: String]) -> String {
+private func renderTemplate(_ nodes: [TemplateNode], _ ctx: [String: String]) -> [Unicode.Scalar] {
     var out: [Unicode.Scalar] = []
+    out.reserveCapacity(256)
     render(nodes, ctx, into: &out)
-    return String(String.UnicodeScalarView(out))
+    return out
 }
 
 /// The first non-empty alternative of "a || b || c", whitespace around each trimmed.
@@ -1273,8 +1308,8 @@ private func runEnd(_ s: [Unicode.Scalar], _ i: Int, _ p: (Unicode.Scalar) -> Bo
 /// The reference formatter's `_clean`: commas and white space tidied, duplicate lines and
 /// duplicate comma-separated parts within a line removed ("New York, New York" excepted), the
 /// text trimmed and ended with one newline.
-private func cleanText(_ text: String) -> String {
-    var s = Array(text.unicodeScalars)
+private func cleanText(_ text: [Unicode.Scalar]) -> [Unicode.Scalar] {
+    var s = text
     // s/&#39;/'/g
     let apos = Array("&#39;".unicodeScalars)
     s = substituteAll(s) { s, i in
@@ -1326,18 +1361,22 @@ private func cleanText(_ text: String) -> String {
     }
 
     // Duplicate lines, then duplicate parts within each line.
+    // (An address has a few lines of a few parts: a linear search beats hashing.)
     var lines = perlSplit(s, on: "\n")
-    var seenLines = Set<[Unicode.Scalar]>()
+    var seenLines: [[Unicode.Scalar]] = []
     var kept: [[Unicode.Scalar]] = []
     for raw in lines {
         let line = trimmed(raw, isHorizontalSpace)
-        guard seenLines.insert(line).inserted else { continue }
-        var seenWords = Set<[Unicode.Scalar]>()
+        guard !seenLines.contains(line) else { continue }
+        seenLines.append(line)
+        guard line.contains(",") else { kept.append(line); continue }
+        var seenWords: [[Unicode.Scalar]] = []
         var words: [[Unicode.Scalar]] = []
         for rawWord in perlSplit(line, on: ",") {
             let w = trimmed(rawWord, isHorizontalSpace)
             if !isNewYork(w) {
-                guard seenWords.insert(w).inserted else { continue }
+                guard !seenWords.contains(w) else { continue }
+                seenWords.append(w)
             }
             words.append(w)
         }
@@ -1347,7 +1386,7 @@ private func cleanText(_ text: String) -> String {
     var out = Array(lines.joined(separator: ["\n"]))
     out = trimmed(out, isSpace)
     out.append("\n")
-    return String(String.UnicodeScalarView(out))
+    return out
 }
 
 /// Perl's `split`: leading empty fields kept, trailing empty fields dropped.
@@ -1370,8 +1409,7 @@ private func isNewYork(_ w: [Unicode.Scalar]) -> Bool {
 
 /// The reference formatter's `_postformat`: duplicate ", "-separated parts removed, then the
 /// country's rules, each replacing its first match.
-private func postformat(_ text: String, _ rules: [(MiniRegex, [Unicode.Scalar])]) -> String {
-    let s = Array(text.unicodeScalars)
+private func postformat(_ s: [Unicode.Scalar], _ rules: [(MiniRegex, [Unicode.Scalar])]) -> [Unicode.Scalar] {
     // split(/, /): pieces, leading white space removed, duplicates dropped ("New York" kept).
     var pieces: [[Unicode.Scalar]] = []
     var start = 0
@@ -1387,19 +1425,15 @@ private func postformat(_ text: String, _ rules: [(MiniRegex, [Unicode.Scalar])]
     }
     pieces.append(Array(s[start..<s.count]))
     while let last = pieces.last, last.isEmpty { pieces.removeLast() }
-    var seen = Set<[Unicode.Scalar]>()
     var kept: [[Unicode.Scalar]] = []
     for raw in pieces {
         let piece = Array(raw[runEnd(raw, 0, isSpace)...])
-        let first = seen.insert(piece).inserted
-        if !first && !isNewYork(piece) { continue }
+        if kept.contains(piece) && !isNewYork(piece) { continue }
         kept.append(piece)
     }
-    let out = Array(kept.joined(separator: [",", " "]))
-
-    var text = String(String.UnicodeScalarView(out))
+    var text = pieces.count == 1 ? kept.first ?? [] : Array(kept.joined(separator: [",", " "]))
     for (re, replacement) in rules {
-        text = re.replacingFirstMatch(in: text, with: replacement)
+        if let replaced = re.replacingFirstMatchIfAny(inScalars: text, with: replacement) { text = replaced }
     }
     return text
 }
@@ -1600,13 +1634,63 @@ struct MiniRegex: Sendable {
         guard let alts = parseAlternatives(), i == p.count else { return nil }
         alternatives = alts
         groupCount = groups
+        anchored = alts.allSatisfy { alt in
+            if case .start? = alt.first { return true }
+            return false
+        }
+        // The longest run of literal scalars every match contains (only a pattern of one
+        // alternative has one): a text without it is not searched.
+        var best: [Unicode.Scalar] = []
+        if alts.count == 1 {
+            var run: [Unicode.Scalar] = []
+            for node in alts[0] {
+                if case .scalar(let c) = node {
+                    run.append(c)
+                } else {
+                    if run.count > best.count { best = run }
+                    run = []
+                }
+            }
+            if run.count > best.count { best = run }
+        }
+        requiredLiteral = best
+    }
+
+    /// Whether every alternative starts with `^` (a match can only start at 0).
+    private let anchored: Bool
+    /// Scalars every match contains in this order (lower case when ignoring case).
+    private let requiredLiteral: [Unicode.Scalar]
+
+    /// Whether `s` contains the required literal.
+    private func mayMatch(_ s: [Unicode.Scalar]) -> Bool {
+        let lit = requiredLiteral
+        guard let first = lit.first else { return true }
+        guard lit.count <= s.count else { return false }
+        var i = 0
+        let last = s.count - lit.count
+        while i <= last {
+            let c = ignoringCase ? lowerScalar(s[i]) : s[i]
+            if c == first {
+                var j = 1
+                while j < lit.count {
+                    let d = ignoringCase ? lowerScalar(s[i + j]) : s[i + j]
+                    if d != lit[j] { break }
+                    j += 1
+                }
+                if j == lit.count { return true }
+            }
+            i += 1
+        }
+        return false
     }
 
     /// The first (leftmost) match and its groups' ranges (index 0 the whole match).
     func firstMatch(in s: [Unicode.Scalar]) -> [Range<Int>?]? {
+        guard mayMatch(s) else { return nil }
         let state = MatchState(s, groups: groupCount, ignoringCase: ignoringCase)
-        for startAt in 0...s.count {
-            state.caps = [Int](repeating: -1, count: 2 * (groupCount + 1))
+        for startAt in 0...(anchored ? 0 : s.count) {
+            // Every capture is undone when the rest of its match fails, so after a failed start
+            // the captures are all unset again.
             var endAt = -1
             if MiniRegex.matchAlternatives(alternatives, capture: nil, startAt, state, { j in endAt = j; return true }) {
                 var out: [Range<Int>?] = [startAt..<endAt]
@@ -1628,7 +1712,11 @@ struct MiniRegex: Sendable {
 
     /// ``replacingFirstMatch(in:with:)``, nil when nothing matches.
     func replacingFirstMatchIfAny(in s: String, with replacement: [Unicode.Scalar]) -> String? {
-        let u = Array(s.unicodeScalars)
+        replacingFirstMatchIfAny(inScalars: Array(s.unicodeScalars), with: replacement).map { String(String.UnicodeScalarView($0)) }
+    }
+
+    /// ``replacingFirstMatch(in:with:)`` on scalars, nil when nothing matches.
+    func replacingFirstMatchIfAny(inScalars u: [Unicode.Scalar], with replacement: [Unicode.Scalar]) -> [Unicode.Scalar]? {
         guard let m = firstMatch(in: u), let whole = m[0] else { return nil }
         var r: [Unicode.Scalar] = []
         var i = 0
@@ -1645,7 +1733,7 @@ struct MiniRegex: Sendable {
         }
         var out = u
         out.replaceSubrange(whole, with: r)
-        return String(String.UnicodeScalarView(out))
+        return out
     }
 
     private final class MatchState {
@@ -1665,7 +1753,6 @@ struct MiniRegex: Sendable {
         _ alts: [[Node]], capture: Int?, _ i: Int, _ st: MatchState, _ k: (Int) -> Bool
     ) -> Bool {
         for alt in alts {
-            let saved = st.caps
             let ok = matchSequence(alt, 0, i, st) { j in
                 guard let g = capture else { return k(j) }
                 let a = st.caps[2 * g], b = st.caps[2 * g + 1]
@@ -1677,7 +1764,6 @@ struct MiniRegex: Sendable {
                 return false
             }
             if ok { return true }
-            st.caps = saved
         }
         return false
     }
