@@ -427,7 +427,8 @@ final class AddressTests: XCTestCase {
         let names = ["ONE_LINE": AddressStyle.oneLine, "CITY_STATE": .cityState, "CITY_STATE_COUNTRY": .cityStateCountry, "POSTAL": .postal]
         for row in rows {
             let name = row.text("name")
-            guard let style = names[row.text("style")] else {
+            let abbreviate = row.text("style") == "POSTAL_ABBREVIATED"
+            guard let style = abbreviate ? .postal : names[row.text("style")] else {
                 XCTFail("\(name): unknown style \(row.text("style"))")
                 continue
             }
@@ -443,7 +444,7 @@ final class AddressTests: XCTestCase {
                     pairs.append((String(item[..<eq]), value == "<NULL>" ? nil : value))
                 }
             }
-            XCTAssertEqual(formatAddress(AddressComponents(pairs), style: style), row.text("expected"), name)
+            XCTAssertEqual(formatAddress(AddressComponents(pairs), style: style, abbreviate: abbreviate), row.text("expected"), name)
         }
         XCTAssertEqual(styles, Set(AddressStyle.allCases))
     }
