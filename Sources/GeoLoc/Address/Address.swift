@@ -77,10 +77,19 @@ public struct AddressComponents: Sendable, Equatable, ExpressibleByDictionaryLit
     /// The components by the data's names, as the postal form reads them.
     var dataPairs: [String: String] { pairs }
 
-    /// The value of a canonical key. Setting replaces the value (trimmed); setting nil or an
-    /// empty value removes it.
+    /// The value of a canonical key: the one the address forms use, chosen in the data's order
+    /// whatever the order the components were given in (`.city` is the city, else the town,
+    /// village, hamlet, municipality...; `.state` the state, else the province or territory),
+    /// else the first value given under one of the key's other aliases (`region` for `.state`).
+    /// Setting replaces the key's own value (trimmed); setting nil or an empty value removes it
+    /// (a value given under an alias stays).
     public subscript(key: AddressKey) -> String? {
-        get { values[key] }
+        get {
+            for name in dataReadOrder[key.slot] {
+                if let v = pairs[name] { return v }
+            }
+            return values[key]
+        }
         set {
             let v = newValue.map(trimmedValue) ?? ""
             values[key] = v.isEmpty ? nil : v
@@ -95,6 +104,10 @@ public struct AddressComponents: Sendable, Equatable, ExpressibleByDictionaryLit
         get { AddressKey(named: key).flatMap { values[$0] } }
         set {
             guard let k = AddressKey(named: key) else { return }
+            // The value under this very name goes too (town= with .city), so that it no longer
+            // stands behind the key.
+            let name = dataKeyName(key)
+            if name != k.rawValue, isDataComponentName(name) { pairs[name] = nil }
             self[k] = newValue
             if k == .unit, values[k] != nil { unitWord = unitDesignator(forAlias: key) }
         }
@@ -141,6 +154,35 @@ private struct KeyedValues: Sendable, Equatable {
 
     var isEmpty: Bool { slots.allSatisfy { $0 == nil } }
 }
+
+/// For each key (by slot), the components of the data that give its value, in the data's order:
+/// the component, its aliases (components.yaml), then the broader or narrower components the
+/// templates try after it.
+private let dataReadOrder: [[String]] = {
+    func withAliases(_ names: [String]) -> [String] {
+        names.flatMap { name in [name] + (componentTable.first(where: { $0.name == name })?.aliases ?? []) }
+    }
+    var out = [[String]](repeating: [], count: AddressKey.allCases.count)
+    for key in AddressKey.allCases {
+        let names: [String]
+        switch key {
+        case .houseNumber: names = withAliases(["house_number"])
+        case .road: names = withAliases(["road"])
+        case .unit: names = ["unit"]
+        case .neighbourhood: names = withAliases(["neighbourhood"]).filter { $0 != "district" }
+        case .city: names = withAliases(["city", "town", "village", "hamlet", "municipality", "postal_city"])
+        case .county: names = withAliases(["county", "state_district"]) + ["district"]
+        case .state: names = ["state", "province", "territory"]
+        case .stateCode: names = ["state_code"]
+        case .postcode: names = withAliases(["postcode"])
+        case .country: names = withAliases(["country"])
+        case .countryCode: names = ["country_code"]
+        }
+        var seen = Set<String>()
+        out[key.slot] = names.filter { seen.insert($0).inserted }
+    }
+    return out
+}()
 
 extension AddressKey {
     /// The key's position in KeyedValues.
@@ -1814,5 +1856,32 @@ struct MiniRegex: Sendable {
             }
             return more(0, i)
         }
+    }
+}
+
+// MARK: - Entry points for the fuzz target
+
+/// The address rules' own engines, reachable by the fuzz target (tests/fuzz/targets/
+/// address_rules.swift): not part of the API.
+@_spi(Fuzz)
+public enum AddressRulesProbe {
+    /// Compiles `pattern` (with and without case) and replaces its first match in `text`; nil
+    /// when the pattern does not compile.
+    public static func replace(pattern: String, in text: String, with replacement: String, ignoringCase: Bool) -> String? {
+        MiniRegex(pattern, ignoringCase: ignoringCase)?.replacingFirstMatch(in: text, with: Array(replacement.unicodeScalars))
+    }
+
+    /// Parses `template` as a postal template and renders it with `components`, then cleans the
+    /// text as the postal form does.
+    public static func render(template: String, _ components: [String: String]) -> String {
+        let text = cleanText(renderTemplate(parseTemplate(template), components))
+        return String(String.UnicodeScalarView(text))
+    }
+
+    /// Abbreviates the components as the postal form's option does.
+    public static func abbreviate(_ components: [String: String], country: String) -> [String: String] {
+        var c = components
+        abbreviateComponents(&c, country: country)
+        return c
     }
 }
