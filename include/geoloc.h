@@ -742,6 +742,45 @@ GEOLOC_API geoloc_status geoloc_address_format(const geoloc_address_part *parts,
                                                geoloc_address_style style, char *buf,
                                                size_t cap, size_t *needed);
 
+/** Flags of geoloc_address_format_with and geoloc_address_format_kv (0 for none). Bits not
+ *  defined here are refused with GEOLOC_E_INVALID_ARGUMENT, so a later flag is never ignored. */
+#define GEOLOC_ADDRESS_NO_FLAGS 0u
+/** The postal form abbreviates its components by the languages of the address's country (the
+ *  data's abbreviations/ and country2lang.yaml: "Avenue" -> "Ave" in English, "Platz" -> "Pl" in
+ *  German), each word where it starts a value or follows white space and ends at a word
+ *  boundary ("Willy-Brandt-Platz" stays). The other styles are not abbreviated. */
+#define GEOLOC_ADDRESS_ABBREVIATE 1u
+
+/**
+ * geoloc_address_format with flags (GEOLOC_ADDRESS_ABBREVIATE); with flags 0 it writes the same
+ * text as geoloc_address_format.
+ * [in]  parts  n components (NULL allowed when n == 0); keys must not be NULL
+ * [in]  style  see geoloc_address_style
+ * [in]  flags  GEOLOC_ADDRESS_* flags or'ed together
+ * [out] buf, cap, needed  caller-owned buffer
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (style, an
+ * unknown flag), GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_address_format_with(const geoloc_address_part *parts, size_t n,
+                                                    geoloc_address_style style, uint32_t flags,
+                                                    char *buf, size_t cap, size_t *needed);
+
+/**
+ * The same as geoloc_address_format_with, the components given as two arrays: keys[i] and
+ * values[i] make component i (as geoloc_address_part does).
+ * [in]  keys    n keys (NULL allowed when n == 0); no key may be NULL
+ * [in]  values  n values (NULL allowed when n == 0); an entry may be NULL for "absent"
+ * [in]  style, flags  as for geoloc_address_format_with
+ * [out] buf, cap, needed  caller-owned buffer
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (style, an
+ * unknown flag), GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_address_format_kv(const char *const *keys, const char *const *values,
+                                                  size_t n, geoloc_address_style style, uint32_t flags,
+                                                  char *buf, size_t cap, size_t *needed);
+
 /**
  * The two-letter USPS code of a US state, DC or territory from its name, without regard to case
  * ("Illinois" -> "IL", "district of columbia" -> "DC", "Puerto Rico" -> "PR"). A valid code is

@@ -10,6 +10,14 @@ public func geoloc_address_format(
     _ parts: UnsafePointer<geoloc_address_part>?, _ n: Int, _ style: geoloc_address_style,
     _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
+    geoloc_address_format_with(parts, n, style, 0, buf, cap, needed)
+}
+
+@c @implementation
+public func geoloc_address_format_with(
+    _ parts: UnsafePointer<geoloc_address_part>?, _ n: Int, _ style: geoloc_address_style, _ flags: UInt32,
+    _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
         let n = try checkCount(n, "n")
@@ -17,7 +25,7 @@ public func geoloc_address_format(
         for i in 0..<n where parts![i].key == nil {
             throw GeoLocError(.nullArgument, "parts[\(i)].key is NULL")
         }
-        let s = try decode(style.rawValue, as: AddressStyle.self, "style")
+        let (s, abbreviate) = try addressStyleAndFlags(style, flags)
         var components = AddressComponents()
         for i in 0..<n {
             let part = parts![i]
@@ -26,8 +34,43 @@ public func geoloc_address_format(
             let value: String? = part.value == nil ? nil : try readText(part.value, "parts[\(i)].value")
             components.add(key, value)
         }
-        return writeText(components.formatted(s), buf, cap, needed)
+        return writeText(components.formatted(s, abbreviate: abbreviate), buf, cap, needed)
     }
+}
+
+@c @implementation
+public func geoloc_address_format_kv(
+    _ keys: UnsafePointer<UnsafePointer<CChar>?>?, _ values: UnsafePointer<UnsafePointer<CChar>?>?, _ n: Int,
+    _ style: geoloc_address_style, _ flags: UInt32,
+    _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        let n = try checkCount(n, "n")
+        guard n == 0 || keys != nil else { throw GeoLocError(.nullArgument, "keys is NULL with n = \(n)") }
+        guard n == 0 || values != nil else { throw GeoLocError(.nullArgument, "values is NULL with n = \(n)") }
+        for i in 0..<n where keys![i] == nil {
+            throw GeoLocError(.nullArgument, "keys[\(i)] is NULL")
+        }
+        let (s, abbreviate) = try addressStyleAndFlags(style, flags)
+        var components = AddressComponents()
+        for i in 0..<n {
+            let key = try readText(keys![i], "keys[\(i)]")
+            let value: String? = values![i] == nil ? nil : try readText(values![i], "values[\(i)]")
+            components.add(key, value)
+        }
+        return writeText(components.formatted(s, abbreviate: abbreviate), buf, cap, needed)
+    }
+}
+
+/// The style, then the flags (GEOLOC_ADDRESS_ABBREVIATE; any other bit is refused).
+private func addressStyleAndFlags(_ style: geoloc_address_style, _ flags: UInt32) throws(GeoLocError) -> (AddressStyle, Bool) {
+    let s = try decode(style.rawValue, as: AddressStyle.self, "style")
+    let known = UInt32(GEOLOC_ADDRESS_ABBREVIATE)
+    guard flags & ~known == 0 else {
+        throw GeoLocError(.invalidArgument, "flags has unknown bits 0x\(String(flags & ~known, radix: 16))")
+    }
+    return (s, flags & known != 0)
 }
 
 @c @implementation

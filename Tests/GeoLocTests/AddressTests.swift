@@ -314,15 +314,18 @@ final class AddressTests: XCTestCase {
 
     func testFirstNonEmptyValueWins() {
         var c = AddressComponents([("city", ""), ("city", nil), ("city", "  "), ("town", "Springfield"), ("city", "Shelbyville")])
-        XCTAssertEqual(c[.city], "Springfield")
+        // The accessor and the forms choose by the data's order (city before town), not by the
+        // order given.
+        XCTAssertEqual(c[.city], "Shelbyville")
         XCTAssertTrue(c.add("village", "Capital City"))
         XCTAssertTrue(c.add("state_code", " IL "))
-        // The forms choose by the data's order (city before town), not by the order given.
         XCTAssertEqual(c.formatted(.cityState), "Shelbyville, IL")
-        // Setting replaces; setting nil or "" removes.
-        c[.city] = "Shelbyville"
-        XCTAssertEqual(c[.city], "Shelbyville")
+        // Setting replaces; setting nil or "" removes (by an alias's name: that value too).
+        c[.city] = "Ogdenville"
+        XCTAssertEqual(c[.city], "Ogdenville")
         c["town"] = ""
+        XCTAssertEqual(c[.city], "Capital City")
+        c["village"] = nil
         XCTAssertNil(c[.city])
         c[.stateCode] = nil
         XCTAssertTrue(c.isEmpty)
@@ -418,6 +421,43 @@ final class AddressTests: XCTestCase {
         }
     }
 
+    // MARK: The data's order
+
+    func testAccessorsReadTheDataOrder() {
+        // Several city-like keys: the city wins whatever the order given, then the town.
+        let a = AddressComponents([("village", "Vil"), ("town", "Town"), ("city", "City")])
+        let b = AddressComponents([("city", "City"), ("town", "Town"), ("village", "Vil")])
+        XCTAssertEqual(a[.city], "City")
+        XCTAssertEqual(b[.city], "City")
+        XCTAssertEqual(AddressComponents([("hamlet", "H"), ("village", "V"), ("town", "T")])[.city], "T")
+        XCTAssertEqual(AddressComponents([("city_district", "CD"), ("suburb", "S")])[.neighbourhood], "S")
+        XCTAssertEqual(AddressComponents([("street", "Elm St"), ("road", "Main St")])[.road], "Main St")
+        // region is the state only when no state, province or territory is given.
+        XCTAssertEqual(AddressComponents([("region", "R"), ("province", "P")])[.state], "P")
+        XCTAssertEqual(AddressComponents([("region", "R")])[.state], "R")
+        // The one-line form reads the same values.
+        XCTAssertEqual(AddressComponents([("town", "Kettering"), ("city", "Dayton"), ("state_code", "OH")]).formatted(.oneLine), "Dayton OH")
+        // Setting a key replaces its own value; an alias given stays behind it.
+        var c = AddressComponents([("town", "Town")])
+        c[.city] = "City"
+        XCTAssertEqual(c[.city], "City")
+        c[.city] = nil
+        XCTAssertEqual(c[.city], "Town")
+    }
+
+    func testAbbreviationOption() {
+        let c = AddressComponents([("house_number", "123"), ("road", "Augusta Lane"), ("city", "Pueblo"),
+                                   ("state", "Colorado"), ("postcode", "81001"), ("country_code", "us")])
+        XCTAssertEqual(c.formatted(.postal, abbreviate: true), "123 Augusta Ln\nPueblo, CO 81001\nUnited States of America")
+        XCTAssertEqual(c.formatted(.postal), "123 Augusta Lane\nPueblo, CO 81001\nUnited States of America")
+        XCTAssertEqual(formatAddress(c, style: .oneLine, abbreviate: true), "123 Augusta Lane Pueblo Colorado")
+        // A country with no abbreviations, and no country: unchanged.
+        let jp = AddressComponents([("road", "Augusta Lane"), ("city", "Chiyoda"), ("postcode", "1000005"), ("country_code", "JP")])
+        XCTAssertEqual(jp.formatted(.postal, abbreviate: true), jp.formatted(.postal))
+        let none = AddressComponents([("road", "Augusta Lane"), ("city", "Pueblo"), ("postcode", "81001")])
+        XCTAssertEqual(none.formatted(.postal, abbreviate: true), none.formatted(.postal))
+    }
+
     // MARK: Golden files
 
     func testGoldenAddresses() throws {
@@ -427,7 +467,8 @@ final class AddressTests: XCTestCase {
         let names = ["ONE_LINE": AddressStyle.oneLine, "CITY_STATE": .cityState, "CITY_STATE_COUNTRY": .cityStateCountry, "POSTAL": .postal]
         for row in rows {
             let name = row.text("name")
-            guard let style = names[row.text("style")] else {
+            let abbreviate = row.text("style") == "POSTAL_ABBREVIATED"
+            guard let style = abbreviate ? .postal : names[row.text("style")] else {
                 XCTFail("\(name): unknown style \(row.text("style"))")
                 continue
             }
@@ -443,7 +484,7 @@ final class AddressTests: XCTestCase {
                     pairs.append((String(item[..<eq]), value == "<NULL>" ? nil : value))
                 }
             }
-            XCTAssertEqual(formatAddress(AddressComponents(pairs), style: style), row.text("expected"), name)
+            XCTAssertEqual(formatAddress(AddressComponents(pairs), style: style, abbreviate: abbreviate), row.text("expected"), name)
         }
         XCTAssertEqual(styles, Set(AddressStyle.allCases))
     }

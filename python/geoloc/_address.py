@@ -4,7 +4,7 @@ codes and names, and country names."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from ctypes import POINTER, Structure, byref, c_char_p, c_size_t
+from ctypes import POINTER, Structure, byref, c_char_p, c_size_t, c_uint32
 from typing import Any, Iterable, Optional, Tuple, Union
 
 
@@ -30,6 +30,11 @@ _ffi.declare({
         (POINTER(CAddressPart), c_size_t, ENUM, TEXT_OUT, c_size_t, POINTER(c_size_t)),
         True,
     ),
+    "geoloc_address_format_with": (
+        STATUS,
+        (POINTER(CAddressPart), c_size_t, ENUM, c_uint32, TEXT_OUT, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
     "geoloc_us_state_code": (STATUS, (c_char_p, POINTER(c_char_p)), True),
     "geoloc_us_state_name": (STATUS, (c_char_p, POINTER(c_char_p)), True),
     "geoloc_country_name": (STATUS, (c_char_p, POINTER(c_char_p)), True),
@@ -46,6 +51,8 @@ _lib = _ffi.lib
 def format_address(
     parts: Union[Mapping[Any, Any], Iterable[Tuple[TextIn, Optional[TextIn]]]],
     style: Union[AddressStyle, int, str] = AddressStyle.ONE_LINE,
+    *,
+    abbreviate: bool = False,
 ) -> str:
     """Address components as text in ``style``.
 
@@ -56,7 +63,10 @@ def format_address(
     and common aliases (street, zip, postalCode, apartment, ...). The order of the keys never
     matters: which of several city-like keys wins is the data's order. A key nobody knows goes on
     the attention line of the postal form. A None or empty value counts as absent; an int or float
-    value is written as its text. POSTAL gives lines joined by "\\n"."""
+    value is written as its text. POSTAL gives lines joined by "\\n".
+
+    ``abbreviate=True`` abbreviates the postal form's components by the languages of the address's
+    country ("Avenue" -> "Ave" in English, "Platz" -> "Pl" in German); off by default."""
     items = parts.items() if isinstance(parts, Mapping) else parts
     if isinstance(items, (str, bytes)):
         raise TypeError("parts must be a mapping or (key, value) pairs, not %s" % type(items).__name__)
@@ -73,7 +83,11 @@ def format_address(
     n = len(keep)
     array = (CAddressPart * max(n, 1))(*[CAddressPart(k, v) for k, v in keep])
     st = coerce(AddressStyle, style, "style")
-    return _text_result(lambda buf, cap, needed: _lib.geoloc_address_format(array, n, st, buf, cap, needed))
+    flags = _ADDRESS_ABBREVIATE if abbreviate else 0
+    return _text_result(lambda buf, cap, needed: _lib.geoloc_address_format_with(array, n, st, flags, buf, cap, needed))
+
+
+_ADDRESS_ABBREVIATE = 1  # GEOLOC_ADDRESS_ABBREVIATE
 
 
 def _lookup(fn: Any, text: Optional[TextIn], what: str) -> str:

@@ -109,7 +109,10 @@ def check_address(r: Dict[str, Optional[str]]) -> None:
         assert item is not None and "=" in item, "part %r is not key=value" % item
         key, value = item.split("=", 1)
         parts.append((key, None if value == NULL else value))
-    assert geoloc.format_address(parts, r["style"]) == r["expected"]
+    if r["style"] == "POSTAL_ABBREVIATED":
+        assert geoloc.format_address(parts, "POSTAL", abbreviate=True) == r["expected"]
+    else:
+        assert geoloc.format_address(parts, r["style"]) == r["expected"]
 
 
 def check_us_state(r: Dict[str, Optional[str]]) -> None:

@@ -155,6 +155,34 @@ static void test_address_format(void)
         CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_address_format(bad_key, 2, GEOLOC_ADDRESS_ONE_LINE, buf, sizeof buf, &needed));
     }
     CHECK_STR(buf, "untouched");
+
+    /* The flags and the two-array form: the same checks, and an unknown flag refused. */
+    {
+        const char *keys[2] = {"city", "road"}, *values[2] = {"Springfield", NULL};
+        const char *null_key[2] = {"city", NULL};
+        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_address_format_with(springfield, COUNT_OF(springfield), GEOLOC_ADDRESS_POSTAL, 2u, buf, sizeof buf, &needed));
+        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_address_format_kv(keys, values, 2, GEOLOC_ADDRESS_POSTAL, 0x80000000u, buf, sizeof buf, &needed));
+        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_address_format_kv(keys, values, 2, INVALID_ADDRESS_STYLE, 0, buf, sizeof buf, &needed));
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_address_format_with(NULL, 1, GEOLOC_ADDRESS_POSTAL, 0, buf, sizeof buf, &needed));
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_address_format_kv(NULL, values, 2, GEOLOC_ADDRESS_POSTAL, 0, buf, sizeof buf, &needed));
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_address_format_kv(keys, NULL, 2, GEOLOC_ADDRESS_POSTAL, 0, buf, sizeof buf, &needed));
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_address_format_kv(null_key, values, 2, GEOLOC_ADDRESS_POSTAL, 0, buf, sizeof buf, &needed));
+        CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_address_format_kv(keys, values, 2, GEOLOC_ADDRESS_POSTAL, 0, buf, sizeof buf, NULL));
+        for (i = 0; i < COUNT_OF(HUGE_COUNTS); i++) {
+            CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_address_format_kv(keys, values, HUGE_COUNTS[i], GEOLOC_ADDRESS_POSTAL, 0, buf, sizeof buf, &needed));
+        }
+        for (i = 0; i < COUNT_OF(BAD_UTF8); i++) {
+            const char *bad_values[2] = {"Springfield", BAD_UTF8[i]};
+            const char *bad_keys[2] = {"city", BAD_UTF8[i]};
+            CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_address_format_kv(keys, bad_values, 2, GEOLOC_ADDRESS_POSTAL, 0, buf, sizeof buf, &needed));
+            CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_address_format_kv(bad_keys, values, 2, GEOLOC_ADDRESS_POSTAL, 0, buf, sizeof buf, &needed));
+        }
+        CHECK_STR(buf, "untouched");
+        CHECK_OK(geoloc_address_format_kv(NULL, NULL, 0, GEOLOC_ADDRESS_POSTAL, GEOLOC_ADDRESS_ABBREVIATE, buf, sizeof buf, &needed));
+        CHECK_STR(buf, "");
+        CHECK_OK(geoloc_address_format_kv(keys, values, 2, GEOLOC_ADDRESS_CITY_STATE, GEOLOC_ADDRESS_ABBREVIATE, buf, sizeof buf, &needed));
+        CHECK_STR(buf, "Springfield");
+    }
 }
 
 /* Every state, DC and the territories by USPS code. */
@@ -279,7 +307,23 @@ static void row_address(char **raw, char **f)
         parts[i].key = items[i];
         parts[i].value = strcmp(eq + 1, NULL_FIELD) == 0 ? NULL : eq + 1;
     }
-    if (CHECK_OK(geoloc_address_format(n > 0 ? parts : NULL, n, address_style_of(f[1]), buf, sizeof buf, &needed))) {
+    /* POSTAL_ABBREVIATED: the postal form with GEOLOC_ADDRESS_ABBREVIATE. */
+    int abbreviated = strcmp(f[1], "POSTAL_ABBREVIATED") == 0;
+    geoloc_address_style style = abbreviated ? GEOLOC_ADDRESS_POSTAL : address_style_of(f[1]);
+    uint32_t flags = abbreviated ? GEOLOC_ADDRESS_ABBREVIATE : GEOLOC_ADDRESS_NO_FLAGS;
+    if (!abbreviated && CHECK_OK(geoloc_address_format(n > 0 ? parts : NULL, n, style, buf, sizeof buf, &needed))) {
+        ROW_CHECK_STR(buf, f[3]);
+    }
+    if (CHECK_OK(geoloc_address_format_with(n > 0 ? parts : NULL, n, style, flags, buf, sizeof buf, &needed))) {
+        ROW_CHECK_STR(buf, f[3]);
+    }
+    /* The same components as two arrays. */
+    const char *keys[MAX_LIST], *values[MAX_LIST];
+    for (i = 0; i < n; i++) {
+        keys[i] = parts[i].key;
+        values[i] = parts[i].value;
+    }
+    if (CHECK_OK(geoloc_address_format_kv(n > 0 ? keys : NULL, n > 0 ? values : NULL, n, style, flags, buf, sizeof buf, &needed))) {
         ROW_CHECK_STR(buf, f[3]);
     }
 }

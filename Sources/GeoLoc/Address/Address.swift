@@ -62,9 +62,11 @@ public struct AddressComponents: Sendable, Equatable, ExpressibleByDictionaryLit
             stored = true
         }
         // The postal form's view: the data's component names (components.yaml) as given; other
-        // known keys under their canonical name; keys nobody knows as given (the attention line).
+        // known keys under their canonical name; keys nobody knows as given (the attention line)
+        // when written as the data writes names (lower-case letters, digits and `_`), else
+        // dropped, as the reference formatter does ("ISO3166-2-lvl4" is no part of an address).
         let name = dataKeyName(key)
-        let dataKey = isDataComponentName(name) ? name : (k?.rawValue ?? name)
+        let dataKey = isDataComponentName(name) ? name : (k?.rawValue ?? (isPlainKeyName(key) ? name : ""))
         if !dataKey.isEmpty, pairs[dataKey] == nil {
             pairs[dataKey] = v
             stored = true
@@ -75,10 +77,19 @@ public struct AddressComponents: Sendable, Equatable, ExpressibleByDictionaryLit
     /// The components by the data's names, as the postal form reads them.
     var dataPairs: [String: String] { pairs }
 
-    /// The value of a canonical key. Setting replaces the value (trimmed); setting nil or an
-    /// empty value removes it.
+    /// The value of a canonical key: the one the address forms use, chosen in the data's order
+    /// whatever the order the components were given in (`.city` is the city, else the town,
+    /// village, hamlet, municipality...; `.state` the state, else the province or territory),
+    /// else the first value given under one of the key's other aliases (`region` for `.state`).
+    /// Setting replaces the key's own value (trimmed); setting nil or an empty value removes it
+    /// (a value given under an alias stays).
     public subscript(key: AddressKey) -> String? {
-        get { values[key] }
+        get {
+            for name in dataReadOrder[key.slot] {
+                if let v = pairs[name] { return v }
+            }
+            return values[key]
+        }
         set {
             let v = newValue.map(trimmedValue) ?? ""
             values[key] = v.isEmpty ? nil : v
@@ -93,6 +104,10 @@ public struct AddressComponents: Sendable, Equatable, ExpressibleByDictionaryLit
         get { AddressKey(named: key).flatMap { values[$0] } }
         set {
             guard let k = AddressKey(named: key) else { return }
+            // The value under this very name goes too (town= with .city), so that it no longer
+            // stands behind the key.
+            let name = dataKeyName(key)
+            if name != k.rawValue, isDataComponentName(name) { pairs[name] = nil }
             self[k] = newValue
             if k == .unit, values[k] != nil { unitWord = unitDesignator(forAlias: key) }
         }
@@ -102,12 +117,18 @@ public struct AddressComponents: Sendable, Equatable, ExpressibleByDictionaryLit
     public var isEmpty: Bool { values.isEmpty }
 
     /// The address as text in the given style; see ``AddressStyle``.
-    public func formatted(_ style: AddressStyle) -> String {
+    ///
+    /// With `abbreviate`, the postal form abbreviates its components by the languages of the
+    /// address's country (the data's abbreviations: "Avenue" -> "Ave" in English, "Straße" ->
+    /// "Str." in German, "Boulevard" -> "Bd" in French); a word is abbreviated where it starts
+    /// the value or follows white space, and ends at a word boundary. Off by default; the other
+    /// styles are not abbreviated.
+    public func formatted(_ style: AddressStyle, abbreviate: Bool = false) -> String {
         switch style {
         case .oneLine: return oneLineText(self)
         case .cityState: return cityStateText(self)
         case .cityStateCountry: return cityStateCountryText(self)
-        case .postal: return postalText(self)
+        case .postal: return postalText(self, abbreviate: abbreviate)
         }
     }
 
@@ -133,6 +154,35 @@ private struct KeyedValues: Sendable, Equatable {
 
     var isEmpty: Bool { slots.allSatisfy { $0 == nil } }
 }
+
+/// For each key (by slot), the components of the data that give its value, in the data's order:
+/// the component, its aliases (components.yaml), then the broader or narrower components the
+/// templates try after it.
+private let dataReadOrder: [[String]] = {
+    func withAliases(_ names: [String]) -> [String] {
+        names.flatMap { name in [name] + (componentTable.first(where: { $0.name == name })?.aliases ?? []) }
+    }
+    var out = [[String]](repeating: [], count: AddressKey.allCases.count)
+    for key in AddressKey.allCases {
+        let names: [String]
+        switch key {
+        case .houseNumber: names = withAliases(["house_number"])
+        case .road: names = withAliases(["road"])
+        case .unit: names = ["unit"]
+        case .neighbourhood: names = withAliases(["neighbourhood"]).filter { $0 != "district" }
+        case .city: names = withAliases(["city", "town", "village", "hamlet", "municipality", "postal_city"])
+        case .county: names = withAliases(["county", "state_district"]) + ["district"]
+        case .state: names = ["state", "province", "territory"]
+        case .stateCode: names = ["state_code"]
+        case .postcode: names = withAliases(["postcode"])
+        case .country: names = withAliases(["country"])
+        case .countryCode: names = ["country_code"]
+        }
+        var seen = Set<String>()
+        out[key.slot] = names.filter { seen.insert($0).inserted }
+    }
+    return out
+}()
 
 extension AddressKey {
     /// The key's position in KeyedValues.
@@ -222,9 +272,9 @@ public enum AddressStyle: Int32, Sendable, CaseIterable {
     case postal = 3
 }
 
-/// The address as text in the given style; the same as `components.formatted(style)`.
-public func formatAddress(_ components: AddressComponents, style: AddressStyle) -> String {
-    components.formatted(style)
+/// The address as text in the given style; the same as `components.formatted(style, abbreviate:)`.
+public func formatAddress(_ components: AddressComponents, style: AddressStyle, abbreviate: Bool = false) -> String {
+    components.formatted(style, abbreviate: abbreviate)
 }
 
 // MARK: - Keys
@@ -283,7 +333,11 @@ private func unitDesignator(forAlias key: some StringProtocol) -> String? {
     }
 }
 
-/// Trims whitespace (any Unicode white space, line breaks included) at both ends.
+/// Whether a key is written only with lower-case ASCII letters, digits and `_`.
+private func isPlainKeyName(_ key: String) -> Bool {
+    !key.isEmpty && key.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+}
+
 /// A key as the data writes its component names: lower case, spaces and hyphens as `_`.
 private func dataKeyName(_ key: String) -> String {
     var out = ""
@@ -293,6 +347,7 @@ private func dataKeyName(_ key: String) -> String {
     return out
 }
 
+/// Trims whitespace (any Unicode white space, line breaks included) at both ends.
 private func trimmedValue(_ s: some StringProtocol) -> String {
     let scalars = s.unicodeScalars
     var start = scalars.startIndex
@@ -663,10 +718,9 @@ struct PostalFormatData: Sendable {
     var addComponent: String?
 }
 
-/// A `replace` rule: `pattern` (a regular expression, ``MiniRegex``) replaced by `replacement`
-/// in every component, or, when `key` is set, a value of component `key` equal to `pattern`
-/// replaced whole (and the rule's full text "key=pattern" tried as a pattern on the others, as
-/// the reference formatter does).
+/// A `replace` rule: the first match of `pattern` (a regular expression, ``MiniRegex``, matched
+/// without regard to case) replaced by `replacement` in every component or, when `key` is set,
+/// in that component only, where a value equal to `pattern` is replaced whole.
 struct ReplaceRuleData: Sendable {
     var key: String?
     var pattern: String
@@ -681,7 +735,7 @@ private indirect enum TemplateNode: Sendable {
     case first([TemplateNode])
 }
 
-private typealias CompiledReplace = (key: String?, exact: String, keyed: MiniRegex?, whole: MiniRegex?, replacement: [Unicode.Scalar])
+private typealias CompiledReplace = (key: String?, exact: String, regex: MiniRegex?, replacement: [Unicode.Scalar])
 
 /// A postal form ready to use: templates parsed, patterns compiled.
 private struct CompiledPostalFormat: Sendable {
@@ -699,9 +753,8 @@ private let compiledPostalFormats: [String: CompiledPostalFormat] = {
     for (country, data) in postalFormatTable {
         guard let template = data.template else { continue }
         let replace: [CompiledReplace] = data.replace.map { rule in
-            let whole = rule.key.map { $0 + "=" + rule.pattern } ?? rule.pattern
-            return (key: rule.key, exact: rule.pattern, keyed: rule.key == nil ? nil : MiniRegex(rule.pattern), whole: MiniRegex(whole),
-                    replacement: Array(rule.replacement.unicodeScalars))
+            (key: rule.key, exact: rule.pattern, regex: MiniRegex(rule.pattern, ignoringCase: true),
+             replacement: Array(rule.replacement.unicodeScalars))
         }
         let postformat: [(MiniRegex, [Unicode.Scalar])] = data.postformat.compactMap { rule in
             MiniRegex(rule.0).map { ($0, Array(rule.1.unicodeScalars)) }
@@ -717,10 +770,7 @@ private let compiledPostalFormats: [String: CompiledPostalFormat] = {
 /// a pattern that does not compile is skipped).
 func postalPatternsCompile() -> Bool {
     for (_, data) in postalFormatTable {
-        for rule in data.replace {
-            if MiniRegex(rule.pattern) == nil { return false }
-            if let key = rule.key, MiniRegex(key + "=" + rule.pattern) == nil { return false }
-        }
+        for rule in data.replace where MiniRegex(rule.pattern, ignoringCase: true) == nil { return false }
         for rule in data.postformat where MiniRegex(rule.0) == nil { return false }
         if let use = data.useCountry, postalFormatTable[use]?.template == nil { return false }
     }
@@ -731,11 +781,29 @@ func postalPatternsCompile() -> Bool {
 private let componentAliases: [(alias: String, name: String)] = componentTable.flatMap { row in
     row.aliases.map { (alias: $0, name: row.name) }
 }
+/// The countries where "district" names a neighbourhood (a small district); elsewhere it names a
+/// state district, as the reference formatter reads the data.
+private let smallDistrictCountries: Set<String> = ["BR", "CR", "ES", "NI", "PY", "RO", "TG", "TM", "XK"]
+/// The alias order with "district" moved to the end of the neighbourhood's aliases.
+private let smallDistrictAliases = componentAliases.filter { $0.alias != "district" } + [(alias: "district", name: "neighbourhood")]
+/// The alias order with "district" an alias of state_district (after any of its own).
+private let largeDistrictAliases = componentAliases.filter { $0.alias != "district" } + [(alias: "district", name: "state_district")]
+/// Alias -> (its component, its place in the alias order), for each of the three orders.
+private func aliasIndex(_ order: [(alias: String, name: String)]) -> [String: (name: String, rank: Int)] {
+    var out: [String: (name: String, rank: Int)] = [:]
+    for (rank, pair) in order.enumerated() where out[pair.alias] == nil { out[pair.alias] = (pair.name, rank) }
+    return out
+}
+private let componentAliasIndex = aliasIndex(componentAliases)
+private let smallDistrictAliasIndex = aliasIndex(smallDistrictAliases)
+private let largeDistrictAliasIndex = aliasIndex(largeDistrictAliases)
 private let knownComponentNames: Set<String> = {
     var names = Set(componentTable.map(\.name))
     for row in componentTable { names.formUnion(row.aliases) }
-    // Template names that are not components of the data: the attention line and the unit.
-    names.formUnion(["attention", "unit"])
+    // The unit (placed on the road or house line before this check) is no component of the
+    // data; "attention" is not one either: a given attention line goes with the other unknown
+    // components.
+    names.insert("unit")
     return names
 }()
 
@@ -764,18 +832,19 @@ private func postalCountryCode(_ ctx: [String: String], _ c: AddressComponents) 
     return resolvedCountryCode(c)
 }
 
-private func postalText(_ c: AddressComponents) -> String {
+private func postalText(_ c: AddressComponents, abbreviate: Bool = false) -> String {
     var ctx = postalContext(c)
     var cc = postalCountryCode(ctx, c)
 
-    // Aliases fill their component only when it is empty, in the data's order.
-    for (alias, name) in componentAliases where ctx[name] == nil {
-        if let v = ctx[alias] { ctx[name] = v }
+    // A territory that uses another country's form: its country line (`change_country`, whose
+    // `$name` is a component as given) and the state it adds (`add_component`, a state only).
+    if let code = cc, let data = postalFormatTable[code], let use = data.useCountry {
+        if let change = data.changeCountry { ctx["country"] = substituteComponent(change, ctx) }
+        if let add = data.addComponent, let eq = add.firstIndex(of: "="), add[..<eq] == "state" {
+            ctx["state"] = String(add[add.index(after: eq)...])
+        }
+        cc = use
     }
-
-    // A house number is written with its street (or named place), never alone on a line.
-    if ctx["road"] == nil, ctx["place"] == nil { ctx["house_number"] = nil }
-
     // Territories given as a state of the Netherlands.
     if cc == "NL", let state = ctx["state"] {
         let lower = state.lowercased()
@@ -787,18 +856,24 @@ private func postalText(_ c: AddressComponents) -> String {
             cc = "AW"; ctx["country"] = "Aruba"
         }
     }
-    // The country line: the country as given, else the table's name of the country code.
-    if ctx["country"] == nil, let cc, let name = Country.name(forCode: cc) { ctx["country"] = name }
-    // A territory that uses another country's form.
-    if let code = cc, let data = postalFormatTable[code], let use = data.useCountry {
-        if let change = data.changeCountry { ctx["country"] = substituteComponent(change, ctx) }
-        if let add = data.addComponent, let eq = add.firstIndex(of: "=") {
-            ctx[String(add[..<eq])] = String(add[add.index(after: eq)...])
-        }
-        cc = use
-    }
     if let cc { ctx["country_code"] = cc }
 
+    sanityClean(&ctx)
+
+    // Aliases fill their component only when it is empty, in the data's order ("district" is a
+    // neighbourhood in a few countries and a state district elsewhere).
+    let aliases = cc.map { cc in smallDistrictCountries.contains(cc) ? smallDistrictAliasIndex : largeDistrictAliasIndex }
+        ?? componentAliasIndex
+    var filled: [(name: String, rank: Int, value: String)] = []
+    for (key, value) in ctx {
+        guard let (name, rank) = aliases[key], ctx[name] == nil else { continue }
+        if let k = filled.firstIndex(where: { $0.name == name }) {
+            if rank < filled[k].rank { filled[k] = (name, rank, value) }
+        } else {
+            filled.append((name, rank, value))
+        }
+    }
+    for f in filled { ctx[f.name] = f.value }
     // The unit goes on the road line in the US and Canada ("123 Main St Apt 4"), and elsewhere on
     // the house line above the street, as "Flat 2" in the UK or "Appartement 12" in France.
     if let unit = c.unitText {
@@ -808,8 +883,10 @@ private func postalText(_ c: AddressComponents) -> String {
             ctx["house"] = ctx["house"].map { $0 + ", " + unit } ?? unit
         }
     }
-
-    sanityClean(&ctx)
+    // The country line: the country as given, else the table's name of the country code.
+    if ctx["country"] == nil, let code = ctx["country_code"], let name = Country.name(forCode: code) {
+        ctx["country"] = name
+    }
 
     let format = cc.flatMap { compiledPostalFormats[$0] } ?? compiledPostalFormats["default"]!
     let minimal = ctx["road"] != nil || ctx["postcode"] != nil
@@ -820,19 +897,105 @@ private func postalText(_ c: AddressComponents) -> String {
     addCode(&ctx, "state", subdivisionIndexes)
     addCode(&ctx, "county", countyIndexes)
 
-    // Components the data does not know go on the attention line, by key.
-    let unknown = ctx.keys.filter { !knownComponentNames.contains($0) && $0 != "country_code" }.sorted()
+    // Components the data does not know (a given attention line among them) make the attention
+    // line, by key.
+    var unknown: [String] = []
+    for key in ctx.keys where !knownComponentNames.contains(key) { unknown.append(key) }
     if !unknown.isEmpty {
-        let extra = unknown.compactMap { ctx[$0] }.joined(separator: ", ")
-        ctx["attention"] = ctx["attention"].map { $0 + ", " + extra } ?? extra
+        ctx["attention"] = unknown.sorted().compactMap { ctx[$0] }.joined(separator: ", ")
     }
 
+    if abbreviate, let cc = ctx["country_code"] { abbreviateComponents(&ctx, country: cc) }
+
+    var text = renderPostal(template, ctx, format)
+    // A house number is written with its street or a named place, never alone on a line.
+    if ctx["road"] == nil, let number = ctx["house_number"],
+       text.split(separator: "\n").contains(where: { $0 == number }) {
+        ctx["house_number"] = nil
+        text = renderPostal(template, ctx, format)
+    }
+    return text
+}
+
+/// Renders a template with the components, then the clean-up, the country's post-format rules
+/// and the clean-up again; lines joined by "\n", no empty line, no trailing newline.
+private func renderPostal(_ template: [TemplateNode], _ ctx: [String: String], _ format: CompiledPostalFormat) -> String {
     var text = renderTemplate(template, ctx)
     text = cleanText(text)
     text = postformat(text, format.postformat)
     text = cleanText(text)
     // cleanText ends the text with a newline; the result has none, and no empty line.
-    return text.split(separator: "\n", omittingEmptySubsequences: true).joined(separator: "\n")
+    var out = String.UnicodeScalarView()
+    var lineStart = true
+    for c in text {
+        if c == "\n" {
+            lineStart = true
+        } else {
+            if lineStart, !out.isEmpty { out.append("\n") }
+            lineStart = false
+            out.append(c)
+        }
+    }
+    return String(out)
+}
+
+/// The abbreviations of each language (abbreviations/*.yaml), by component: (long, short) as
+/// scalars, in the data's order.
+private let compiledAbbreviations: [String: [String: [(long: [Unicode.Scalar], short: [Unicode.Scalar])]]] = {
+    var out: [String: [String: [(long: [Unicode.Scalar], short: [Unicode.Scalar])]]] = [:]
+    for (lang, rows) in abbreviationTable {
+        var byComponent: [String: [(long: [Unicode.Scalar], short: [Unicode.Scalar])]] = [:]
+        for row in rows where !row.long.isEmpty {
+            byComponent[row.component, default: []].append((Array(row.long.unicodeScalars), Array(row.short.unicodeScalars)))
+        }
+        out[lang] = byComponent
+    }
+    return out
+}()
+
+/// Abbreviates the components by the country's languages (country2lang.yaml), as the reference
+/// formatter does: for each language, each component it has words for, and each word, the first
+/// place where the word starts the value or follows white space and ends at a word boundary is
+/// replaced by its short form ("Avenue" -> "Ave", "Platz der Republik" -> "Pl der Republik";
+/// "Willy-Brandt-Platz" is left as it is). Case matters.
+private func abbreviateComponents(_ ctx: inout [String: String], country cc: String) {
+    guard let langs = countryLanguageTable[cc] else { return }
+    for lang in langs {
+        guard let table = compiledAbbreviations[lang] else { continue }
+        for (component, words) in table {
+            guard let value = ctx[component] else { continue }
+            var s = Array(value.unicodeScalars)
+            var changed = false
+            for (long, short) in words {
+                if let at = abbreviationSite(s, long) {
+                    s.replaceSubrange(at..<(at + long.count), with: short)
+                    changed = true
+                }
+            }
+            if changed { ctx[component] = String(String.UnicodeScalarView(s)) }
+        }
+    }
+}
+
+/// The first index where `word` occurs in `s` at the start or after white space, and ends at a
+/// word boundary (Perl's `(^|\s)word\b`).
+private func abbreviationSite(_ s: [Unicode.Scalar], _ word: [Unicode.Scalar]) -> Int? {
+    guard word.count <= s.count, let first = word.first else { return nil }
+    let lastIsWord = isWord(word[word.count - 1])
+    var i = 0
+    while i + word.count <= s.count {
+        if s[i] == first, i == 0 || isSpace(s[i - 1]) {
+            var j = 1
+            while j < word.count, s[i + j] == word[j] { j += 1 }
+            if j == word.count {
+                let end = i + word.count
+                let nextIsWord = end < s.count && isWord(s[end])
+                if lastIsWord != nextIsWord { return i }
+            }
+        }
+        i += 1
+    }
+    return nil
 }
 
 /// `change_country`'s text with `$name` replaced by that component (or removed).
@@ -925,22 +1088,30 @@ private func looksLikeNumber(_ s: String) -> Bool {
     return i == body.endIndex
 }
 
+/// The country's `replace` rules on every component but the country code and the house number,
+/// in order: a rule for one component ("state=...") replaces a value equal to its text whole,
+/// else its first match; a rule for every component replaces its first match. Patterns ignore
+/// case, as the reference formatter compiles them.
 private func applyReplacements(_ ctx: inout [String: String], _ rules: [CompiledReplace]) {
     guard !rules.isEmpty else { return }
-    for key in ctx.keys.sorted() where key != "country_code" && key != "house_number" {
+    for key in ctx.keys where key != "country_code" && key != "house_number" {
         guard var value = ctx[key] else { continue }
+        var changed = false
         for rule in rules {
-            if let ruleKey = rule.key, ruleKey == key {
+            if let ruleKey = rule.key {
+                guard ruleKey == key else { continue }
                 if value == rule.exact {
                     value = String(String.UnicodeScalarView(rule.replacement))
-                } else if let re = rule.keyed {
-                    value = re.replacingFirstMatch(in: value, with: rule.replacement)
+                    changed = true
+                    continue
                 }
-            } else if let re = rule.whole {
-                value = re.replacingFirstMatch(in: value, with: rule.replacement)
+            }
+            if let re = rule.regex, let replaced = re.replacingFirstMatchIfAny(in: value, with: rule.replacement) {
+                value = replaced
+                changed = true
             }
         }
-        ctx[key] = value
+        if changed { ctx[key] = value }
     }
 }
 
@@ -1054,10 +1225,11 @@ private func render(_ nodes: [TemplateNode], _ ctx: [String: String], into out: 
     }
 }
 
-private func renderTemplate(_ nodes: [TemplateNode], _ ctx: [String: String]) -> String {
+private func renderTemplate(_ nodes: [TemplateNode], _ ctx: [String: String]) -> [Unicode.Scalar] {
     var out: [Unicode.Scalar] = []
+    out.reserveCapacity(256)
     render(nodes, ctx, into: &out)
-    return String(String.UnicodeScalarView(out))
+    return out
 }
 
 /// The first non-empty alternative of "a || b || c", whitespace around each trimmed.
@@ -1120,6 +1292,24 @@ private func isWord(_ c: Unicode.Scalar) -> Bool {
     }
 }
 
+/// The simple lower-case mapping of a scalar (itself when it has none of one scalar).
+@inline(__always)
+private func lowerScalar(_ c: Unicode.Scalar) -> Unicode.Scalar {
+    if c.isASCII { return c.value >= 0x41 && c.value <= 0x5A ? Unicode.Scalar(c.value + 32)! : c }
+    guard c.properties.changesWhenLowercased else { return c }
+    let m = c.properties.lowercaseMapping.unicodeScalars
+    return m.count == 1 ? m.first! : c
+}
+
+/// The simple upper-case mapping of a scalar (itself when it has none of one scalar).
+@inline(__always)
+private func upperScalar(_ c: Unicode.Scalar) -> Unicode.Scalar {
+    if c.isASCII { return c.value >= 0x61 && c.value <= 0x7A ? Unicode.Scalar(c.value - 32)! : c }
+    guard c.properties.changesWhenUppercased else { return c }
+    let m = c.properties.uppercaseMapping.unicodeScalars
+    return m.count == 1 ? m.first! : c
+}
+
 @inline(__always)
 private func isASCIILetter(_ c: Unicode.Scalar) -> Bool {
     (c.value | 0x20) >= 0x61 && (c.value | 0x20) <= 0x7A
@@ -1160,8 +1350,8 @@ private func runEnd(_ s: [Unicode.Scalar], _ i: Int, _ p: (Unicode.Scalar) -> Bo
 /// The reference formatter's `_clean`: commas and white space tidied, duplicate lines and
 /// duplicate comma-separated parts within a line removed ("New York, New York" excepted), the
 /// text trimmed and ended with one newline.
-private func cleanText(_ text: String) -> String {
-    var s = Array(text.unicodeScalars)
+private func cleanText(_ text: [Unicode.Scalar]) -> [Unicode.Scalar] {
+    var s = text
     // s/&#39;/'/g
     let apos = Array("&#39;".unicodeScalars)
     s = substituteAll(s) { s, i in
@@ -1213,18 +1403,22 @@ private func cleanText(_ text: String) -> String {
     }
 
     // Duplicate lines, then duplicate parts within each line.
+    // (An address has a few lines of a few parts: a linear search beats hashing.)
     var lines = perlSplit(s, on: "\n")
-    var seenLines = Set<[Unicode.Scalar]>()
+    var seenLines: [[Unicode.Scalar]] = []
     var kept: [[Unicode.Scalar]] = []
     for raw in lines {
         let line = trimmed(raw, isHorizontalSpace)
-        guard seenLines.insert(line).inserted else { continue }
-        var seenWords = Set<[Unicode.Scalar]>()
+        guard !seenLines.contains(line) else { continue }
+        seenLines.append(line)
+        guard line.contains(",") else { kept.append(line); continue }
+        var seenWords: [[Unicode.Scalar]] = []
         var words: [[Unicode.Scalar]] = []
         for rawWord in perlSplit(line, on: ",") {
             let w = trimmed(rawWord, isHorizontalSpace)
             if !isNewYork(w) {
-                guard seenWords.insert(w).inserted else { continue }
+                guard !seenWords.contains(w) else { continue }
+                seenWords.append(w)
             }
             words.append(w)
         }
@@ -1234,7 +1428,7 @@ private func cleanText(_ text: String) -> String {
     var out = Array(lines.joined(separator: ["\n"]))
     out = trimmed(out, isSpace)
     out.append("\n")
-    return String(String.UnicodeScalarView(out))
+    return out
 }
 
 /// Perl's `split`: leading empty fields kept, trailing empty fields dropped.
@@ -1257,8 +1451,7 @@ private func isNewYork(_ w: [Unicode.Scalar]) -> Bool {
 
 /// The reference formatter's `_postformat`: duplicate ", "-separated parts removed, then the
 /// country's rules, each replacing its first match.
-private func postformat(_ text: String, _ rules: [(MiniRegex, [Unicode.Scalar])]) -> String {
-    let s = Array(text.unicodeScalars)
+private func postformat(_ s: [Unicode.Scalar], _ rules: [(MiniRegex, [Unicode.Scalar])]) -> [Unicode.Scalar] {
     // split(/, /): pieces, leading white space removed, duplicates dropped ("New York" kept).
     var pieces: [[Unicode.Scalar]] = []
     var start = 0
@@ -1274,19 +1467,15 @@ private func postformat(_ text: String, _ rules: [(MiniRegex, [Unicode.Scalar])]
     }
     pieces.append(Array(s[start..<s.count]))
     while let last = pieces.last, last.isEmpty { pieces.removeLast() }
-    var seen = Set<[Unicode.Scalar]>()
     var kept: [[Unicode.Scalar]] = []
     for raw in pieces {
         let piece = Array(raw[runEnd(raw, 0, isSpace)...])
-        let first = seen.insert(piece).inserted
-        if !first && !isNewYork(piece) { continue }
+        if kept.contains(piece) && !isNewYork(piece) { continue }
         kept.append(piece)
     }
-    let out = Array(kept.joined(separator: [",", " "]))
-
-    var text = String(String.UnicodeScalarView(out))
+    var text = pieces.count == 1 ? kept.first ?? [] : Array(kept.joined(separator: [",", " "]))
     for (re, replacement) in rules {
-        text = re.replacingFirstMatch(in: text, with: replacement)
+        if let replaced = re.replacingFirstMatchIfAny(inScalars: text, with: replacement) { text = replaced }
     }
     return text
 }
@@ -1317,9 +1506,13 @@ struct MiniRegex: Sendable {
         case range(Unicode.Scalar, Unicode.Scalar)
         case digit(Bool), word(Bool), space(Bool)
 
-        func contains(_ c: Unicode.Scalar) -> Bool {
+        func contains(_ c: Unicode.Scalar, ignoringCase: Bool) -> Bool {
             switch self {
-            case .range(let a, let b): return a <= c && c <= b
+            case .range(let a, let b):
+                if a <= c && c <= b { return true }
+                guard ignoringCase else { return false }
+                let l = lowerScalar(c), u = upperScalar(c)
+                return (a <= l && l <= b) || (a <= u && u <= b)
             case .digit(let yes): return isDigit(c) == yes
             case .word(let yes): return isWord(c) == yes
             case .space(let yes): return isSpace(c) == yes
@@ -1329,9 +1522,12 @@ struct MiniRegex: Sendable {
 
     private let alternatives: [[Node]]
     private let groupCount: Int
+    private let ignoringCase: Bool
 
-    /// Nil when the pattern uses a construct outside the subset or is malformed.
-    init?(_ pattern: String) {
+    /// Nil when the pattern uses a construct outside the subset or is malformed. With
+    /// `ignoringCase`, letters match their other case (Perl's `/i`, by simple case mappings).
+    init?(_ pattern: String, ignoringCase: Bool = false) {
+        self.ignoringCase = ignoringCase
         let p = Array(pattern.unicodeScalars)
         var i = 0
         var groups = 0
@@ -1426,13 +1622,17 @@ struct MiniRegex: Sendable {
                         return nil
                     } else {
                         let item = escapeItem(e)
-                        if case .range(let a, let b) = item, a == b { node = .scalar(a) } else { node = .set([item], negated: false) }
+                        if case .range(let a, let b) = item, a == b {
+                            node = .scalar(ignoringCase ? lowerScalar(a) : a)
+                        } else {
+                            node = .set([item], negated: false)
+                        }
                     }
                 case ".": node = .any; i += 1
                 case "^": node = .start; i += 1
                 case "$": node = .end; i += 1
                 case "?", "*", "+", "{", "]", "}": return nil
-                default: node = .scalar(c); i += 1
+                default: node = .scalar(ignoringCase ? lowerScalar(c) : c); i += 1
                 }
                 // Quantifier.
                 if i < p.count {
@@ -1476,13 +1676,63 @@ struct MiniRegex: Sendable {
         guard let alts = parseAlternatives(), i == p.count else { return nil }
         alternatives = alts
         groupCount = groups
+        anchored = alts.allSatisfy { alt in
+            if case .start? = alt.first { return true }
+            return false
+        }
+        // The longest run of literal scalars every match contains (only a pattern of one
+        // alternative has one): a text without it is not searched.
+        var best: [Unicode.Scalar] = []
+        if alts.count == 1 {
+            var run: [Unicode.Scalar] = []
+            for node in alts[0] {
+                if case .scalar(let c) = node {
+                    run.append(c)
+                } else {
+                    if run.count > best.count { best = run }
+                    run = []
+                }
+            }
+            if run.count > best.count { best = run }
+        }
+        requiredLiteral = best
+    }
+
+    /// Whether every alternative starts with `^` (a match can only start at 0).
+    private let anchored: Bool
+    /// Scalars every match contains in this order (lower case when ignoring case).
+    private let requiredLiteral: [Unicode.Scalar]
+
+    /// Whether `s` contains the required literal.
+    private func mayMatch(_ s: [Unicode.Scalar]) -> Bool {
+        let lit = requiredLiteral
+        guard let first = lit.first else { return true }
+        guard lit.count <= s.count else { return false }
+        var i = 0
+        let last = s.count - lit.count
+        while i <= last {
+            let c = ignoringCase ? lowerScalar(s[i]) : s[i]
+            if c == first {
+                var j = 1
+                while j < lit.count {
+                    let d = ignoringCase ? lowerScalar(s[i + j]) : s[i + j]
+                    if d != lit[j] { break }
+                    j += 1
+                }
+                if j == lit.count { return true }
+            }
+            i += 1
+        }
+        return false
     }
 
     /// The first (leftmost) match and its groups' ranges (index 0 the whole match).
     func firstMatch(in s: [Unicode.Scalar]) -> [Range<Int>?]? {
-        let state = MatchState(s, groups: groupCount)
-        for startAt in 0...s.count {
-            state.caps = [Int](repeating: -1, count: 2 * (groupCount + 1))
+        guard mayMatch(s) else { return nil }
+        let state = MatchState(s, groups: groupCount, ignoringCase: ignoringCase)
+        for startAt in 0...(anchored ? 0 : s.count) {
+            // Every capture is undone when the rest of its match fails, so after a failed start
+            // the captures are all unset again.
             var endAt = -1
             if MiniRegex.matchAlternatives(alternatives, capture: nil, startAt, state, { j in endAt = j; return true }) {
                 var out: [Range<Int>?] = [startAt..<endAt]
@@ -1499,8 +1749,17 @@ struct MiniRegex: Sendable {
     /// `s` with its first match replaced: `$1`...`$9` in the replacement are the groups' text
     /// (empty for a group that did not take part).
     func replacingFirstMatch(in s: String, with replacement: [Unicode.Scalar]) -> String {
-        let u = Array(s.unicodeScalars)
-        guard let m = firstMatch(in: u), let whole = m[0] else { return s }
+        replacingFirstMatchIfAny(in: s, with: replacement) ?? s
+    }
+
+    /// ``replacingFirstMatch(in:with:)``, nil when nothing matches.
+    func replacingFirstMatchIfAny(in s: String, with replacement: [Unicode.Scalar]) -> String? {
+        replacingFirstMatchIfAny(inScalars: Array(s.unicodeScalars), with: replacement).map { String(String.UnicodeScalarView($0)) }
+    }
+
+    /// ``replacingFirstMatch(in:with:)`` on scalars, nil when nothing matches.
+    func replacingFirstMatchIfAny(inScalars u: [Unicode.Scalar], with replacement: [Unicode.Scalar]) -> [Unicode.Scalar]? {
+        guard let m = firstMatch(in: u), let whole = m[0] else { return nil }
         var r: [Unicode.Scalar] = []
         var i = 0
         while i < replacement.count {
@@ -1516,7 +1775,7 @@ struct MiniRegex: Sendable {
         }
         var out = u
         out.replaceSubrange(whole, with: r)
-        return String(String.UnicodeScalarView(out))
+        return out
     }
 
     private final class MatchState {
@@ -1524,8 +1783,10 @@ struct MiniRegex: Sendable {
         var caps: [Int]
         var steps = 0
         var depth = 0
-        init(_ s: [Unicode.Scalar], groups: Int) {
+        let ignoringCase: Bool
+        init(_ s: [Unicode.Scalar], groups: Int, ignoringCase: Bool) {
             self.s = s
+            self.ignoringCase = ignoringCase
             caps = [Int](repeating: -1, count: 2 * (groups + 1))
         }
     }
@@ -1534,7 +1795,6 @@ struct MiniRegex: Sendable {
         _ alts: [[Node]], capture: Int?, _ i: Int, _ st: MatchState, _ k: (Int) -> Bool
     ) -> Bool {
         for alt in alts {
-            let saved = st.caps
             let ok = matchSequence(alt, 0, i, st) { j in
                 guard let g = capture else { return k(j) }
                 let a = st.caps[2 * g], b = st.caps[2 * g + 1]
@@ -1546,7 +1806,6 @@ struct MiniRegex: Sendable {
                 return false
             }
             if ok { return true }
-            st.caps = saved
         }
         return false
     }
@@ -1567,13 +1826,13 @@ struct MiniRegex: Sendable {
         let s = st.s
         switch node {
         case .scalar(let c):
-            return i < s.count && s[i] == c && k(i + 1)
+            return i < s.count && (s[i] == c || (st.ignoringCase && lowerScalar(s[i]) == c)) && k(i + 1)
         case .any:
             return i < s.count && s[i] != "\n" && k(i + 1)
         case .set(let items, let negated):
             guard i < s.count else { return false }
             let c = s[i]
-            return items.contains(where: { $0.contains(c) }) != negated && k(i + 1)
+            return items.contains(where: { $0.contains(c, ignoringCase: st.ignoringCase) }) != negated && k(i + 1)
         case .start:
             return i == 0 && k(i)
         case .end:
@@ -1597,5 +1856,32 @@ struct MiniRegex: Sendable {
             }
             return more(0, i)
         }
+    }
+}
+
+// MARK: - Entry points for the fuzz target
+
+/// The address rules' own engines, reachable by the fuzz target (tests/fuzz/targets/
+/// address_rules.swift): not part of the API.
+@_spi(Fuzz)
+public enum AddressRulesProbe {
+    /// Compiles `pattern` (with and without case) and replaces its first match in `text`; nil
+    /// when the pattern does not compile.
+    public static func replace(pattern: String, in text: String, with replacement: String, ignoringCase: Bool) -> String? {
+        MiniRegex(pattern, ignoringCase: ignoringCase)?.replacingFirstMatch(in: text, with: Array(replacement.unicodeScalars))
+    }
+
+    /// Parses `template` as a postal template and renders it with `components`, then cleans the
+    /// text as the postal form does.
+    public static func render(template: String, _ components: [String: String]) -> String {
+        let text = cleanText(renderTemplate(parseTemplate(template), components))
+        return String(String.UnicodeScalarView(text))
+    }
+
+    /// Abbreviates the components as the postal form's option does.
+    public static func abbreviate(_ components: [String: String], country: String) -> [String: String] {
+        var c = components
+        abbreviateComponents(&c, country: country)
+        return c
     }
 }
