@@ -1310,13 +1310,65 @@ GEOLOC_API geoloc_status geoloc_gazetteer_places(const geoloc_gazetteer *gazette
  * [out] place  optional (NULL): the place's index in geoloc_gazetteer_places and its distance
  *              from c in meters
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (style), GEOLOC_E_NOT_FINITE,
- * GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_BUFFER_TOO_SMALL (*place is still written).
- * Thread safety: any thread, also on the same gazetteer.
+ * GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_BUFFER_TOO_SMALL (*place is still written),
+ * GEOLOC_E_NO_MEMORY.
+ * A place's text in a style is formatted the first time a query needs it and kept with the
+ * gazetteer (a text query is then a nearest search plus a copy): for each style used, 8 bytes
+ * per place, plus about 32 bytes for each place whose text was written.
+ * Thread safety: any thread, also on the same gazetteer (the kept texts are built without a
+ * lock; threads that format the same text at once agree on one copy).
  */
 GEOLOC_API geoloc_status geoloc_reverse_geocode(const geoloc_gazetteer *gazetteer,
                                                 geoloc_coord c, geoloc_address_style style,
                                                 char *buf, size_t cap, size_t *needed,
                                                 geoloc_match *place);
+
+/**
+ * The nearest populated place to each of n points, in one call (for hosts that pay for every
+ * call, such as Python): indices[i] and distances[i] are the index and the distance in meters
+ * that geoloc_reverse_geocode's *place gives for points[i].
+ * [in]  points     n coordinates (NULL allowed when n is 0); all are checked before anything is
+ *                  written, and the message names the first bad one ("points[7]: latitude 91
+ *                  is outside [-90, 90]")
+ * [in]  n          at most GEOLOC_MAX_COUNT
+ * [out] indices    n place indices in geoloc_gazetteer_places; may be NULL when not wanted
+ * [out] distances  n distances in meters; may be NULL when not wanted
+ * Errors: GEOLOC_E_NULL_ARGUMENT (gazetteer; points with n > 0), GEOLOC_E_COUNT_TOO_LARGE,
+ * GEOLOC_E_INVALID_ARGUMENT (a destroyed or wrong handle), GEOLOC_E_NOT_FINITE,
+ * GEOLOC_E_OUT_OF_RANGE. Nothing is written on failure.
+ * Thread safety: any thread, also on the same gazetteer.
+ */
+GEOLOC_API geoloc_status geoloc_reverse_geocode_many(const geoloc_gazetteer *gazetteer,
+                                                     const geoloc_coord *points, size_t n,
+                                                     size_t *indices, double *distances);
+
+/**
+ * The text of the nearest populated place to each of n points, in an address style, all in one
+ * caller-owned buffer: text i is what geoloc_reverse_geocode writes for points[i], and the n
+ * texts follow one another, each with its NUL ("Springfield, IL\0Chatham, IL\0...").
+ * [in]  points  n coordinates (NULL allowed when n is 0), all checked first as in
+ *               geoloc_reverse_geocode_many
+ * [in]  n       at most GEOLOC_MAX_COUNT
+ * [in]  style   any geoloc_address_style
+ * [out] buf, cap, needed  the texts; *needed is the size of all of them with their NULs (0 when
+ *               n is 0), set whenever every point passed its checks. When cap < *needed the call
+ *               returns GEOLOC_E_BUFFER_TOO_SMALL, writes "" to buf if cap > 0, and nothing else;
+ *               buf = NULL with cap = 0 asks for the size only (the searches run all the same).
+ * [out] offsets    optional (NULL): n byte offsets, text i starting at buf + offsets[i]
+ * [out] indices, distances  optional (NULL): the places, as geoloc_reverse_geocode_many writes
+ *                  them
+ * Errors: GEOLOC_E_NULL_ARGUMENT (gazetteer, needed; points with n > 0; buf with cap > 0),
+ * GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (style; a destroyed or wrong handle),
+ * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_BUFFER_TOO_SMALL, GEOLOC_E_NO_MEMORY.
+ * offsets, indices and distances are unchanged on failure, and so is buf but for the "" above.
+ * Thread safety: any thread, also on the same gazetteer.
+ */
+GEOLOC_API geoloc_status geoloc_reverse_geocode_many_text(const geoloc_gazetteer *gazetteer,
+                                                          const geoloc_coord *points, size_t n,
+                                                          geoloc_address_style style, char *buf,
+                                                          size_t cap, size_t *needed,
+                                                          size_t *offsets, size_t *indices,
+                                                          double *distances);
 
 /* ---------------------------------------------------------------------------------------------
  * 8. Tracking: fixes, the fix filter and stop detection, geofences, tracks

@@ -313,4 +313,101 @@ final class GeocodingTests: XCTestCase {
             XCTAssertEqual(job.name, "Springfield, IL")
         }
     }
+
+    // MARK: - Many points, and the kept texts
+
+    /// n fixed points: a third uniform on the sphere, the rest within about 5 km of a place of
+    /// the gazetteer, and the poles and the antimeridian.
+    static func testPoints(_ places: PlaceSet, _ n: Int, seed: UInt64) -> [Coordinate] {
+        var state = seed
+        func next() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / 9007199254740992.0
+        }
+        var out: [Coordinate] = []
+        for i in 0..<n {
+            if i % 3 == 0 {
+                out.append(try! Coordinate(latitude: asin(2 * next() - 1) * 180 / .pi, longitude: 360 * next() - 180))
+            } else {
+                let c = places.coordinate(at: Int(next() * Double(places.count)))
+                let lat = Swift.max(-90, Swift.min(90, c.latitude + 0.09 * (next() - 0.5)))
+                out.append(try! Coordinate(latitude: lat, longitude: c.longitude + 0.09 * (next() - 0.5)))
+            }
+        }
+        let fixed = [(90.0, 0.0), (-90, 0), (0, 180), (-17, -180)]
+        for (i, (lat, lon)) in fixed.enumerated() where i < n { out[i] = try! Coordinate(latitude: lat, longitude: lon) }
+        return out
+    }
+
+    func testManyPointsEqualOneByOne() throws {
+        let g = try Gazetteer.shipped()
+        let points = Self.testPoints(g.places, 300, seed: 11)
+        let many = try g.nearestPlaces(to: points)
+        XCTAssertEqual(many.count, points.count)
+        for (p, m) in zip(points, many) {
+            let r = try g.reverse(p)
+            XCTAssertEqual(PlaceMatch(index: r.index, distance: r.distance), m)
+        }
+        for style in AddressStyle.allCases {
+            let texts = try g.reverseText(points, style: style)
+            XCTAssertEqual(texts.count, points.count)
+            for (i, p) in points.enumerated() {
+                let r = try g.reverse(p)
+                XCTAssertEqual(texts[i], r.formatted(style), "\(style) at \(p)")
+                let one = try g.reverseText(p, style: style)
+                XCTAssertEqual(one.place, many[i])
+                XCTAssertEqual(one.text, texts[i])
+                XCTAssertEqual(try g.text(ofPlace: r.index, style: style), texts[i])
+            }
+        }
+        XCTAssertEqual(try g.nearestPlaces(to: []), [])
+        XCTAssertEqual(try g.reverseText([], style: .cityState), [])
+        XCTAssertThrowsError(try g.text(ofPlace: -1)) { XCTAssertEqual(($0 as? GeoLocError)?.code, .outOfRange) }
+        XCTAssertThrowsError(try g.text(ofPlace: g.places.count)) { XCTAssertEqual(($0 as? GeoLocError)?.code, .outOfRange) }
+    }
+
+    func testManyPointsAreTheBruteForceNearest() throws {
+        let g = try Gazetteer.shipped()
+        let s = g.places
+        let coords = (0..<s.count).map { s.coordinate(at: $0) }
+        let points = Self.testPoints(s, 24, seed: 5)
+        let many = try g.nearestPlaces(to: points)
+        for (p, m) in zip(points, many) {
+            var best = -1
+            var bestD = Double.infinity
+            for (j, c) in coords.enumerated() {
+                let d = try distance(from: p, to: c, model: .sphere, unit: .meters)
+                if d < bestD { bestD = d; best = j }
+            }
+            XCTAssertEqual(m, PlaceMatch(index: best, distance: bestD), "\(p)")
+        }
+    }
+
+    func testKeptTextsFromManyThreads() throws {
+        // A gazetteer of its own over the shipped places: no text is kept yet.
+        let g = try Gazetteer(places: try Gazetteer.shipped().places)
+        let points = Self.testPoints(g.places, 200, seed: 3)
+        final class Job: @unchecked Sendable {
+            let g: Gazetteer
+            let points: [Coordinate]
+            var texts: [String] = []
+            init(_ g: Gazetteer, _ points: [Coordinate]) { self.g = g; self.points = points }
+        }
+        let jobs = (0..<4).map { _ in Job(g, points) }
+        var threads: [pthread_t] = []
+        for job in jobs {
+            var t = pthread_t()
+            let arg = Unmanaged.passRetained(job).toOpaque()
+            let rc = pthread_create(&t, nil, { arg in
+                let job = Unmanaged<Job>.fromOpaque(arg!).takeRetainedValue()
+                job.texts = (try? job.g.reverseText(job.points, style: .cityStateCountry)) ?? []
+                return nil
+            }, arg)
+            XCTAssertEqual(rc, 0)
+            threads.append(t)
+        }
+        for t in threads { pthread_join(t, nil) }
+        let want = try points.map { try g.reverse($0).formatted(.cityStateCountry) }
+        for job in jobs { XCTAssertEqual(job.texts, want) }
+    }
 }

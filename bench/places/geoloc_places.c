@@ -64,6 +64,8 @@ FN(geoloc_gazetteer_open);
 FN(geoloc_gazetteer_destroy);
 FN(geoloc_gazetteer_places);
 FN(geoloc_reverse_geocode);
+FN(geoloc_reverse_geocode_many);
+FN(geoloc_reverse_geocode_many_text);
 #define LOOKUP(name) (p_##name = (__typeof__(name) *)dlsym(RTLD_DEFAULT, #name))
 
 static const char *missing_places(void)
@@ -103,7 +105,11 @@ static void die(const char *what, geoloc_status st)
 
 /* ---- queries --------------------------------------------------------------------------------- */
 
-enum op { OP_WITHIN5, OP_WITHIN50, OP_NEAREST1, OP_NEAREST10, OP_REVGEO_TEXT, OP_REVGEO_PLACE };
+enum op { OP_WITHIN5, OP_WITHIN50, OP_NEAREST1, OP_NEAREST10, OP_REVGEO_TEXT, OP_REVGEO_PLACE,
+          OP_REVGEO_MANY, OP_REVGEO_MANY_TEXT };
+
+/* The many-points forms answer the queries in batches of this many per call. */
+#define MANY_BATCH 1000
 
 typedef struct ctx {
     const geoloc_places *set;
@@ -150,16 +156,47 @@ static size_t one(ctx *c, geoloc_coord q)
                                       sizeof c->text, &needed, &c->out[0]);
         count = st == GEOLOC_OK;
         break;
+    case OP_REVGEO_MANY:
+    case OP_REVGEO_MANY_TEXT:
+        break; /* run by many() */
     }
     if (st != GEOLOC_OK && c->status == GEOLOC_OK)
         c->status = st;
     return count;
 }
 
+/* The many-points forms over queries [begin, end), in batches of MANY_BATCH: the places, or
+ * their "City, State" texts into one buffer (with the offsets). Returns the results. */
+static size_t many(ctx *c)
+{
+    static _Thread_local size_t indices[MANY_BATCH];
+    static _Thread_local size_t offsets[MANY_BATCH];
+    static _Thread_local char text[MANY_BATCH * 64];
+    size_t total = 0;
+    for (size_t i = c->begin; i < c->end; i += MANY_BATCH) {
+        size_t k = c->end - i < MANY_BATCH ? c->end - i : MANY_BATCH, needed = 0;
+        geoloc_status st = c->op == OP_REVGEO_MANY
+            ? p_geoloc_reverse_geocode_many(c->gaz, c->queries + i, k, indices, NULL)
+            : p_geoloc_reverse_geocode_many_text(c->gaz, c->queries + i, k, GEOLOC_ADDRESS_CITY_STATE, text,
+                                                 sizeof text, &needed, offsets, NULL, NULL);
+        if (st != GEOLOC_OK) {
+            if (c->status == GEOLOC_OK)
+                c->status = st;
+        } else {
+            total += k;
+        }
+    }
+    return total;
+}
+
 static void *run_range(void *arg)
 {
     ctx *c = arg;
     size_t total = 0;
+    if (c->op == OP_REVGEO_MANY || c->op == OP_REVGEO_MANY_TEXT) {
+        c->total = many(c);
+        return NULL;
+    }
     for (size_t i = c->begin; i < c->end; i++)
         total += one(c, c->queries[i]);
     c->total = total;
@@ -601,11 +638,34 @@ static int run_gazetteer(const char *dir, int reps, size_t ncheck)
     c.out = calloc(2 * c.cap, sizeof *c.out);
     size_t nq = s.nq_nearest;
     c.op = OP_REVGEO_TEXT;
+    {
+        /* The first pass formats the texts of the places it meets (kept by the gazetteer for
+         * later queries): timed here once, for information; the rows below are warm. */
+        team t;
+        c.status = GEOLOC_OK;
+        team_start(&t, &c, nq, 1);
+        double t0 = bp_now();
+        team_pass(&t, &c);
+        double cold = bp_now() - t0;
+        team_stop(&t);
+        printf("# c.geoloc_reverse_geocode_text: first pass (every text formatted on first use): "
+               "%.0f queries/s\n", (double)nq / cold);
+    }
     row(&c, "cities", "reverse_geocode", "c.geoloc_reverse_geocode_text", nq, 1, reps);
     row(&c, "cities", "reverse_geocode", "c.geoloc_reverse_geocode_text", nq, 2, reps);
     c.op = OP_REVGEO_PLACE;
     row(&c, "cities", "reverse_geocode", "c.geoloc_reverse_geocode", nq, 1, reps);
     row(&c, "cities", "reverse_geocode", "c.geoloc_reverse_geocode", nq, 2, reps);
+    if (LOOKUP(geoloc_reverse_geocode_many) && LOOKUP(geoloc_reverse_geocode_many_text)) {
+        c.op = OP_REVGEO_MANY_TEXT;
+        row(&c, "cities", "reverse_geocode", "c.geoloc_reverse_geocode_many_text", nq, 1, reps);
+        row(&c, "cities", "reverse_geocode", "c.geoloc_reverse_geocode_many_text", nq, 2, reps);
+        c.op = OP_REVGEO_MANY;
+        row(&c, "cities", "reverse_geocode", "c.geoloc_reverse_geocode_many", nq, 1, reps);
+    } else {
+        pending("cities", "reverse_geocode", "c.geoloc_reverse_geocode_many",
+                "libgeoloc has no geoloc_reverse_geocode_many yet");
+    }
 
     /* Check: the reverse geocode's place must be the brute-force nearest (meters), index and
      * distance; and the text must not be empty. */
@@ -616,6 +676,7 @@ static int run_gazetteer(const char *dir, int reps, size_t ncheck)
         if (p_geoloc_places_coord(gp, j, &coords[j]) != GEOLOC_OK)
             die("geoloc_places_coord", GEOLOC_E_INTERNAL);
     size_t wrong = 0, empty = 0;
+    geoloc_match *brute = malloc((ncheck ? ncheck : 1) * sizeof *brute);
     for (size_t i = 0; i < ncheck; i++) {
         geoloc_coord q = c.queries[i];
         for (size_t j = 0; j < n; j++) {
@@ -632,6 +693,7 @@ static int run_gazetteer(const char *dir, int reps, size_t ncheck)
                                       &needed, &place);
         wrong += st != GEOLOC_OK || nref < 1 || place.index != ref[0].index ||
                  place.distance != ref[0].distance;
+        brute[i] = nref < 1 ? (geoloc_match){(size_t)-1, NAN} : (geoloc_match){ref[0].index, ref[0].distance};
         empty += st != GEOLOC_OK || c.text[0] == '\0';
         if (i < 3)
             printf("# reverse_geocode(%.5f, %.5f) = \"%s\" (place %zu, %.0f m)\n", q.lat, q.lon,
@@ -642,6 +704,47 @@ static int run_gazetteer(const char *dir, int reps, size_t ncheck)
            ncheck, wrong);
     printf("C\tcities\treverse_geocode\tc.geoloc_reverse_geocode_text\t%zu\t%zu\tempty text\n",
            ncheck, empty);
+    /* The many-points forms: the first ncheck places against brute force, and every query's
+     * place and text against the single call's. */
+    if (p_geoloc_reverse_geocode_many && p_geoloc_reverse_geocode_many_text && nq > 0) {
+        size_t *idx = malloc(nq * sizeof *idx), *tidx = malloc(nq * sizeof *tidx);
+        double *dist = malloc(nq * sizeof *dist), *tdist = malloc(nq * sizeof *tdist);
+        size_t *offsets = malloc(nq * sizeof *offsets), size = 0;
+        geoloc_status st = p_geoloc_reverse_geocode_many(gaz, c.queries, nq, idx, dist);
+        if (st != GEOLOC_OK)
+            die("geoloc_reverse_geocode_many", st);
+        p_geoloc_reverse_geocode_many_text(gaz, c.queries, nq, GEOLOC_ADDRESS_CITY_STATE, NULL, 0, &size, NULL, NULL, NULL);
+        char *texts = malloc(size ? size : 1);
+        st = p_geoloc_reverse_geocode_many_text(gaz, c.queries, nq, GEOLOC_ADDRESS_CITY_STATE, texts, size, &size,
+                                                offsets, tidx, tdist);
+        if (st != GEOLOC_OK)
+            die("geoloc_reverse_geocode_many_text", st);
+        size_t mwrong = 0, tdiff = 0, pdiff = 0;
+        for (size_t i = 0; i < ncheck; i++)
+            mwrong += idx[i] != brute[i].index || dist[i] != brute[i].distance;
+        for (size_t i = 0; i < nq; i++) {
+            size_t needed = 0;
+            geoloc_match place = {(size_t)-1, NAN};
+            st = p_geoloc_reverse_geocode(gaz, c.queries[i], GEOLOC_ADDRESS_CITY_STATE, c.text, sizeof c.text,
+                                          &needed, &place);
+            pdiff += st != GEOLOC_OK || place.index != idx[i] || place.distance != dist[i] ||
+                     tidx[i] != place.index || tdist[i] != place.distance;
+            tdiff += st != GEOLOC_OK || strcmp(texts + offsets[i], c.text) != 0;
+        }
+        printf("C\tcities\treverse_geocode\tc.geoloc_reverse_geocode_many\t%zu\t%zu\twrong place vs brute "
+               "force (index and meters)\n", ncheck, mwrong);
+        printf("# many-points forms against one call per point, all %zu queries: %zu places differ, "
+               "%zu texts differ\n", nq, pdiff, tdiff);
+        printf("C\tcities\treverse_geocode\tc.geoloc_reverse_geocode_many_text\t%zu\t%zu\tplace or text "
+               "not the single call's\n", nq, pdiff + tdiff);
+        free(idx);
+        free(tidx);
+        free(dist);
+        free(tdist);
+        free(offsets);
+        free(texts);
+    }
+    free(brute);
     fflush(stdout);
     free(coords);
     free(d);

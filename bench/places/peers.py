@@ -347,8 +347,9 @@ def peer_geoloc(name, places, queries, meta, reps, library):
     """libgeoloc's Python door: geoloc.Places.from_arrays, then Places.within / Places.nearest
     per query in a Python loop over ready-made (lat, lon) tuples (the package has no call for
     many queries at once; a bulk method within_many / nearest_many is used if one appears), and
-    on the cities queries geoloc.Gazetteer.open().reverse_geocode per query. Pending (a P row)
-    until python/geoloc and the library have place sets."""
+    on the cities queries geoloc.Gazetteer.open().reverse_geocode per query, then
+    Gazetteer.reverse_geocode_many (texts) and Gazetteer.nearest_many (places) on the whole
+    query array. Pending (a P row) until python/geoloc and the library have place sets."""
     if library:
         os.environ["GEOLOC_LIBRARY"] = os.path.abspath(library)
     sys.path.insert(0, os.path.join(REPO, "python"))
@@ -443,6 +444,35 @@ def peer_geoloc(name, places, queries, meta, reps, library):
         emit("# py.geoloc reverse_geocode: Gazetteer.reverse_geocode (CITY_STATE text) in a "
              "Python loop")
         emit("Q", name, "reverse_geocode", impl, f"{nq / t:.1f}", f"{len(res) / nq:.3f}", nq, 1)
+        # The many-points forms: the (nq, 2) float64 array in, a list of texts or the places'
+        # indices (a numpy array) out, one call each.
+        many = getattr(gz, "reverse_geocode_many", None)
+        nearest_many = getattr(gz, "nearest_many", None)
+        import numpy as np
+
+        q = np.ascontiguousarray(queries[:nq], dtype=np.float64)
+        if many is None or nearest_many is None:
+            emit("P", name, "reverse_geocode", "py.geoloc_reverse_geocode_many",
+                 "python/geoloc has no Gazetteer.reverse_geocode_many")
+            return
+        try:
+            t, texts = best(lambda: many(q), reps)
+            emit("Q", name, "reverse_geocode", "py.geoloc_reverse_geocode_many", f"{nq / t:.1f}",
+                 f"{len(texts) / nq:.3f}", nq, 1)
+            t, (idx, _) = best(lambda: nearest_many(q), reps)
+            emit("Q", name, "reverse_geocode", "py.geoloc_gazetteer_nearest_many", f"{nq / t:.1f}",
+                 f"{len(idx) / nq:.3f}", nq, 1)
+        except Exception as e:
+            emit("P", name, "reverse_geocode", "py.geoloc_reverse_geocode_many",
+                 f"{type(e).__name__}: {str(e)[:160]}")
+            return
+        one_idx = [gz.reverse(p).index for p in pts]
+        emit("C", name, "reverse_geocode", "py.geoloc_reverse_geocode_many", nq,
+             sum(a != b for a, b in zip(texts, res)) + abs(len(texts) - len(res)),
+             "text not the one-point call's")
+        emit("C", name, "reverse_geocode", "py.geoloc_gazetteer_nearest_many", nq,
+             sum(int(a) != b for a, b in zip(idx, one_idx)) + abs(len(idx) - len(one_idx)),
+             "place not the one-point call's")
 
 
 def main(argv=None):

@@ -59,7 +59,7 @@ from ._route import BestOrder, Leg, Mileage, best_order, best_order_matrix, eta_
 from ._weather import is_documented_weather_code, weather_condition, weather_label
 from ._address import country_name, format_address, us_state_code, us_state_name
 from ._places import LoadIssue, Match, Place, Places, Region
-from ._geocoding import Gazetteer, ReverseGeocode, reverse_geocode, shared_gazetteer
+from ._geocoding import Gazetteer, ReverseGeocode, reverse_geocode, reverse_geocode_many, shared_gazetteer
 from ._tracking import (
     FixFilter,
     Geofences,
@@ -144,6 +144,7 @@ __all__ = [
     "Gazetteer",
     "ReverseGeocode",
     "reverse_geocode",
+    "reverse_geocode_many",
     "shared_gazetteer",
     # routes
     "route_length",

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import threading
 import weakref
-from ctypes import POINTER, Structure, byref, c_char_p, c_size_t
-from typing import NamedTuple, Optional, Tuple, Union
+from ctypes import POINTER, Structure, byref, c_char_p, c_double, c_size_t
+from typing import Any, List, NamedTuple, Optional, Tuple, Union
+
+import numpy
 
 
 from . import _ffi
 from ._enums import AddressStyle, coerce
 from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
+from ._errors import BufferTooSmallError, InternalError
 from ._core import (
     Coord,
     CoordLike,
     _coord,
+    _coords_ptr,
+    _points,
     _Handle,
     _Owner,
     _text_result,
@@ -35,6 +40,17 @@ _ffi.declare({
     "geoloc_reverse_geocode": (
         STATUS,
         (GazetteerPtr, CCoord, ENUM, TEXT_OUT, c_size_t, POINTER(c_size_t), POINTER(CMatch)),
+        True,
+    ),
+    "geoloc_reverse_geocode_many": (
+        STATUS,
+        (GazetteerPtr, POINTER(CCoord), c_size_t, POINTER(c_size_t), POINTER(c_double)),
+        True,
+    ),
+    "geoloc_reverse_geocode_many_text": (
+        STATUS,
+        (GazetteerPtr, POINTER(CCoord), c_size_t, ENUM, TEXT_OUT, c_size_t, POINTER(c_size_t),
+         POINTER(c_size_t), POINTER(c_size_t), POINTER(c_double)),
         True,
     ),
 })
@@ -83,6 +99,8 @@ class Gazetteer(_Handle):
     https://www.geonames.org/)."""
 
     _places_ref: "Optional[weakref.ref[Places]]"
+    #: Bytes per text to allocate for reverse_geocode_many, learnt from the last call.
+    _text_bytes: int = 40
 
     def __init__(self) -> None:
         raise TypeError("use Gazetteer.open(path=None)")
@@ -157,6 +175,65 @@ class Gazetteer(_Handle):
             country_name=places.attribute(index, "country_name") if "country_name" in places.attribute_names else None,
         )
 
+    def reverse_geocode_many(self, points: Any, style: StyleLike = AddressStyle.CITY_STATE) -> List[str]:
+        """The text of the nearest populated place to each row of ``points`` (an array-like of
+        shape (n, 2), (lat, lon) degrees, or a :class:`LatLon`; a C-contiguous float64 array is
+        passed without a copy),
+        in one library call: ``result[i] == reverse_geocode(points[i], style)``. Each place's text
+        is formatted once per gazetteer and style and then kept, so repeated places cost a copy.
+        Raises ValueError or TypeError for a wrong shape or dtype, NotFiniteError /
+        OutOfRangeError naming the first bad row (``points[7]: ...``), InvalidArgumentError for
+        the style."""
+        pts = _points(points, "points")
+        s = coerce(AddressStyle, style, "style")
+        n = pts.shape[0]
+        self._check_open()
+        if n == 0:
+            return []
+        # A guess from the last call's bytes per text; one more call when it was too small.
+        cap = n * self._text_bytes + 64
+        needed = c_size_t(0)
+        with self._use() as ptr:
+            for _ in range(4):
+                buf = numpy.empty(cap, dtype=numpy.uint8)
+                try:
+                    _lib.geoloc_reverse_geocode_many_text(
+                        ptr, _coords_ptr(pts), n, s, buf.ctypes.data_as(TEXT_OUT), cap, byref(needed), None, None, None
+                    )
+                except BufferTooSmallError:
+                    if needed.value <= cap:
+                        raise
+                    cap = needed.value
+                    continue
+                break
+            else:
+                raise InternalError("the texts' size kept changing between calls (last needed %d)" % needed.value)
+        self._text_bytes = needed.value // n + 8
+        try:
+            text = buf[: needed.value - 1].tobytes().decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise InternalError("libgeoloc returned text that is not UTF-8 (%s)" % err) from None
+        return text.split("\0")
+
+    def nearest_many(self, points: Any) -> Tuple["numpy.ndarray[Any, Any]", "numpy.ndarray[Any, Any]"]:
+        """The nearest populated place to each row of ``points`` (an (n, 2) array-like of (lat,
+        lon) degrees, or a :class:`LatLon`), in one library call: ``(indices, distances)``, an
+        int64 array of the places' indices in :attr:`places` and a float64 array of their
+        distances in meters, both of shape (n,), row i as :meth:`reverse` gives it for point i.
+        Errors as :meth:`reverse_geocode_many`."""
+        pts = _points(points, "points")
+        n = pts.shape[0]
+        self._check_open()
+        indices = numpy.empty(n, dtype=numpy.int64)
+        distances = numpy.empty(n, dtype=numpy.float64)
+        if n:
+            with self._use() as ptr:
+                _lib.geoloc_reverse_geocode_many(
+                    ptr, _coords_ptr(pts), n, indices.ctypes.data_as(POINTER(c_size_t)),
+                    distances.ctypes.data_as(POINTER(c_double)),
+                )
+        return indices, distances
+
     def __repr__(self) -> str:
         return "<geoloc.Gazetteer%s>" % (" closed" if self.closed else "")
 
@@ -179,3 +256,9 @@ def reverse_geocode(coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE
     """The nearest populated place to ``coord`` in the shipped gazetteer as text:
     ``reverse_geocode((39.80, -89.64))`` is "Springfield, IL". See :meth:`Gazetteer.reverse_geocode`."""
     return shared_gazetteer().reverse_geocode(coord, style)
+
+
+def reverse_geocode_many(points: Any, style: StyleLike = AddressStyle.CITY_STATE) -> List[str]:
+    """The text of the nearest populated place in the shipped gazetteer to each row of
+    ``points`` (shape (n, 2)), in one call. See :meth:`Gazetteer.reverse_geocode_many`."""
+    return shared_gazetteer().reverse_geocode_many(points, style)

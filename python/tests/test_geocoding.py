@@ -9,6 +9,7 @@ import math
 import weakref
 from pathlib import Path
 
+import numpy
 import numpy as np
 import pytest
 
@@ -228,3 +229,119 @@ def test_golden_table_covers_twenty_countries() -> None:
     countries = {shipped_rows()[0][brute_force_nearest(float(c.row["lat"]), float(c.row["lon"]))[0]]["country_code"]
                  for c in cases}
     assert len(cases) == 71 and len(countries) >= 20
+
+
+# ============================================================================================
+# Many points at once
+# ============================================================================================
+
+
+def _test_points(places, n=300, seed=11):
+    """n points: a third uniform on the sphere, the rest within about 5 km of a random place of
+    the gazetteer (close calls between neighbours), and the poles and the antimeridian."""
+    rng = numpy.random.default_rng(seed)
+    coords = places.coords()
+    k = len(places)
+    pts = numpy.empty((n, 2))
+    for i in range(n):
+        if i % 3 == 0:
+            pts[i] = (numpy.degrees(numpy.arcsin(rng.uniform(-1, 1))), rng.uniform(-180, 180))
+        else:
+            lat, lon = coords[rng.integers(k)]
+            pts[i] = (min(90.0, max(-90.0, lat + rng.uniform(-0.045, 0.045))), lon + rng.uniform(-0.045, 0.045))
+    pts[:4] = [(90, 0), (-90, 0), (0, 180), (-17, -180)]
+    return pts
+
+
+def test_reverse_geocode_many_equals_one_by_one(gazetteer):
+    g = gazetteer
+    pts = _test_points(g.places)
+    indices, dist = g.nearest_many(pts)
+    assert indices.dtype == numpy.int64 and indices.shape == (len(pts),)
+    assert dist.dtype == numpy.float64 and dist.shape == (len(pts),)
+    assert numpy.array_equal(g.nearest_many(geoloc.LatLon(pts[:, 0], pts[:, 1]))[0], indices)
+    for i, p in enumerate(pts):
+        rev = g.reverse(tuple(p))
+        assert (rev.index, rev.distance_m) == (indices[i], dist[i])
+    for style in AddressStyle:
+        texts = g.reverse_geocode_many(pts, style)
+        assert isinstance(texts, list) and len(texts) == len(pts)
+        assert texts == [g.reverse_geocode(tuple(p), style) for p in pts]
+    # Lists, tuples, int arrays and strided views read the same points.
+    assert g.reverse_geocode_many(pts.tolist()[:5]) == g.reverse_geocode_many(pts[:5])
+    assert g.reverse_geocode_many(pts[::2]) == g.reverse_geocode_many(numpy.ascontiguousarray(pts[::2]))
+    assert g.reverse_geocode_many(numpy.array([[40, -89]])) == [g.reverse_geocode((40.0, -89.0))]
+    assert geoloc.reverse_geocode_many(pts[:7]) == g.reverse_geocode_many(pts[:7])
+    # A too small first guess of the texts' size still gives every text.
+    g._text_bytes = 0
+    assert g.reverse_geocode_many(pts, "city_state_country") == [
+        g.reverse_geocode(tuple(p), "city_state_country") for p in pts]
+
+
+def test_reverse_geocode_many_is_the_brute_force_nearest(gazetteer):
+    g = gazetteer
+    coords = g.places.coords()
+    pts = _test_points(g.places, n=40, seed=5)
+    indices, dist = g.nearest_many(pts)
+    for i, p in enumerate(pts):
+        d = geoloc.distance_one_to_many(tuple(p), coords)
+        # The vectorised distances may differ from geoloc.distance in the last bits: take the
+        # candidates within a micrometre and settle them with the scalar distance.
+        near = numpy.flatnonzero(d <= d.min() + 1e-6)
+        exact = [(geoloc.distance(tuple(p), tuple(coords[j])), j) for j in near]
+        best_d, best = min(exact)
+        assert (indices[i], dist[i]) == (best, best_d), i
+
+
+def test_reverse_geocode_many_errors(gazetteer):
+    g = gazetteer
+    assert g.reverse_geocode_many([]) == []
+    assert g.reverse_geocode_many(numpy.empty((0, 2))) == []
+    assert [a.shape for a in g.nearest_many(numpy.empty((0, 2)))] == [(0,), (0,)]
+    bad = numpy.array([[39.8, -89.64], [0, 0], [numpy.nan, 0]])
+    err = raises(geoloc.NotFiniteError, g.reverse_geocode_many, bad)
+    assert err.message == "points[2]: latitude nan is not finite"
+    err = raises(geoloc.NotFiniteError, g.nearest_many, bad)
+    assert err.message == "points[2]: latitude nan is not finite"
+    err = raises(geoloc.OutOfRangeError, g.nearest_many, [[0, 0], [-91, 0]])
+    assert err.message == "points[1]: latitude -91 is outside [-90, 90]"
+    raises(geoloc.NotFiniteError, g.reverse_geocode_many, [[0, INF]])
+    raises(geoloc.InvalidArgumentError, g.reverse_geocode_many, [[0, 0]], 99)
+    raises(geoloc.InvalidArgumentError, g.reverse_geocode_many, [[0, 0]], "zip")
+    raises(ValueError, g.reverse_geocode_many, [[0, 0, 0]])
+    raises(ValueError, g.nearest_many, [1.0, 2.0])
+    raises(TypeError, g.reverse_geocode_many, [["a", "b"]])
+    raises(TypeError, g.nearest_many, numpy.array([[True, False]]))
+    with Gazetteer.open() as other:
+        pass
+    for use in (lambda: other.reverse_geocode_many([[0, 0]]), lambda: other.nearest_many([[0, 0]]),
+                lambda: other.reverse_geocode_many([])):
+        with pytest.raises(ValueError, match="closed"):
+            use()
+
+
+def test_reverse_geocode_many_in_threads(tmp_path):
+    """Threads that format the same texts at once on a fresh gazetteer all read the same."""
+    import os
+    import threading
+
+    path = os.environ.get("GEOLOC_GAZETTEER") or os.path.join(
+        os.path.dirname(__file__), "..", "..", "data", "gazetteer", "cities1000.tsv")
+    if not os.path.exists(path):
+        pytest.skip("no gazetteer file to open afresh (%s)" % path)
+    with Gazetteer.open(path) as g:
+        pts = _test_points(g.places, n=200, seed=3)
+        results = [None] * 4
+        barrier = threading.Barrier(4)
+
+        def work(t):
+            barrier.wait()
+            results[t] = g.reverse_geocode_many(pts, "city_state_country")
+
+        threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert all(r == results[0] for r in results) and len(results[0]) == 200
+        assert results[0] == [g.reverse_geocode(tuple(p), "city_state_country") for p in pts]

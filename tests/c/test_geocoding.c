@@ -133,6 +133,258 @@ static void test_borrowed_places(void)
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * Many points at once: the same answers as one call per point, and the brute-force nearest
+ * ------------------------------------------------------------------------------------------- */
+
+/* A fixed pseudo-random double in [0, 1). */
+static double uniform01(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* n test points: every third one uniform on the sphere, the others within about 5 km of a
+ * place of the gazetteer (where the nearest place is a close call between neighbours), and the
+ * poles and the antimeridian. */
+static void test_points(const geoloc_places *gp, size_t count, geoloc_coord *pts, size_t n)
+{
+    uint64_t state = 11;
+    for (size_t i = 0; i < n; i++) {
+        if (i % 3 == 0) {
+            pts[i].lat = asin(2 * uniform01(&state) - 1) * (180 / 3.14159265358979323846);
+            pts[i].lon = 360 * uniform01(&state) - 180;
+        } else {
+            geoloc_coord c = {0, 0};
+            CHECK_OK(geoloc_places_coord(gp, (size_t)(uniform01(&state) * (double)count), &c));
+            pts[i].lat = fmax(-90, fmin(90, c.lat + 0.09 * (uniform01(&state) - 0.5)));
+            pts[i].lon = c.lon + 0.09 * (uniform01(&state) - 0.5);
+        }
+    }
+    if (n >= 4) {
+        pts[0] = (geoloc_coord){90, 0};
+        pts[1] = (geoloc_coord){-90, 0};
+        pts[2] = (geoloc_coord){0, 180};
+        pts[3] = (geoloc_coord){-17, -180};
+    }
+}
+
+static void test_reverse_geocode_many(void)
+{
+    enum { N = 300, NBRUTE = 24 };
+    static geoloc_coord pts[N];
+    static size_t idx[N], tidx[N];
+    static double dist[N], tdist[N];
+    static size_t offsets[N];
+    const geoloc_places *gp = NULL;
+    size_t count = 0, needed = 0;
+    char one[256];
+
+    if (!CHECK_OK(geoloc_gazetteer_open(NULL, &gazetteer))) return;
+    CHECK_OK(geoloc_gazetteer_places(gazetteer, &gp));
+    CHECK_OK(geoloc_places_count(gp, &count));
+    if (!CHECK(count > 0)) return;
+    test_points(gp, count, pts, N);
+
+    /* The places, point by point as the single call and the place-only call give them. */
+    CHECK_OK(geoloc_reverse_geocode_many(gazetteer, pts, N, idx, dist));
+    size_t same = 0;
+    for (size_t i = 0; i < N; i++) {
+        geoloc_match m = {SIZE_MAX, -1};
+        CHECK_OK(geoloc_reverse_geocode(gazetteer, pts[i], GEOLOC_ADDRESS_CITY_STATE, NULL, 0, NULL, &m));
+        same += m.index == idx[i] && m.distance == dist[i];
+    }
+    CHECK(same == N);
+
+    /* The nearest is the brute-force nearest by geoloc_distance, ties to the lower index. */
+    geoloc_coord *all = malloc(count * sizeof *all);
+    if (CHECK(all != NULL)) {
+        size_t got = 0, right = 0;
+        CHECK_OK(geoloc_places_coords(gp, all, count, &got));
+        for (size_t i = 0; i < NBRUTE; i++) {
+            size_t best = SIZE_MAX;
+            double best_d = INFINITY;
+            for (size_t p = 0; p < count; p++) {
+                double d = INFINITY;
+                geoloc_distance(pts[i], all[p], GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, &d);
+                if (d < best_d) { best_d = d; best = p; }
+            }
+            right += idx[i] == best && dist[i] == best_d;
+            if (idx[i] != best || dist[i] != best_d)
+                printf("  points[%zu] (%.6f, %.6f): place %zu at %.17g m, brute force %zu at %.17g m\n", i,
+                       pts[i].lat, pts[i].lon, idx[i], dist[i], best, best_d);
+        }
+        CHECK(right == NBRUTE);
+        free(all);
+    }
+
+    /* The texts, every style: the size query, then text i at offsets[i], equal to the single
+     * call's; the places beside them equal the many call's. */
+    for (int style = GEOLOC_ADDRESS_ONE_LINE; style <= GEOLOC_ADDRESS_POSTAL; style++) {
+        size_t size = 0;
+        CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL,
+                  geoloc_reverse_geocode_many_text(gazetteer, pts, N, (geoloc_address_style)style, NULL, 0, &size, NULL, NULL, NULL));
+        char *buf = malloc(size + 1);
+        if (!CHECK(buf != NULL && size >= N)) { free(buf); continue; }
+        CHECK_OK(geoloc_reverse_geocode_many_text(gazetteer, pts, N, (geoloc_address_style)style, buf, size, &needed,
+                                                  offsets, tidx, tdist));
+        CHECK(needed == size);
+        size_t equal = 0, at = 0;
+        for (size_t i = 0; i < N; i++) {
+            CHECK_OK(geoloc_reverse_geocode(gazetteer, pts[i], (geoloc_address_style)style, one, sizeof one, &needed, NULL));
+            equal += offsets[i] == at && strcmp(buf + at, one) == 0 && tidx[i] == idx[i] &&
+                     tdist[i] == dist[i];
+            at += strlen(buf + at) + 1;
+        }
+        CHECK(equal == N && at == size);
+        /* Without offsets and places: the same bytes. */
+        char *again = malloc(size);
+        if (CHECK(again != NULL)) {
+            CHECK_OK(geoloc_reverse_geocode_many_text(gazetteer, pts, N, (geoloc_address_style)style, again, size,
+                                                      &needed, NULL, NULL, NULL));
+            CHECK(memcmp(again, buf, size) == 0);
+        }
+        free(again);
+        /* One byte short: "" written, needed set, offsets and places unchanged. */
+        size_t kept[2] = {offsets[0], offsets[1]};
+        tidx[0] = SIZE_MAX;
+        memset(buf, 'x', size);
+        CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL,
+                  geoloc_reverse_geocode_many_text(gazetteer, pts, N, (geoloc_address_style)style, buf, size - 1,
+                                                   &needed, offsets, tidx, tdist));
+        CHECK(needed == size && buf[0] == 0 && buf[1] == 'x');
+        CHECK(offsets[0] == kept[0] && offsets[1] == kept[1] && tidx[0] == SIZE_MAX);
+        free(buf);
+    }
+}
+
+static void test_reverse_geocode_many_errors(void)
+{
+    geoloc_coord pts[4] = {{39.80, -89.64}, {0, 0}, {NAN, 0}, {91, 0}};
+    size_t out[4] = {7, 7, 7, 7};
+    double outd[4] = {7, 7, 7, 7};
+    size_t offsets[4] = {7, 7, 7, 7};
+    char buf[256] = "x";
+    size_t needed = 7;
+    geoloc_gazetteer *dead = NULL;
+
+    if (!CHECK_OK(geoloc_gazetteer_open(NULL, &gazetteer))) return;
+    /* n = 0: nothing to do, NULL arrays allowed, nothing written. */
+    CHECK_OK(geoloc_reverse_geocode_many(gazetteer, NULL, 0, NULL, NULL));
+    CHECK_OK(geoloc_reverse_geocode_many_text(gazetteer, NULL, 0, GEOLOC_ADDRESS_CITY_STATE, NULL, 0, &needed, NULL, NULL, NULL));
+    CHECK(needed == 0);
+    CHECK_OK(geoloc_reverse_geocode_many_text(gazetteer, NULL, 0, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, offsets, out, outd));
+    CHECK(needed == 0 && buf[0] == 'x' && offsets[0] == 7 && out[0] == 7 && outd[0] == 7);
+
+    /* NULLs. */
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode_many(NULL, pts, 2, out, outd));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode_many(gazetteer, NULL, 2, out, outd));
+    /* Neither output wanted: the points are still checked. */
+    CHECK_OK(geoloc_reverse_geocode_many(gazetteer, pts, 2, NULL, NULL));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_reverse_geocode_many(gazetteer, pts, 3, NULL, NULL));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode_many_text(NULL, pts, 2, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL, NULL, NULL));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode_many_text(gazetteer, NULL, 2, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL, NULL, NULL));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode_many_text(gazetteer, pts, 2, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, NULL, NULL, NULL, NULL));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode_many_text(gazetteer, pts, 2, GEOLOC_ADDRESS_CITY_STATE, NULL, 8, &needed, NULL, NULL, NULL));
+    /* Counts above the limit, before the NULL arrays. */
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_reverse_geocode_many(gazetteer, NULL, GEOLOC_MAX_COUNT + 1, NULL, NULL));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_reverse_geocode_many(gazetteer, pts, SIZE_MAX, out, outd));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_reverse_geocode_many_text(gazetteer, pts, GEOLOC_MAX_COUNT + 1, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL, NULL, NULL));
+    /* The style. */
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_reverse_geocode_many_text(gazetteer, pts, 2, INVALID_ADDRESS_STYLE, buf, sizeof buf, &needed, NULL, NULL, NULL));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_reverse_geocode_many_text(gazetteer, pts, 2, (geoloc_address_style)-1, buf, sizeof buf, &needed, NULL, NULL, NULL));
+    /* Bad points: the first one is named, nothing is written. */
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_reverse_geocode_many(gazetteer, pts, 4, out, outd));
+    CHECK_STR(geoloc_last_error(), "points[2]: latitude nan is not finite");
+    CHECK(out[0] == 7 && out[1] == 7 && outd[0] == 7 && outd[1] == 7);
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_reverse_geocode_many(gazetteer, pts + 3, 1, out, outd));
+    CHECK_STR(geoloc_last_error(), "points[0]: latitude 91 is outside [-90, 90]");
+    CHECK(out[0] == 7 && outd[0] == 7);
+    pts[2] = (geoloc_coord){0, -INFINITY};
+    needed = 7;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_reverse_geocode_many_text(gazetteer, pts, 3, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, offsets, out, outd));
+    CHECK_STR(geoloc_last_error(), "points[2]: longitude -inf is not finite");
+    CHECK(needed == 7 && buf[0] == 'x' && offsets[0] == 7 && offsets[1] == 7 && out[0] == 7 && outd[0] == 7);
+    /* The good points still work, and a longitude beyond 180 is the same meridian reduced (its
+     * reduction may differ from -89.64 in the last bit, so the distance only nearly). */
+    CHECK_OK(geoloc_reverse_geocode_many(gazetteer, pts, 2, out, outd));
+    {
+        geoloc_coord wrapped[2] = {{39.80, -89.64 + 360}, {39.80, -89.64 - 720}};
+        size_t w[2];
+        double wd[2];
+        CHECK_OK(geoloc_reverse_geocode_many(gazetteer, wrapped, 2, w, wd));
+        CHECK(w[0] == out[0] && w[1] == out[0] && fabs(wd[0] - outd[0]) < 1e-6 && fabs(wd[1] - outd[0]) < 1e-6);
+    }
+    /* Wrong and destroyed handles. */
+    const geoloc_places *gp = NULL;
+    CHECK_OK(geoloc_gazetteer_places(gazetteer, &gp));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_reverse_geocode_many((const geoloc_gazetteer *)gp, pts, 2, out, outd));
+    if (CHECK_OK(geoloc_gazetteer_open(NULL, &dead))) {
+        geoloc_gazetteer_destroy(dead);
+        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_reverse_geocode_many(dead, pts, 2, out, outd));
+        CHECK_STR(geoloc_last_error(), "gazetteer was destroyed");
+        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_reverse_geocode_many_text(dead, pts, 2, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL, NULL, NULL));
+        CHECK_STR(geoloc_last_error(), "gazetteer was destroyed");
+    }
+    geoloc_gazetteer_destroy(gazetteer);
+    gazetteer = NULL;
+}
+
+/* Many threads filling the kept texts of one gazetteer at once: every thread reads the same
+ * texts as one thread does. */
+typedef struct {
+    const geoloc_gazetteer *g;
+    const geoloc_coord *pts;
+    size_t n;
+    char *buf;
+    size_t cap;
+    geoloc_status st;
+} text_job;
+
+static void *text_worker(void *arg)
+{
+    text_job *job = arg;
+    size_t needed = 0;
+    job->st = geoloc_reverse_geocode_many_text(job->g, job->pts, job->n, GEOLOC_ADDRESS_CITY_STATE_COUNTRY,
+                                               job->buf, job->cap, &needed, NULL, NULL, NULL);
+    return NULL;
+}
+
+static void test_reverse_geocode_threads(void)
+{
+    enum { N = 200, T = 4 };
+    static geoloc_coord pts[N];
+    geoloc_gazetteer *g = NULL;
+    const geoloc_places *gp = NULL;
+    size_t count = 0, size = 0;
+
+    /* A gazetteer of its own from the TSV, so that no text is kept yet. */
+    const char *path = getenv("GEOLOC_GAZETTEER");
+    if (!CHECK_OK(geoloc_gazetteer_open(path, &g))) return;
+    CHECK_OK(geoloc_gazetteer_places(g, &gp));
+    CHECK_OK(geoloc_places_count(gp, &count));
+    test_points(gp, count, pts, N);
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_reverse_geocode_many_text(g, pts, N, GEOLOC_ADDRESS_CITY_STATE_COUNTRY, NULL, 0, &size, NULL, NULL, NULL));
+    text_job jobs[T];
+    pthread_t threads[T];
+    for (int t = 0; t < T; t++) {
+        jobs[t] = (text_job){g, pts, N, calloc(size, 1), size, GEOLOC_E_INTERNAL};
+        if (!jobs[t].buf || pthread_create(&threads[t], NULL, text_worker, &jobs[t]) != 0) jobs[t].cap = 0;
+    }
+    for (int t = 0; t < T; t++)
+        if (jobs[t].cap) pthread_join(threads[t], NULL);
+    for (int t = 0; t < T; t++) {
+        CHECK(jobs[t].cap == size && jobs[t].st == GEOLOC_OK);
+        if (!CHECK(jobs[t].buf && memcmp(jobs[t].buf, jobs[0].buf, size) == 0) && jobs[t].buf && jobs[0].buf) {
+            size_t at = 0;
+            while (at < size && jobs[t].buf[at] == jobs[0].buf[at]) at++;
+            printf("  thread %d differs at byte %zu: \"%.40s\" vs \"%.40s\"\n", t, at, jobs[t].buf + at, jobs[0].buf + at);
+        }
+    }
+    for (int t = 0; t < T; t++) free(jobs[t].buf);
+    geoloc_gazetteer_destroy(g);
+}
+
+/* ---------------------------------------------------------------------------------------------
  * The shared golden cases (tests/golden/reverse_geocode.tsv)
  * ------------------------------------------------------------------------------------------- */
 
@@ -171,5 +423,9 @@ int main(int argc, char **argv)
         golden_run(argc, argv, files, sizeof files / sizeof files[0]);
         geoloc_gazetteer_destroy(golden_gazetteer);
     }
+    test_reverse_geocode_many();
+    geoloc_gazetteer_destroy(gazetteer);
+    test_reverse_geocode_many_errors();
+    test_reverse_geocode_threads();
     return check_summary("test_geocoding");
 }

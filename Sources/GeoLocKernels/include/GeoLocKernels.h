@@ -59,6 +59,21 @@ GLK_HIDDEN int glk_dp_farthest(const double *xs, const double *ys, const double 
 GLK_HIDDEN long glk_dp_simplify(const double *xs, const double *ys, const double *zs, size_t n, double g_tol,
                                 unsigned char *keep, int level);
 
+/* Atomic pointer slots for caches built lazily by many threads at once (the gazetteer's texts,
+ * Sources/GeoLoc/Geocoding/GazetteerText.swift): the load acquires, and glk_publish stores
+ * `value` into an empty (NULL) slot with release order and returns 1, or returns 0 and leaves
+ * the slot as another thread filled it. Inline, so that Swift code inlines them too. */
+static inline void *glk_load_acquire(void *const *slot)
+{
+    return __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+}
+
+static inline int glk_publish(void **slot, void *value)
+{
+    void *expected = NULL;
+    return __atomic_compare_exchange_n(slot, &expected, value, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
 #ifdef __cplusplus
 }
 #endif
