@@ -725,7 +725,11 @@ typedef enum geoloc_address_style {
     /** The multi-line postal form of the address's country (lines separated by "\n", no
      *  trailing newline), for every country and territory of the address-formatting data: its
      *  template (or fallback template when neither road nor postcode is known), its replace and
-     *  post-format rules, state and county codes, territories that use another country's form. */
+     *  post-format rules, state and county codes, territories that use another country's form.
+     *  The country line is the `country` component as given: a `country_code` alone chooses the
+     *  form but writes no country line (a letter posted within the country carries none), as
+     *  the reference formatter and Apple's postal formatter do. Since 0.3; 0.2 wrote the code's
+     *  country name. */
     GEOLOC_ADDRESS_POSTAL = 3
 } geoloc_address_style;
 

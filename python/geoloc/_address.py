@@ -35,6 +35,12 @@ _ffi.declare({
         (POINTER(CAddressPart), c_size_t, ENUM, c_uint32, TEXT_OUT, c_size_t, POINTER(c_size_t)),
         True,
     ),
+    # The two-array form (keys, values) of the C door; Python passes pairs through _with.
+    "geoloc_address_format_kv": (
+        STATUS,
+        (POINTER(c_char_p), POINTER(c_char_p), c_size_t, ENUM, c_uint32, TEXT_OUT, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
     "geoloc_us_state_code": (STATUS, (c_char_p, POINTER(c_char_p)), True),
     "geoloc_us_state_name": (STATUS, (c_char_p, POINTER(c_char_p)), True),
     "geoloc_country_name": (STATUS, (c_char_p, POINTER(c_char_p)), True),

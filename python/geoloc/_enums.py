@@ -67,7 +67,8 @@ class AddressStyle(enum.IntEnum):
     CITY_STATE = 1
     #: "Springfield, Illinois, United States"
     CITY_STATE_COUNTRY = 2
-    #: The multi-line postal form of the address's country, lines joined by "\n".
+    #: The multi-line postal form of the address's country, lines joined by "\n"; the country
+    #: line only when ``country`` is given (a ``country_code`` alone chooses the form).
     POSTAL = 3
 
 

@@ -127,6 +127,7 @@ def _ctype_of(c_type):
         "bool": ctypes.c_bool,
         "size_t": c_size_t,
         "int32_t": ctypes.c_int32,
+        "uint32_t": ctypes.c_uint32,
         "constchar*": c_char_p,
         "char*": ctypes.POINTER(ctypes.c_char),
         "size_t*": ctypes.POINTER(c_size_t),

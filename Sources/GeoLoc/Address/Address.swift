@@ -268,7 +268,9 @@ public enum AddressStyle: Int32, Sendable, CaseIterable {
     /// is given.
     case cityStateCountry = 2
     /// The multi-line postal form of the address's country (lines joined by "\n", no trailing
-    /// newline): country-specific for US, CA, GB, DE, FR and JP, a generic form elsewhere.
+    /// newline), for every country and territory of the address-formatting data. The country
+    /// line is the `country` component as given: a country code alone chooses the form but
+    /// writes no country line, as the reference formatter and Apple's postal formatter do.
     case postal = 3
 }
 
@@ -883,10 +885,9 @@ private func postalText(_ c: AddressComponents, abbreviate: Bool = false) -> Str
             ctx["house"] = ctx["house"].map { $0 + ", " + unit } ?? unit
         }
     }
-    // The country line: the country as given, else the table's name of the country code.
-    if ctx["country"] == nil, let code = ctx["country_code"], let name = Country.name(forCode: code) {
-        ctx["country"] = name
-    }
+    // The country line is the country as given: a country code alone chooses the form but writes
+    // no country line, as the reference formatter and Apple's postal formatter do (a letter posted
+    // within the country carries none; pass `country` for the international form).
 
     let format = cc.flatMap { compiledPostalFormats[$0] } ?? compiledPostalFormats["default"]!
     let minimal = ctx["road"] != nil || ctx["postcode"] != nil
