@@ -409,46 +409,14 @@ def _check_only(call: Callable[[Any, int, Any], Any]) -> List[Match]:
     return []
 
 
-def _matches(call: Callable[[Any, int, Any], Any], first_capacity: int) -> List[Match]:
-    """Runs ``call(out, cap, count)`` under the library's result-buffer contract.
+def _gather(call: Callable[[Any, int, Any], Any], first_capacity: int) -> "numpy.ndarray[Any, Any]":
+    """Runs ``call(out, cap, count)`` under the library's result-buffer contract, into a numpy
+    buffer of geoloc_match rows; the rows found.
 
     The first call gets ``first_capacity`` slots; when the query has more results the library
     says how many (*count) and returns GEOLOC_E_BUFFER_TOO_SMALL, which is not an error here:
     the call is made once more with exactly that many slots.
     """
-    cap = first_capacity
-    count = c_size_t(0)
-    for _ in range(4):
-        out = (CMatch * cap)() if cap else None
-        try:
-            call(out, cap, byref(count))
-        except BufferTooSmallError:
-            if count.value <= cap:
-                raise
-            cap = count.value
-            continue
-        n = count.value
-        if n > cap:  # pragma: no cover - a library bug
-            raise InternalError("the library reported %d results for a buffer of %d" % (n, cap))
-        if n == 0:
-            return []
-        assert out is not None
-        return list(map(Match._make, numpy.frombuffer(memoryview(out), dtype=_MATCH_DTYPE, count=n).tolist()))
-    raise InternalError("the result count kept changing between calls (last %d)" % count.value)  # pragma: no cover
-
-
-_R = TypeVar("_R")
-#: How a query's results are gathered: (the query, the first capacity) -> a list or two arrays.
-_Collect = Callable[[Callable[[Any, int, Any], Any], int], _R]
-#: The same for a query that wants no result (limit 0): only its arguments are checked.
-_None = Callable[[Callable[[Any, int, Any], Any]], _R]
-
-
-def _match_arrays(
-    call: Callable[[Any, int, Any], Any], first_capacity: int
-) -> Tuple["numpy.ndarray[Any, Any]", "numpy.ndarray[Any, Any]"]:
-    """As :func:`_matches`, into a numpy buffer: ``(indices, distances)`` as int64 and float64
-    arrays, with no Python object per result."""
     cap = first_capacity
     count = c_size_t(0)
     for _ in range(4):
@@ -463,8 +431,29 @@ def _match_arrays(
         n = count.value
         if n > cap:  # pragma: no cover - a library bug
             raise InternalError("the library reported %d results for a buffer of %d" % (n, cap))
-        return out["index"][:n].astype(numpy.int64), out["distance"][:n].copy()
+        return out[:n]
     raise InternalError("the result count kept changing between calls (last %d)" % count.value)  # pragma: no cover
+
+
+def _matches(call: Callable[[Any, int, Any], Any], first_capacity: int) -> List[Match]:
+    """As :func:`_gather`, as a list of :class:`Match`."""
+    return list(map(Match._make, _gather(call, first_capacity).tolist()))
+
+
+_R = TypeVar("_R")
+#: How a query's results are gathered: (the query, the first capacity) -> a list or two arrays.
+_Collect = Callable[[Callable[[Any, int, Any], Any], int], _R]
+#: The same for a query that wants no result (limit 0): only its arguments are checked.
+_None = Callable[[Callable[[Any, int, Any], Any]], _R]
+
+
+def _match_arrays(
+    call: Callable[[Any, int, Any], Any], first_capacity: int
+) -> Tuple["numpy.ndarray[Any, Any]", "numpy.ndarray[Any, Any]"]:
+    """As :func:`_gather`: ``(indices, distances)`` as int64 and float64 arrays, with no Python
+    object per result."""
+    rows = _gather(call, first_capacity)
+    return rows["index"].astype(numpy.int64), rows["distance"].copy()
 
 
 def _no_arrays(call: Callable[[Any, int, Any], Any]) -> Tuple["numpy.ndarray[Any, Any]", "numpy.ndarray[Any, Any]"]:
