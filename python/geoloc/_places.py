@@ -583,6 +583,8 @@ class Places(_Handle):
         delimiter: Optional[TextIn] = None,
         max_issues: Optional[int] = None,
         max_places: Optional[int] = None,
+        max_bytes: Optional[int] = None,
+        max_records: Optional[int] = None,
     ) -> "Places":
         """Places from a CSV file (RFC 4180, a header row naming the columns).
 
@@ -594,13 +596,15 @@ class Places(_Handle):
         ``strict`` the first one raises ParseError (or InvalidUTF8Error) instead.
         At most ``max_issues`` records are listed (default 1,000; :attr:`issue_total` counts
         them all), and more than ``max_places`` places (default GEOLOC_MAX_COUNT) raise
-        CountTooLargeError.
+        CountTooLargeError, as do a file of more than ``max_bytes`` bytes or more than
+        ``max_records`` records, usable or not (defaults GEOLOC_MAX_COUNT: see
+        geoloc_load_limits).
         Raises NotFoundError (no such file), InvalidArgumentError (unreadable, no header or no
         coordinate columns, duplicate column names).
         """
         options = _load_options(strict, latitude_column, longitude_column, id_column, name_column, delimiter)
         out = PlacesPtr()
-        limits = _load_limits(max_issues, max_places)
+        limits = _load_limits(max_issues, max_places, max_bytes, max_records)
         _lib.geoloc_places_load_limited(_path(path), _LOAD_CSV, byref(options), byref(limits), byref(out))
         return cls._adopt(out)
 
@@ -617,12 +621,14 @@ class Places(_Handle):
         delimiter: Optional[TextIn] = None,
         max_issues: Optional[int] = None,
         max_places: Optional[int] = None,
+        max_bytes: Optional[int] = None,
+        max_records: Optional[int] = None,
     ) -> "Places":
         """As :meth:`load_csv`, from CSV text (str, or bytes the library checks as UTF-8)."""
         data = _blob(text, "text")
         options = _load_options(strict, latitude_column, longitude_column, id_column, name_column, delimiter)
         out = PlacesPtr()
-        limits = _load_limits(max_issues, max_places)
+        limits = _load_limits(max_issues, max_places, max_bytes, max_records)
         _lib.geoloc_places_parse_limited(data, len(data), _LOAD_CSV, byref(options), byref(limits), byref(out))
         return cls._adopt(out)
 
@@ -636,6 +642,8 @@ class Places(_Handle):
         name_column: Optional[TextIn] = None,
         max_issues: Optional[int] = None,
         max_places: Optional[int] = None,
+        max_bytes: Optional[int] = None,
+        max_records: Optional[int] = None,
     ) -> "Places":
         """Places from a GeoJSON file: a FeatureCollection of Point features, or one Feature.
 
@@ -647,7 +655,7 @@ class Places(_Handle):
         """
         options = _load_options(strict, None, None, id_column, name_column, None)
         out = PlacesPtr()
-        limits = _load_limits(max_issues, max_places)
+        limits = _load_limits(max_issues, max_places, max_bytes, max_records)
         _lib.geoloc_places_load_limited(_path(path), _LOAD_GEOJSON, byref(options), byref(limits), byref(out))
         return cls._adopt(out)
 
@@ -661,6 +669,8 @@ class Places(_Handle):
         name_column: Optional[TextIn] = None,
         max_issues: Optional[int] = None,
         max_places: Optional[int] = None,
+        max_bytes: Optional[int] = None,
+        max_records: Optional[int] = None,
     ) -> "Places":
         """As :meth:`load_geojson`, from GeoJSON text or an already decoded mapping."""
         if isinstance(text, Mapping):
@@ -668,7 +678,7 @@ class Places(_Handle):
         data = _blob(text, "text")
         options = _load_options(strict, None, None, id_column, name_column, None)
         out = PlacesPtr()
-        limits = _load_limits(max_issues, max_places)
+        limits = _load_limits(max_issues, max_places, max_bytes, max_records)
         _lib.geoloc_places_parse_limited(data, len(data), _LOAD_GEOJSON, byref(options), byref(limits), byref(out))
         return cls._adopt(out)
 

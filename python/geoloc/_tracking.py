@@ -268,7 +268,7 @@ class FixFilter(_Handle):
     """The filter of one stream: ``FixFilter("fitness")``, ``FixFilter(distance_filter_m=10)``
     (unnamed options start from the activity's preset)."""
 
-    _destroy = staticmethod(_lib.geoloc_fix_filter_destroy)
+    _destroy = staticmethod(lambda p: _lib.geoloc_fix_filter_destroy(p))
 
     def __init__(self, activity: Union[int, str] = "other", **options: float) -> None:
         values = filter_options(activity)
@@ -322,7 +322,7 @@ class Geofences(_Handle):
     then polygons (each a (k, 2) array of lat/lon vertices); ids optional (text, or an int that
     stands for its decimal text, as place ids). Region i is circle i for i < n."""
 
-    _destroy = staticmethod(_lib.geoloc_geofences_destroy)
+    _destroy = staticmethod(lambda p: _lib.geoloc_geofences_destroy(p))
 
     def __init__(self, centers: Any = (), radii: Any = (), ids: Optional[Sequence[Optional[IdLike]]] = None,
                  polygons: Sequence[Any] = (), polygon_ids: Optional[Sequence[Optional[IdLike]]] = None) -> None:
@@ -372,7 +372,7 @@ class Geofences(_Handle):
 class Monitor(_Handle):
     """Geofence monitoring of one stream over a :class:`Geofences` set."""
 
-    _destroy = staticmethod(_lib.geoloc_monitor_destroy)
+    _destroy = staticmethod(lambda p: _lib.geoloc_monitor_destroy(p))
 
     def __init__(self, fences: Geofences, accuracy_factor: float = 1.0, enter_margin_m: float = 5.0,
                  exit_margin_m: float = 5.0, loitering_time_s: float = 300.0) -> None:
