@@ -298,7 +298,8 @@ GEOLOC_API geoloc_status geoloc_distance_text(double meters, geoloc_unit unit, c
  * Files that are not files: every loader opens its path without blocking (O_NONBLOCK) and
  * checks that it is a regular file before any call that could block or read, so a FIFO, a
  * character device (/dev/zero, /dev/urandom), a socket or a directory is refused at once with
- * GEOLOC_E_INVALID_ARGUMENT ("...: not a regular file (a FIFO)"); symbolic links are followed.
+ * GEOLOC_E_INVALID_ARGUMENT ("...: not a regular file (a FIFO)", "...: Is a directory");
+ * symbolic links are followed.
  * A path that does not exist is GEOLOC_E_NOT_FOUND. To load from a pipe, read it yourself and
  * pass the bytes to a parse function (geoloc_places_parse_csv, geoloc_track_parse_gpx, ...).
  *

@@ -157,7 +157,7 @@ final class LoadingTests: XCTestCase {
                     XCTFail("\(name)(\(path)) loaded")
                 } catch {
                     XCTAssertEqual(error.code, .invalidArgument, "\(name)(\(path)): \(error.message)")
-                    XCTAssertTrue(error.message.contains("not a regular file"), error.message)
+                    XCTAssertTrue(error.message.contains(path == dir ? "Is a directory" : "not a regular file"), error.message)
                 }
             }
         }

@@ -45,8 +45,8 @@ struct RegularFile {
     /// returns at once) and refuses it unless `fstat` says it is a regular file, before any call
     /// that could block or read. Symbolic links are followed (their target is what is checked).
     /// - Throws: `.notFound` for a path that does not exist; `.invalidArgument` for anything that
-    ///   is not a regular file ("…: not a regular file (a FIFO)") or cannot be opened (with the
-    ///   system's reason).
+    ///   is not a regular file ("…: not a regular file (a FIFO)", "…: Is a directory") or cannot
+    ///   be opened (with the system's reason).
     init(path: String) throws(GeoLocError) {
         var fd: Int32
         repeat { fd = systemOpen(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } while fd < 0 && errno == EINTR
@@ -63,6 +63,8 @@ struct RegularFile {
         }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
             systemClose(fd)
+            // A directory in the system's words ("Is a directory"), as 0.3 said it.
+            if (st.st_mode & S_IFMT) == S_IFDIR { throw GeoLocError(.invalidArgument, "\(path): \(systemMessage(EISDIR))") }
             throw GeoLocError(.invalidArgument, "\(path): not a regular file (\(kindName(st.st_mode)))")
         }
         // Reads of a regular file never block; clear the flag all the same.
