@@ -921,6 +921,13 @@ GEOLOC_API geoloc_status geoloc_country_name(const char *code, const char **name
  * searches are chord-range searches on it, exact after measuring each candidate). Radius and
  * nearest queries take no lock and call no GEOS function, so threads querying one set scale.
  *
+ * One search per query: the results of a radius or region query (geoloc_places_within,
+ * geoloc_places_within_many, geoloc_places_in_region) that did not fit the caller's array are
+ * kept for the calling thread, and its next radius or region query, when it is the identical
+ * call with room for them (the size query above: ask, allocate, ask again), copies them instead
+ * of searching again; any other query drops them. At most one result list is kept per thread,
+ * and a destroyed set's results are never given out.
+ *
  * GEOS and threads: regions use GEOS prepared polygons; libgeoloc creates and destroys GEOS
  * geometries (a region's test points) under a lock of its own (GEOS 3.11 shares one geometry
  * factory, with a plain reference count, between all its contexts). A host that also calls GEOS

@@ -90,6 +90,7 @@ from ._errors import (
     NoMemoryError,
     NotFiniteError,
     NotFoundError,
+    NoSuchFileError,
     NullArgumentError,
     OutOfRangeError,
     ParseError,

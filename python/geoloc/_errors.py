@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import errno
 from typing import Any, Dict, Optional, Tuple, Type
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "HomeInvalidError",
     "UnknownCodeError",
     "NotFoundError",
+    "NoSuchFileError",
     "UnsupportedError",
     "NoMemoryError",
     "InternalError",
@@ -161,6 +163,19 @@ class NotFoundError(GeolocError, LookupError):
     status = Status.E_NOT_FOUND
 
 
+class NoSuchFileError(NotFoundError, FileNotFoundError):
+    """A file the call was given does not exist: a NotFoundError that is also the standard
+    FileNotFoundError (``errno`` ENOENT), so ``except FileNotFoundError`` catches a missing
+    place file, CSV, GeoJSON, GPX or gazetteer as it catches a missing file of ``open()``."""
+
+    status = Status.E_NOT_FOUND
+
+    def __init__(self, message: str = "", status: Optional[int] = None) -> None:
+        super().__init__(message, status)
+        self.errno = errno.ENOENT
+        self.strerror = message
+
+
 class UnsupportedError(GeolocError, NotImplementedError):
     """The request is valid but not supported by this version (no function of 0.2 raises it)."""
 
@@ -201,8 +216,23 @@ _BY_STATUS: Dict[int, Type[GeolocError]] = {
 }
 
 
-def error_for_status(status: int, message: str) -> GeolocError:
-    """The exception for a non-OK status: its own class, or GeolocError for a number unknown here."""
+#: The functions whose GEOLOC_E_NOT_FOUND means "no such file" (they take a path).
+PATH_FUNCTIONS = frozenset({
+    "geoloc_places_load_csv",
+    "geoloc_places_load_geojson",
+    "geoloc_places_load_limited",
+    "geoloc_places_open",
+    "geoloc_track_load_gpx",
+    "geoloc_track_load_geojson",
+    "geoloc_gazetteer_open",
+})
+
+
+def error_for_status(status: int, message: str, function: Optional[str] = None) -> GeolocError:
+    """The exception for a non-OK status: its own class, or GeolocError for a number unknown here;
+    NoSuchFileError for GEOLOC_E_NOT_FOUND from a function that takes a path (``function``)."""
+    if status == Status.E_NOT_FOUND and function in PATH_FUNCTIONS:
+        return NoSuchFileError(message, status)
     cls = _BY_STATUS.get(status)
     if cls is None:
         return GeolocError(message, status)

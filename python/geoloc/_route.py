@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from ctypes import POINTER, Structure, byref, c_bool, c_char, c_char_p, c_double, c_int64, c_size_t, c_uint64
-from typing import Any, Iterable, NamedTuple, Optional, Tuple
+from typing import Any, Iterable, NamedTuple, Optional, Tuple, Union
 
 import numpy
 
@@ -30,6 +31,7 @@ from ._core import (
     _float,
     _integer,
     _points,
+    _renamed,
     _text,
 )
 
@@ -128,23 +130,35 @@ _lib = _ffi.lib
 # --------------------------------------------------------------------------------------------
 
 
+@_renamed(closed="round_trip")
 def route_length(
-    points: Any, closed: bool = False, unit: UnitLike = Unit.METERS, model: ModelLike = Model.SPHERE
+    points: Any, round_trip: bool = False, unit: UnitLike = Unit.METERS, model: ModelLike = Model.SPHERE
 ) -> Tuple[float, numpy.ndarray]:
     """The length of the path through ``points`` (shape (n, 2), (lat, lon) degrees, or a
     :class:`LatLon` of two columns) in order,
-    in ``unit``; ``closed`` adds the leg from the last point back to the first.
+    in ``unit``; ``round_trip`` adds the leg from the last point back to the first (``closed=``,
+    0.3's name, still works with a DeprecationWarning).
 
-    Returns ``(total, legs)``: legs is a float64 array of n - 1 leg lengths (n when closed;
+    Returns ``(total, legs)``: legs is a float64 array of n - 1 leg lengths (n for a round trip;
     none for fewer than two points, when total is 0)."""
     pts = _points(points, "points")
     m = coerce(Model, model, "model")
     u = coerce(Unit, unit, "unit")
     n = pts.shape[0]
-    legs = numpy.empty(0 if n < 2 else (n if closed else n - 1), dtype=numpy.float64)
+    legs = numpy.empty(0 if n < 2 else (n if round_trip else n - 1), dtype=numpy.float64)
     total = c_double()
-    _lib.geoloc_route_length(_coords_ptr(pts), n, bool(closed), m, u, byref(total), _doubles_ptr(legs))
+    _lib.geoloc_route_length(_coords_ptr(pts), n, bool(round_trip), m, u, byref(total), _doubles_ptr(legs))
     return total.value, legs
+
+
+def _coord_text(value: Any, what: str) -> Optional[bytes]:
+    """A mileage point as the text the library reads: text as it is (the library parses it and
+    skips what is malformed), a coordinate in any other form as "lat,lon" with every digit
+    (repr), which reads back as the same doubles."""
+    if value is None or isinstance(value, (str, bytes, bytearray, memoryview)):
+        return _text(value, what)
+    c = _coord(value, what)
+    return ("%r,%r" % (c.lat, c.lon)).encode("ascii")
 
 
 class Leg(NamedTuple):
@@ -176,14 +190,17 @@ class Mileage:
 
 
 def mileage(
-    home: Optional[TextIn],
-    stops: Iterable[Optional[TextIn]],
+    home: Optional[Union[TextIn, CoordLike]],
+    stops: Iterable[Optional[Union[TextIn, CoordLike]]],
     round_trip: bool = True,
     unit: UnitLike = Unit.MILES,
     model: ModelLike = Model.SPHERE,
 ) -> Mileage:
-    """Round-trip mileage: ``home`` ("lat,lon" text), then ``stops`` in order, then home again
-    (unless ``round_trip`` is False), in ``unit`` (miles by default), text rounded to one decimal.
+    """Round-trip mileage: ``home``, then ``stops`` in order, then home again (unless
+    ``round_trip`` is False), in ``unit`` (miles by default: the mileage field's unit, the one
+    distance of the package that is not in meters by default), text rounded to one decimal.
+    ``home`` and each stop are "lat,lon" text (as the mileage field stores them) or a coordinate
+    in any form the other calls take: a (lat, lon) tuple, a numpy pair, a :class:`Coord`.
 
     - home None, "" or blank raises NoHomeError ("set up your home location").
     - home malformed does not raise: the result has text "0", total 0, every stop skipped and
@@ -193,8 +210,8 @@ def mileage(
     """
     if isinstance(stops, (str, bytes)):
         raise TypeError("stops must be a sequence of texts, not a single %s" % type(stops).__name__)
-    texts = [_text(s, "stop %d" % i) for i, s in enumerate(stops)]
-    home_b = _text(home, "home")
+    texts = [_coord_text(s, "stop %d" % i) for i, s in enumerate(stops)]
+    home_b = _coord_text(home, "home")
     m = coerce(Model, model, "model")
     u = coerce(Unit, unit, "unit")
     n = len(texts)
@@ -278,6 +295,26 @@ class BestOrder:
     given_text: str
 
 
+def _route_end(end: Any, round_trip: Optional[bool], function: str) -> Any:
+    """``end`` and ``round_trip`` as 0.3's ``end``: "home" for a round trip, "anywhere" for a
+    route that ends at its last stop, or a stop index. 0.3's string values of ``end`` still work,
+    with a DeprecationWarning naming ``round_trip``."""
+    if isinstance(end, str) and end in _ROUTE_ENDS:
+        if round_trip is not None:
+            raise TypeError("%s() got both round_trip and end=%r" % (function, end))
+        warnings.warn(
+            "%s(end=%r) is deprecated; use round_trip=%s" % (function, end, end == "home"),
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return end
+    if end is None:
+        return "anywhere" if round_trip is False else "home"
+    if round_trip:
+        raise TypeError("%s(): a route that ends at stop %r is not a round trip" % (function, end))
+    return end
+
+
 def _order_call(call: Any, n: int, end: Any, mode: str, iterations: Optional[int], time_limit: Optional[float],
                 seed: int) -> BestOrder:
     if isinstance(end, str):
@@ -316,12 +353,16 @@ def _order_call(call: Any, n: int, end: Any, mode: str, iterations: Optional[int
 
 
 def best_order(
-    home: CoordLike, stops: Any, end: Any = "home", unit: UnitLike = Unit.METERS, model: ModelLike = Model.SPHERE,
+    home: CoordLike, stops: Any, end: Any = None, unit: UnitLike = Unit.METERS, model: ModelLike = Model.SPHERE,
     mode: str = "auto", iterations: Optional[int] = None, time_limit: Optional[float] = None, seed: int = 1,
+    *, round_trip: Optional[bool] = None,
 ) -> BestOrder:
     """The order of ``stops`` (shape (n, 2), (lat, lon) degrees, or a :class:`LatLon`) that makes the route from
-    ``home`` shortest. ``end``: ``"home"`` (a round trip), ``"anywhere"``, or a stop index to end
-    at. ``mode``: ``"auto"`` (exact up to 16 stops), ``"exact"`` (at most 18 stops) or
+    ``home`` shortest, in ``unit`` (meters by default, as every distance but the mileage field).
+    ``round_trip`` (the default) returns home, as ``route_length`` and ``mileage`` say it;
+    ``round_trip=False`` ends at whichever stop is best; ``end``, a stop index, ends at that
+    stop. (0.3's ``end="home"`` and ``end="anywhere"`` still work, with a DeprecationWarning.)
+    ``mode``: ``"auto"`` (exact up to 16 stops), ``"exact"`` (at most 18 stops) or
     ``"heuristic"``; ``iterations`` and ``time_limit`` (seconds) bound the heuristic, which is
     deterministic for a ``seed`` without a time limit. One library call."""
     h = _coord(home, "home")
@@ -333,12 +374,12 @@ def best_order(
     return _order_call(
         lambda e, s, o, order, cap, legs, lcap, needed, res: _lib.geoloc_best_order(
             h, ptr, n, e, s, m, u, o, order, cap, legs, lcap, needed, res),
-        n, end, mode, iterations, time_limit, seed)
+        n, _route_end(end, round_trip, "best_order"), mode, iterations, time_limit, seed)
 
 
 def best_order_matrix(
-    matrix: Any, end: Any = "home", mode: str = "auto", iterations: Optional[int] = None,
-    time_limit: Optional[float] = None, seed: int = 1,
+    matrix: Any, end: Any = None, mode: str = "auto", iterations: Optional[int] = None,
+    time_limit: Optional[float] = None, seed: int = 1, *, round_trip: Optional[bool] = None,
 ) -> BestOrder:
     """The best order over a cost matrix the caller supplies: shape (n + 1, n + 1), row and
     column 0 home, i the stop i - 1, ``matrix[i, j]`` the cost from i to j (asymmetric allowed;
@@ -358,4 +399,4 @@ def best_order_matrix(
     return _order_call(
         lambda e, s, o, order, cap, legs, lcap, needed, res: _lib.geoloc_best_order_matrix(
             ptr, rows, cols, e, s, o, order, cap, legs, lcap, needed, res),
-        n, end, mode, iterations, time_limit, seed)
+        n, _route_end(end, round_trip, "best_order_matrix"), mode, iterations, time_limit, seed)

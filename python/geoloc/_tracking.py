@@ -26,10 +26,10 @@ import numpy
 
 from . import _ffi
 from ._core import (
-    CLoadOptions, IdLike, LatLon, ModelLike, _bytes_arg, _Handle, _handle_arg, _id_text, _points, _real_array, _renamed,
-    _text_result,
+    CLoadOptions, IdLike, LatLon, ModelLike, UnitLike, _bytes_arg, _float, _Handle, _handle_arg, _id_text, _points,
+    _real_array, _renamed, _text_result, convert_length,
 )
-from ._enums import Model, coerce
+from ._enums import Model, Unit, coerce
 from ._errors import BufferTooSmallError
 from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
 
@@ -461,18 +461,27 @@ def track_stats(fixes: Any, model: ModelLike = Model.SPHERE, moving_speed_mps: f
     return TrackStats(*(getattr(s, field[0]) for field in CTrackStats._fields_))
 
 
-def simplify_track(points: Any, tolerance_m: float) -> numpy.ndarray:
+@_renamed(tolerance_m="tolerance")
+def simplify_track(points: Any, tolerance: float, unit: UnitLike = Unit.METERS) -> numpy.ndarray:
     """Douglas-Peucker on the sphere: the indices kept (an (n, 2) lat/lon array, a
-    :class:`LatLon` of two columns, or fixes)."""
+    :class:`LatLon` of two columns, or fixes), no point farther than ``tolerance`` (in ``unit``,
+    meters by default) from the simplified track. ``tolerance_m=``, 0.3's name, still works."""
     arr = _points(points, "points") if isinstance(points, LatLon) else _real_array(points, "points")
     if arr.ndim == 2 and arr.shape[1] == 7:
         arr = numpy.ascontiguousarray(arr[:, :2])
     arr = arr.reshape(-1, 2)
     kept = numpy.zeros(arr.shape[0], dtype=numpy.uintp)
     count = c_size_t(0)
-    _lib.geoloc_track_simplify(arr.ctypes.data_as(POINTER(CCoord)), arr.shape[0], float(tolerance_m),
+    _lib.geoloc_track_simplify(arr.ctypes.data_as(POINTER(CCoord)), arr.shape[0], _meters(tolerance, unit, "tolerance"),
                                kept.ctypes.data_as(_size_out), byref(count))
     return kept[: count.value]
+
+
+def _meters(value: Any, unit: UnitLike, what: str) -> float:
+    """A length given in ``unit`` in meters, for the library's meter arguments."""
+    v = _float(value, what)
+    u = coerce(Unit, unit, "unit")
+    return v if u == Unit.METERS else convert_length(v, u, Unit.METERS)
 
 
 def _sized(call: Any, dtype: Any, width: int = 0) -> numpy.ndarray:
@@ -487,23 +496,30 @@ def _sized(call: Any, dtype: Any, width: int = 0) -> numpy.ndarray:
     return out
 
 
-def resample_track(fixes: Any, distance_m: Optional[float] = None, time_s: Optional[float] = None) -> numpy.ndarray:
-    """Fixes every ``distance_m`` along the track or every ``time_s`` (give one)."""
-    if (distance_m is None) == (time_s is None):
-        raise TypeError("give one of distance_m and time_s")
+@_renamed(distance_m="distance")
+def resample_track(
+    fixes: Any, distance: Optional[float] = None, time_s: Optional[float] = None, unit: UnitLike = Unit.METERS
+) -> numpy.ndarray:
+    """Fixes every ``distance`` (in ``unit``, meters by default) along the track or every
+    ``time_s`` seconds (give one). ``distance_m=``, 0.3's name, still works."""
+    if (distance is None) == (time_s is None):
+        raise TypeError("give one of distance and time_s")
     arr = _fix_array(fixes)
-    mode, step = (0, distance_m) if distance_m is not None else (1, float(time_s or 0.0))
+    mode, step = (0, _meters(distance, unit, "distance")) if distance is not None else (1, float(time_s or 0.0))
     return _sized(lambda out, cap, needed: _lib.geoloc_track_resample(
         _fix_ptr(arr), arr.shape[0], mode, float(step), ctypes.cast(out, POINTER(CFix)), cap, needed), numpy.float64, 7)
 
 
-def stay_points(fixes: Any, distance_m: float, time_s: float) -> numpy.ndarray:
-    """Stay points: a structured array (first, last, lat, lon, arrival, departure)."""
+@_renamed(distance_m="distance")
+def stay_points(fixes: Any, distance: float, time_s: float, unit: UnitLike = Unit.METERS) -> numpy.ndarray:
+    """Stay points: a structured array (first, last, lat, lon, arrival, departure): runs of
+    fixes within ``distance`` (in ``unit``, meters by default) of their first for at least
+    ``time_s`` seconds. ``distance_m=``, 0.3's name, still works."""
     arr = _fix_array(fixes)
     # A stay has at least two fixes, so n // 2 + 1 is always room enough: one call.
     out = numpy.empty(arr.shape[0] // 2 + 1, dtype=STAY_DTYPE)
     needed = c_size_t(0)
-    _lib.geoloc_track_stay_points(_fix_ptr(arr), arr.shape[0], float(distance_m), float(time_s),
+    _lib.geoloc_track_stay_points(_fix_ptr(arr), arr.shape[0], _meters(distance, unit, "distance"), float(time_s),
                                   out.ctypes.data_as(POINTER(CStayPoint)), out.shape[0], byref(needed))
     return out[: needed.value].copy()
 

@@ -5,6 +5,7 @@ coordinate and distance-text cases."""
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import pickle
 import re
@@ -1060,3 +1061,81 @@ def test_complex_input_raises_type_error(call):
     """Issue 21: complex arrays silently lost their imaginary part."""
     with pytest.raises(TypeError):
         call()
+
+
+# --------------------------------------------------------------------------------------------
+# One name for one idea (issue 18)
+# --------------------------------------------------------------------------------------------
+
+_ROUTE = [(38.321991, -88.8674), (38.5247, -89.1340), (38.6226, -90.1928), (39.7817, -89.6501)]
+
+
+def test_one_keyword_for_return_to_the_start():
+    """Issue 18: route_length(closed=), mileage(round_trip=) and best_order(end="home") all
+    meant "back to the start"; round_trip= now says it in all three, the old forms warn."""
+    total, legs = geoloc.route_length(_ROUTE, round_trip=True)
+    with pytest.warns(DeprecationWarning, match=r"route_length\(closed=\.\.\.\) is deprecated; use round_trip="):
+        old = geoloc.route_length(_ROUTE, closed=True)
+    assert old[0] == total and list(old[1]) == list(legs) and len(legs) == len(_ROUTE)
+    assert geoloc.route_length(_ROUTE)[0] < total
+    home, stops = _ROUTE[0], _ROUTE[1:]
+    trip = geoloc.best_order(home, stops)  # a round trip by default, as before
+    assert geoloc.best_order(home, stops, round_trip=True).total == trip.total
+    with pytest.warns(DeprecationWarning, match=r"best_order\(end='home'\) is deprecated; use round_trip=True"):
+        assert geoloc.best_order(home, stops, end="home").total == trip.total
+    one_way = geoloc.best_order(home, stops, round_trip=False)
+    with pytest.warns(DeprecationWarning, match=r"round_trip=False"):
+        assert geoloc.best_order(home, stops, end="anywhere").total == one_way.total
+    assert one_way.total < trip.total
+    assert list(geoloc.best_order(home, stops, end=1).order)[-1] == 1  # the end of a route: a stop
+    with pytest.raises(TypeError):
+        geoloc.best_order(home, stops, end=1, round_trip=True)
+    with pytest.raises(TypeError):
+        geoloc.best_order(home, stops, end="home", round_trip=True)
+    m = numpy.zeros((3, 3)) + 5.0
+    assert geoloc.best_order_matrix(m, round_trip=False).total == 10.0
+    assert geoloc.best_order_matrix(m).total == 15.0
+
+
+def test_unit_everywhere_in_tracking():
+    """Issue 18: tracking took tolerance_m and distance_m where every other call takes unit=."""
+    pts = numpy.array([(0.0, 0.001 * i + (0.0005 if i % 2 else 0.0) * 0) for i in range(50)]
+                      + [(0.01, 0.05)], dtype=float)
+    want = geoloc.simplify_track(pts, 100.0)
+    assert list(geoloc.simplify_track(pts, 0.1, unit="km")) == list(want)
+    with pytest.warns(DeprecationWarning, match=r"simplify_track\(tolerance_m=\.\.\.\) is deprecated; use tolerance="):
+        assert list(geoloc.simplify_track(pts, tolerance_m=100.0)) == list(want)
+    fixes = geoloc.fix_array(lat=numpy.zeros(11), lon=numpy.linspace(0, 0.01, 11), time=numpy.arange(11.0) * 10)
+    metres = geoloc.resample_track(fixes, distance=200.0)
+    assert numpy.array_equal(geoloc.resample_track(fixes, distance=0.2, unit="km"), metres)
+    with pytest.warns(DeprecationWarning, match=r"resample_track\(distance_m=\.\.\.\) is deprecated; use distance="):
+        assert numpy.array_equal(geoloc.resample_track(fixes, distance_m=200.0), metres)
+    still = geoloc.fix_array(lat=numpy.zeros(5), lon=numpy.zeros(5), time=numpy.arange(5.0) * 100)
+    stays = geoloc.stay_points(still, 50.0, 200.0)
+    assert len(stays) == 1
+    assert numpy.array_equal(geoloc.stay_points(still, 0.05, 200.0, unit="km"), stays)
+    with pytest.warns(DeprecationWarning, match=r"stay_points\(distance_m=\.\.\.\) is deprecated"):
+        assert numpy.array_equal(geoloc.stay_points(still, distance_m=50.0, time_s=200.0), stays)
+
+
+def test_mileage_takes_coordinates_in_every_form():
+    """Issue 18: mileage took only "lat,lon" text where distance takes tuples; it now takes a
+    coordinate in any form, read back as the same doubles."""
+    text = geoloc.mileage("%r,%r" % _ROUTE[0], ["%r,%r" % p for p in _ROUTE[1:]])
+    assert geoloc.mileage(_ROUTE[0], _ROUTE[1:]) == text
+    assert geoloc.mileage(numpy.array(_ROUTE[0]), [geoloc.Coord(*p) for p in _ROUTE[1:]]) == text
+    mixed = geoloc.mileage(_ROUTE[0], ["%r,%r" % _ROUTE[1], _ROUTE[2], None, "not a place"])
+    assert mixed.skipped == (2, 3) and mixed.stops_used == 2
+
+
+@pytest.mark.parametrize("loader", sorted(_LOADERS))
+def test_missing_file_is_a_file_not_found_error(loader, tmp_path):
+    """Issue 18: a missing file raised NotFoundError, which was not a FileNotFoundError."""
+    with pytest.raises(FileNotFoundError) as err:
+        _LOADERS[loader](tmp_path / "missing")
+    assert isinstance(err.value, geoloc.NotFoundError) and isinstance(err.value, geoloc.NoSuchFileError)
+    assert err.value.errno == errno.ENOENT
+    assert not isinstance(_errors.error_for_status(12, "m"), FileNotFoundError)  # a code: not a file
+    with pytest.raises(geoloc.NotFoundError) as code:
+        geoloc.country_name("QQ")
+    assert not isinstance(code.value, FileNotFoundError)
