@@ -90,7 +90,6 @@ from ._errors import (
     NoMemoryError,
     NotFiniteError,
     NotFoundError,
-    NoSuchFileError,
     NullArgumentError,
     OutOfRangeError,
     ParseError,

@@ -21,7 +21,6 @@ __all__ = [
     "HomeInvalidError",
     "UnknownCodeError",
     "NotFoundError",
-    "NoSuchFileError",
     "UnsupportedError",
     "NoMemoryError",
     "InternalError",
@@ -157,23 +156,14 @@ class UnknownCodeError(GeolocError):
     status = Status.E_UNKNOWN_CODE
 
 
-class NotFoundError(GeolocError, LookupError):
-    """A name or code that the library's tables do not hold."""
+class NotFoundError(GeolocError, LookupError, FileNotFoundError):
+    """A name or code that the library's tables do not hold, or a file that does not exist.
+
+    It is also the standard FileNotFoundError, so ``except FileNotFoundError`` catches a missing
+    place file, CSV, GeoJSON, GPX or gazetteer as it catches a missing file of ``open()``; raised
+    by a function that takes a path, its ``errno`` is ENOENT (None for a code not found)."""
 
     status = Status.E_NOT_FOUND
-
-
-class NoSuchFileError(NotFoundError, FileNotFoundError):
-    """A file the call was given does not exist: a NotFoundError that is also the standard
-    FileNotFoundError (``errno`` ENOENT), so ``except FileNotFoundError`` catches a missing
-    place file, CSV, GeoJSON, GPX or gazetteer as it catches a missing file of ``open()``."""
-
-    status = Status.E_NOT_FOUND
-
-    def __init__(self, message: str = "", status: Optional[int] = None) -> None:
-        super().__init__(message, status)
-        self.errno = errno.ENOENT
-        self.strerror = message
 
 
 class UnsupportedError(GeolocError, NotImplementedError):
@@ -229,11 +219,13 @@ PATH_FUNCTIONS = frozenset({
 
 
 def error_for_status(status: int, message: str, function: Optional[str] = None) -> GeolocError:
-    """The exception for a non-OK status: its own class, or GeolocError for a number unknown here;
-    NoSuchFileError for GEOLOC_E_NOT_FOUND from a function that takes a path (``function``)."""
-    if status == Status.E_NOT_FOUND and function in PATH_FUNCTIONS:
-        return NoSuchFileError(message, status)
+    """The exception for a non-OK status: its own class, or GeolocError for a number unknown here.
+    A NotFoundError from a function that takes a path (``function``) has errno ENOENT."""
     cls = _BY_STATUS.get(status)
     if cls is None:
         return GeolocError(message, status)
-    return cls(message, status)
+    err = cls(message, status)
+    if status == Status.E_NOT_FOUND and function in PATH_FUNCTIONS:
+        setattr(err, "errno", errno.ENOENT)
+        setattr(err, "strerror", message)
+    return err

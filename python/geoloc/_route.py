@@ -155,8 +155,10 @@ def _coord_text(value: Any, what: str) -> Optional[bytes]:
     """A mileage point as the text the library reads: text as it is (the library parses it and
     skips what is malformed), a coordinate in any other form as "lat,lon" with every digit
     (repr), which reads back as the same doubles."""
-    if value is None or isinstance(value, (str, bytes, bytearray, memoryview)):
+    if value is None or isinstance(value, (str, bytes)):
         return _text(value, what)
+    if isinstance(value, (bytearray, memoryview)):
+        return _text(bytes(value), what)
     c = _coord(value, what)
     return ("%r,%r" % (c.lat, c.lon)).encode("ascii")
 
