@@ -62,6 +62,11 @@ def main() -> None:
     with zipfile.ZipFile(wheel) as z:
         names = sorted(z.read("tzdata/zones").decode().split(), key=lambda s: s.encode())
         content = {n: z.read(f"tzdata/zoneinfo/{n}") for n in names}
+        zi_lines = z.read("tzdata/zoneinfo/tzdata.zi").decode().splitlines()
+    # A group of names with one TZif file is listed under its zone (a Z line of tzdata.zi), the
+    # others as links to it.
+    zones = {line.split()[1] for line in zi_lines if line.startswith("Z ")}
+    names.sort(key=lambda n: (n not in zones, n.encode()))
 
     out = [f"# Local time from Python {sys.version.split()[0]} zoneinfo with tzdata {tzdata.__version__} "
            f"(IANA {tzdata.IANA_VERSION}), written by tools/gen_time_cases.py. See that file for the format."]
@@ -82,7 +87,7 @@ def main() -> None:
             t = int(datetime(y, m, d, 12, tzinfo=timezone.utc).timestamp())
             off, dst, abbr = state(zi, t)
             out.append(f"P {t} {off} {dst} {abbr}")
-    out.extend(f"L {name} {target}" for name, target in links)
+    out.extend(f"L {name} {target}" for name, target in sorted(links))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(out) + "\n")
     print(f"{args.out}: {len(canonical)} zones, {len(links)} links, {transitions} transitions")

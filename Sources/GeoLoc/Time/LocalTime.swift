@@ -58,6 +58,14 @@ public struct LocalTime: Sendable, Equatable {
     /// Which of the zone's types this is (an index into its types).
     @_spi(CABI) public var typeIndex: Int
 
+    /// Equal local times: every field but the index of the type (two zones, or two readings of
+    /// one zone, may number the same type differently).
+    public static func == (a: LocalTime, b: LocalTime) -> Bool {
+        a.instant == b.instant && a.utcOffset == b.utcOffset && a.isDST == b.isDST && a.abbreviation == b.abbreviation
+            && a.year == b.year && a.month == b.month && a.day == b.day && a.hour == b.hour && a.minute == b.minute
+            && a.second == b.second && a.weekday == b.weekday && a.dayOfYear == b.dayOfYear && a.nextTransition == b.nextTransition
+    }
+
     /// The local date and time fields alone.
     public var dateTime: LocalDateTime {
         LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)

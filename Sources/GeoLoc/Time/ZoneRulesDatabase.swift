@@ -49,8 +49,28 @@ public final class ZoneRulesDatabase: @unchecked Sendable {
     /// when there is no file).
     /// - Throws: the errors of opening the compiled file; `.notFound` when neither is given or
     ///   the directory does not exist.
-    public init(compiledFile: String?, systemDirectory: String?) throws(GeoLocError) {
+    public convenience init(compiledFile: String?, systemDirectory: String?) throws(GeoLocError) {
         let file = try compiledFile.map { (p: String) throws(GeoLocError) in try ZoneRulesFile.open(p) }
+        try self.init(file: file, path: compiledFile, systemDirectory: systemDirectory)
+    }
+
+    /// A database over the bytes of a compiled rules file (copied) and no system directory,
+    /// checked as a file is when opened.
+    @_spi(Testing)
+    public convenience init(rulesFileBytes bytes: UnsafeRawBufferPointer) throws(GeoLocError) {
+        try self.init(file: ZoneRulesFile.open(bytes: bytes), path: "(bytes)", systemDirectory: nil)
+    }
+
+    /// Recomputes the checksum of rules-file bytes in place (for tests and fuzzing that change
+    /// a file on purpose and want the checks behind the checksum to run).
+    @_spi(Testing)
+    public static func resealRulesFile(_ bytes: UnsafeMutableRawBufferPointer) {
+        guard bytes.count >= ZoneRulesFileFormat.headerSize else { return }
+        let sum = PlaceFileChecksum.of(UnsafeRawBufferPointer(bytes))
+        bytes.storeBytes(of: sum.littleEndian, toByteOffset: ZoneRulesFileFormat.checksumOffset, as: UInt64.self)
+    }
+
+    private init(file: ZoneRulesFile?, path compiledFile: String?, systemDirectory: String?) throws(GeoLocError) {
         var directory: String? = nil
         var systemVersion = ""
         var systemNames: [String] = []
