@@ -34,7 +34,7 @@ enum TZif {
     ///   for a file with leap-second records (the "right/" zones count leap seconds, which Unix
     ///   seconds do not).
     static func parse(_ bytes: UnsafeRawBufferPointer) throws(GeoLocError) -> TZifData {
-        var r = Reader(bytes)
+        let r = Reader(bytes)
         guard bytes.count >= 44 else {
             throw GeoLocError(.parse, "not a TZif file: \(bytes.count) bytes, shorter than its 44-byte header")
         }
