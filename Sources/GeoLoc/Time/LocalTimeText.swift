@@ -16,18 +16,49 @@ public enum LocalTimeStyle: Int32, Sendable, CaseIterable {
 extension LocalTime {
     /// The local time as text in `style` (years are written with at least four digits).
     public func formatted(_ style: LocalTimeStyle = .minutes) -> String {
-        let date = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
-        switch style {
-        case .minutes:
-            return "\(date) \(pad(hour, 2)):\(pad(minute, 2)) \(abbreviation)"
-        case .seconds:
-            return "\(date) \(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)) \(abbreviation)"
-        case .iso8601:
-            return "\(date)T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))\(offsetText(utcOffset))"
-        case .twelveHour:
-            let h = hour % 12 == 0 ? 12 : hour % 12
-            return "\(h):\(pad(minute, 2)) \(hour < 12 ? "AM" : "PM") \(abbreviation)"
+        var out: [UInt8] = []
+        out.reserveCapacity(32)
+        func digits(_ v: Int, _ width: Int) {
+            var buf: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0)
+            var n = 0
+            var x = v
+            withUnsafeMutableBytes(of: &buf) { b in
+                repeat {
+                    b[n] = UInt8(48 + x % 10)
+                    x /= 10
+                    n += 1
+                } while (x > 0 || n < width) && n < 6
+                for k in stride(from: n - 1, through: 0, by: -1) { out.append(b[k]) }
+            }
         }
+        if style != .twelveHour {
+            digits(year, 4)
+            out.append(45)
+            digits(month, 2)
+            out.append(45)
+            digits(day, 2)
+            out.append(style == .iso8601 ? 84 : 32)
+            digits(hour, 2)
+        } else {
+            digits(hour % 12 == 0 ? 12 : hour % 12, 1)
+        }
+        out.append(58)
+        digits(minute, 2)
+        if style == .seconds || style == .iso8601 {
+            out.append(58)
+            digits(second, 2)
+        }
+        switch style {
+        case .iso8601:
+            out.append(contentsOf: offsetText(utcOffset).utf8)
+        case .twelveHour:
+            out.append(contentsOf: hour < 12 ? [32, 65, 77, 32] : [32, 80, 77, 32])  // " AM ", " PM "
+            out.append(contentsOf: abbreviation.utf8)
+        default:
+            out.append(32)
+            out.append(contentsOf: abbreviation.utf8)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

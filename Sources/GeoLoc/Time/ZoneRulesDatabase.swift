@@ -200,8 +200,11 @@ public final class ZoneRulesDatabase: @unchecked Sendable {
     /// - Throws: `.invalidArgument` for a name that cannot be an IANA name; `.notFound` for an
     ///   unknown zone; `.parse` or `.unsupported` for a system file that cannot be read as rules.
     public func rules(named name: String) throws(GeoLocError) -> ZoneRules {
-        let utf8 = Array(name.utf8)
-        guard utf8.withUnsafeBufferPointer({ ZoneRulesDatabase.isZoneName($0) }) else {
+        if let k = slotOf[name], let p = glk_load_acquire(slots + k) {
+            return Unmanaged<ZoneRules>.fromOpaque(p).takeUnretainedValue()  // the common case: one lookup
+        }
+        var copy = name
+        guard copy.withUTF8({ ZoneRulesDatabase.isZoneName($0) }) else {
             throw GeoLocError(
                 .invalidArgument,
                 "\(quoted(name)) is not a time zone name (IANA names such as \"America/Chicago\": ASCII letters, digits, '/', '_', '-', '+', '.')")
