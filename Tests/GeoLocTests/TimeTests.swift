@@ -323,6 +323,7 @@ final class TimeTests: XCTestCase {
                 t += 86400 * 7 + 3607
             }
         }
+        guard access("/usr/share/zoneinfo/right/UTC", R_OK) == 0 else { return }
         assertThrows(.unsupported) { () throws(GeoLocError) in
             let bytes = try readRegularFile("/usr/share/zoneinfo/right/UTC", limit: 1 << 20)
             return try bytes.withUnsafeBytes { b in Result { () throws(GeoLocError) in try ZoneRules(tzif: b) } }.get()
