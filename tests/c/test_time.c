@@ -488,7 +488,8 @@ static void test_tzif(void)
  * Threads: zones read for the first time from several threads at once
  * ------------------------------------------------------------------------------------------ */
 
-/* Under helgrind (test_time threads DIR), three instants a zone. */
+/* test_time threads DIR: only this part, three instants a zone (for a race detector; helgrind
+ * cannot see the acquire/release publication of each zone's rules and reports every first read). */
 static size_t states_per_thread = SIZE_MAX;
 
 static void *thread_body(void *arg)
