@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ctypes
 import operator
-from ctypes import POINTER, Structure, byref, c_bool, c_char, c_char_p, c_int, c_int32, c_int64, c_size_t, c_void_p
+from ctypes import POINTER, Structure, byref, c_bool, c_char, c_char_p, c_double, c_int, c_int32, c_int64, c_size_t, c_void_p
 from datetime import datetime, timedelta, timezone
 from typing import Any, List, NamedTuple, Optional, Union
 
@@ -94,7 +94,7 @@ _TEXT_ARGS = (TEXT_OUT, c_size_t, POINTER(c_size_t))
 
 _ffi.declare({
     "geoloc_local_time_at": (STATUS, (c_char_p, c_int64, POINTER(CLocalTime)), True),
-    "geoloc_local_times": (STATUS, (c_char_p, c_void_p, c_size_t, c_void_p), True),
+    "geoloc_local_times": (STATUS, (c_char_p, POINTER(c_double), c_size_t, POINTER(CLocalTime)), True),
     "geoloc_local_time_text": (STATUS, (c_char_p, c_int64, ENUM) + _TEXT_ARGS, True),
     "geoloc_local_time_resolve": (STATUS, (c_char_p, POINTER(CLocalDateTime), POINTER(CLocalInstants)), True),
     "geoloc_tzif_local_time": (STATUS, (c_void_p, c_size_t, c_int64, POINTER(CLocalTime)), True),
@@ -242,7 +242,7 @@ def local_times(zone: str, times: Any) -> numpy.ndarray:
     z = _zone(zone)
     arr = _times(times)
     out = numpy.zeros(arr.shape[0], dtype=LOCAL_TIME_DTYPE)
-    _lib.geoloc_local_times(z, arr.ctypes.data, arr.shape[0], out.ctypes.data)
+    _lib.geoloc_local_times(z, arr.ctypes.data_as(POINTER(c_double)), arr.shape[0], out.ctypes.data_as(POINTER(CLocalTime)))
     return out
 
 
