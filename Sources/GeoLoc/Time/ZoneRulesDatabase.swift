@@ -334,7 +334,7 @@ nonisolated(unsafe) private let sharedLock: UnsafeMutablePointer<pthread_mutex_t
 
 private func isDirectory(_ path: String) -> Bool {
     var st = stat()
-    return stat(path, &st) == 0 && (st.st_mode & 0o170000) == 0o040000
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
 }
 
 private func asciiLowercased(_ s: String) -> String {
@@ -346,31 +346,12 @@ private func quoted(_ s: String) -> String {
     s.count > 60 ? "\"\(s.prefix(60))...\"" : "\"\(s)\""
 }
 
-/// The bytes of a regular file of at most `limit` bytes (a FIFO, a device or a directory is
-/// refused before anything is read).
+/// The bytes of a regular file of at most `limit` bytes, read through Core's one file reader
+/// (a FIFO, a device or a directory is refused before anything is read).
 func readRegularFile(_ path: String, limit: Int) throws(GeoLocError) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    if fd < 0 {
-        let e = errno
-        if e == ENOENT || e == ENOTDIR { throw GeoLocError(.notFound, "\(path): no such file") }
-        throw GeoLocError(.invalidArgument, "\(path): cannot open: \(String(cString: strerror(e)))")
-    }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0 else { throw GeoLocError(.invalidArgument, "\(path): cannot read its size") }
-    guard (st.st_mode & 0o170000) == 0o100000 else { throw GeoLocError(.invalidArgument, "\(path): not a regular file") }
-    let size = Int(st.st_size)
-    guard size <= limit else { throw GeoLocError(.invalidArgument, "\(path): \(size) bytes, more than the \(limit) read") }
-    var bytes = [UInt8](repeating: 0, count: size)
-    var done = 0
-    while done < size {
-        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, size - done) }
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { break }
-        done += n
-    }
-    guard done == size else { throw GeoLocError(.invalidArgument, "\(path): the file changed while it was read") }
-    return bytes
+    let file = try LoadedFile(path: path, maxBytes: limit)
+    defer { file.release() }
+    return Array(file.bytes)
 }
 
 /// The release ("2026f") and zone and link names of a TZif directory, from its tzdata.zi (the
