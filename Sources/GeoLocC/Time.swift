@@ -43,7 +43,7 @@ public func geoloc_local_time_at(
     _ zone: UnsafePointer<CChar>?, _ instant: Int64, _ out: UnsafeMutablePointer<geoloc_local_time>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         out.pointee = cLocalTime(try zoneRules(zone).localTime(at: instant))
         return GEOLOC_OK
     }
@@ -54,12 +54,11 @@ public func geoloc_local_times(
     _ zone: UnsafePointer<CChar>?, _ times: UnsafePointer<Double>?, _ n: Int, _ out: UnsafeMutablePointer<geoloc_local_time>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let n = try checkCount(n, "n")
-        guard n == 0 || times != nil else { throw GeoLocError(.nullArgument, "times is NULL with n = \(n)") }
-        guard n == 0 || out != nil else { throw GeoLocError(.nullArgument, "out is NULL with n = \(n)") }
+        let times = try inputArray(times, n, "times")
+        if times.count != 0 && out == nil { throw GeoLocError(.nullArgument, "out is NULL with n = \(times.count)") }
         let rules = try zoneRules(zone)
         let abbreviations = abbreviationFields(rules)
-        try rules.localTimes(UnsafeBufferPointer(start: times, count: n)) { (i: Int, lt: LocalTime) throws(GeoLocError) in
+        try rules.localTimes(times) { (i: Int, lt: LocalTime) throws(GeoLocError) in
             out.unsafelyUnwrapped[i] = cLocalTime(lt, abbreviations)
         }
         return GEOLOC_OK
@@ -72,8 +71,7 @@ public func geoloc_local_time_text(
     _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
-        if buf == nil && cap != 0 { throw GeoLocError(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
+        try outputBuffer(buf, cap, needed)
         let s = try decode(style.rawValue, as: LocalTimeStyle.self, "style")
         return writeText(try zoneRules(zone).text(at: instant, style: s), buf, cap, needed)
     }
@@ -84,8 +82,8 @@ public func geoloc_local_time_resolve(
     _ zone: UnsafePointer<CChar>?, _ local: UnsafePointer<geoloc_local_date_time>?, _ out: UnsafeMutablePointer<geoloc_local_instants>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let local else { throw GeoLocError(.nullArgument, "local is NULL") }
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let local = try required(local, "local")
+        let out = try required(out, "out")
         let rules = try zoneRules(zone)
         let l = local.pointee
         let r = try rules.instants(for: LocalDateTime(
@@ -102,10 +100,9 @@ public func geoloc_tzif_local_time(
     _ bytes: UnsafeRawPointer?, _ len: Int, _ instant: Int64, _ out: UnsafeMutablePointer<geoloc_local_time>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let bytes else { throw GeoLocError(.nullArgument, "bytes is NULL") }
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        guard len >= 0 else { throw GeoLocError(.countTooLarge, "len \(UInt(bitPattern: len)) is larger than memory") }
-        let rules = try ZoneRules(tzif: UnsafeRawBufferPointer(start: bytes, count: len))
+        guard bytes != nil else { throw GeoLocError(.nullArgument, "bytes is NULL") }
+        let out = try required(out, "out")
+        let rules = try ZoneRules(tzif: byteSpan(bytes, len, "bytes"))
         out.pointee = cLocalTime(try rules.localTime(at: instant))
         return GEOLOC_OK
     }
@@ -114,7 +111,7 @@ public func geoloc_tzif_local_time(
 @c @implementation
 public func geoloc_time_zone_names(_ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try outputBuffer(buf, cap, needed)
         let names = try ZoneRulesDatabase.shared().names
         return writeText(names.map { $0 + "\n" }.joined(), buf, cap, needed)
     }
@@ -123,7 +120,7 @@ public func geoloc_time_zone_names(_ buf: UnsafeMutablePointer<CChar>?, _ cap: I
 @c @implementation
 public func geoloc_tzdata_version(_ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try outputBuffer(buf, cap, needed)
         return writeText(try ZoneRulesDatabase.shared().version, buf, cap, needed)
     }
 }
@@ -131,7 +128,7 @@ public func geoloc_tzdata_version(_ buf: UnsafeMutablePointer<CChar>?, _ cap: In
 @c @implementation
 public func geoloc_tzdata_source(_ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try outputBuffer(buf, cap, needed)
         let source = switch try ZoneRulesDatabase.shared().source {
         case .compiled(let path): path
         case .system(let directory): directory
