@@ -61,7 +61,7 @@ let package = Package(
     file(WRITE "${dir}/Sources/App/main.swift" "import GeoLoc\nprint(try distanceText(meters: distance(from: Coordinate(latitude: 38.32, longitude: -88.87), to: Coordinate(latitude: 40.71, longitude: -74.01))))\n")
     execute_process(
         COMMAND "${SWIFT}" package resolve --package-path "${dir}" --scratch-path "${dir}/.build"
-                --cache-path "${BINARY}/cache"
+                --cache-path "${BINARY}/cache" --config-path "${BINARY}/config" --security-path "${BINARY}/security"
         RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
     if(NOT rc EQUAL 0)
         message(FATAL_ERROR "swift package resolve failed for ${dependency} (${rc}):\n${out}\n${err}")

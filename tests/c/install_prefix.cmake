@@ -46,12 +46,14 @@ endif()
 if(EXISTS "${PREFIX}/share/geoloc/cities1000.tsv")
     string(APPEND problems "share/geoloc/cities1000.tsv should not be installed (only the saved form)\n")
 endif()
-# The CMake package names no GEOS target: a consumer needs no GEOS development files.
+# The CMake package asks for no GEOS package and puts GEOS in no link interface: a consumer
+# needs no GEOS development files (geoloc.consumer.cmake builds without GEOS's CMake package;
+# the exported IMPORTED_LINK_DEPENDENT_LIBRARIES hint, for -rpath-link, is ignored then).
 file(GLOB _targets "${PREFIX}/${LIBDIR}/cmake/geoloc/*.cmake")
 foreach(f ${_targets})
     file(READ "${f}" text)
-    if(text MATCHES "GEOS")
-        string(APPEND problems "${f} names GEOS\n")
+    if(text MATCHES "find_dependency\\(GEOS|INTERFACE_LINK_LIBRARIES[^\n]*GEOS")
+        string(APPEND problems "${f} needs GEOS\n")
     endif()
 endforeach()
 if(problems)
