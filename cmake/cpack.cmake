@@ -18,7 +18,8 @@ set(CPACK_GENERATOR "DEB")
 set(CPACK_PACKAGE_NAME "libgeoloc")
 set(CPACK_PACKAGE_VENDOR "libgeoloc")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+# The synopsis of both packages (under 80 characters); each one's description follows it.
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "embeddable location library: distances, places, geocoding, tracks")
 set(CPACK_PACKAGE_CONTACT "libgeoloc maintainers <maintainers@libgeoloc.org>")
 set(CPACK_RESOURCE_FILE_LICENSE "${PROJECT_SOURCE_DIR}/LICENSE")
 set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
@@ -41,32 +42,37 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION "libs")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY "=")
+# ldconfig through the trigger (Debian policy 8.1.1), not from maintainer scripts: CPack writes
+# postinst/postrm calling ldconfig unless the package brings its own (which do nothing).
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_CONTROL_EXTRA
+    "${PROJECT_SOURCE_DIR}/cmake/debian/triggers" "${PROJECT_SOURCE_DIR}/cmake/debian/postinst"
+    "${PROJECT_SOURCE_DIR}/cmake/debian/postrm")
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
-"embeddable location library (runtime)
- Distance and WGS84 geodesics, mileage and the best order of a day's stops,
- place search, offline reverse geocoding on the shipped GeoNames gazetteer
- (CC BY 4.0), fix filtering, geofences, GPX tracks, coordinate and address
- text and weather codes, through a C interface.
- .
- This package has the shared library and its data files.")
+"Distance and WGS84 geodesics, mileage and the best order of a day's stops,
+place search, offline reverse geocoding on the shipped GeoNames gazetteer
+(CC BY 4.0), fix filtering, geofences, GPX tracks, coordinate and address
+text and weather codes, through a C interface.
+
+This package has the shared library and its data files.")
 
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME "libgeoloc-dev")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION "libdevel")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libgeoloc${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION}-1)")
 set(CPACK_DEBIAN_DEVELOPMENT_DESCRIPTION
-"embeddable location library (development files)
- Distance and WGS84 geodesics, mileage and the best order of a day's stops,
- place search, offline reverse geocoding, fix filtering, geofences and GPX
- tracks, through a C interface.
- .
- This package has the C header geoloc.h, the link to the shared library,
- geoloc.pc for pkg-config and the CMake package (find_package(geoloc)).")
+"Distance and WGS84 geodesics, mileage and the best order of a day's stops,
+place search, offline reverse geocoding, fix filtering, geofences and GPX
+tracks, through a C interface.
+
+This package has the development files: the C header geoloc.h, the link to
+the shared library, geoloc.pc for pkg-config and the CMake package
+(find_package(geoloc)).")
 
 # The copyright file and the changelog of every package (cmake/debian/docs.cmake).
-set(GEOLOC_DEBIAN_DOCS "${PROJECT_BINARY_DIR}/debian")
-configure_file("${PROJECT_SOURCE_DIR}/cmake/debian/copyright.in" "${GEOLOC_DEBIAN_DOCS}/copyright" @ONLY)
-configure_file("${PROJECT_SOURCE_DIR}/cmake/debian/changelog.in" "${GEOLOC_DEBIAN_DOCS}/changelog.Debian" @ONLY)
-set(GEOLOC_DEBIAN_PACKAGES "Runtime=libgeoloc${PROJECT_VERSION_MAJOR}" "Development=libgeoloc-dev")
+# (CPACK_-prefixed: CPack passes only those to its scripts, through CPackConfig.cmake.)
+set(CPACK_GEOLOC_DEBIAN_DOCS "${PROJECT_BINARY_DIR}/debian")
+configure_file("${PROJECT_SOURCE_DIR}/cmake/debian/copyright.in" "${CPACK_GEOLOC_DEBIAN_DOCS}/copyright" @ONLY)
+configure_file("${PROJECT_SOURCE_DIR}/cmake/debian/changelog.in" "${CPACK_GEOLOC_DEBIAN_DOCS}/changelog.Debian" @ONLY)
+set(CPACK_GEOLOC_DEBIAN_PACKAGES "Runtime=libgeoloc${PROJECT_VERSION_MAJOR}" "Development=libgeoloc-dev")
 set(CPACK_PRE_BUILD_SCRIPTS "${PROJECT_SOURCE_DIR}/cmake/debian/docs.cmake")
 
 include(CPack)

@@ -3,10 +3,13 @@
 # must carry into /usr/share/doc/<package>/ of each one -- the DEP-5 copyright file (the
 # library's, GeoNames' and the address-formatting data's licences) and changelog.Debian.gz
 # (gzip -9n: no name, no time stamp, so the package builds the same twice).
-# Reads GEOLOC_DEBIAN_DOCS (the configured copyright and changelog) and GEOLOC_DEBIAN_PACKAGES
-# (component=package pairs) from CPackConfig.cmake.
+# Reads CPACK_GEOLOC_DEBIAN_DOCS (the configured copyright and changelog) and
+# CPACK_GEOLOC_DEBIAN_PACKAGES (component=package pairs) from CPackConfig.cmake.
 file(GLOB _staged LIST_DIRECTORIES true "${CPACK_TEMPORARY_DIRECTORY}/*")
-foreach(pair ${GEOLOC_DEBIAN_PACKAGES})
+if(NOT CPACK_GEOLOC_DEBIAN_PACKAGES OR NOT IS_DIRECTORY "${CPACK_GEOLOC_DEBIAN_DOCS}")
+    message(FATAL_ERROR "CPACK_GEOLOC_DEBIAN_PACKAGES / CPACK_GEOLOC_DEBIAN_DOCS are not set")
+endif()
+foreach(pair ${CPACK_GEOLOC_DEBIAN_PACKAGES})
     string(REPLACE "=" ";" pair "${pair}")
     list(GET pair 0 component)
     list(GET pair 1 package)
@@ -16,8 +19,8 @@ foreach(pair ${GEOLOC_DEBIAN_PACKAGES})
     endif()
     set(doc "${root}${CPACK_PACKAGING_INSTALL_PREFIX}/share/doc/${package}")
     file(MAKE_DIRECTORY "${doc}")
-    file(COPY_FILE "${GEOLOC_DEBIAN_DOCS}/copyright" "${doc}/copyright")
-    file(COPY_FILE "${GEOLOC_DEBIAN_DOCS}/changelog.Debian" "${doc}/changelog.Debian")
+    file(COPY_FILE "${CPACK_GEOLOC_DEBIAN_DOCS}/copyright" "${doc}/copyright")
+    file(COPY_FILE "${CPACK_GEOLOC_DEBIAN_DOCS}/changelog.Debian" "${doc}/changelog.Debian")
     execute_process(COMMAND gzip -9nf "${doc}/changelog.Debian" RESULT_VARIABLE rc)
     if(NOT rc EQUAL 0)
         message(FATAL_ERROR "gzip -9n ${doc}/changelog.Debian failed (${rc})")
