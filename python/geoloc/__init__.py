@@ -4,8 +4,9 @@ Distances (on the sphere or the WGS84 ellipsoid) and geodesics; multi-stop milea
 best order of a day's stops; place sets searched by radius, k nearest or region, saved to files
 that open in milliseconds; offline reverse geocoding ("Springfield, IL") on the shipped GeoNames
 gazetteer; fixes through a filter with stop detection, geofence monitoring (enter, exit, dwell),
-track statistics, simplification, resampling, stay points and GPX / GeoJSON tracks; coordinate
-text, address forms and WMO weather codes as words. No network, no API key; batches are numpy
+track statistics, simplification, resampling, stay points and GPX / GeoJSON tracks; local time
+in any IANA time zone from the shipped tz rules; coordinate text, address forms and WMO weather
+codes as words. No network, no API key; batches are numpy
 arrays handed to the library in one call.
 
 The distribution is ``libgeoloc`` (the PyPI name ``geoloc`` is another project); the package it
