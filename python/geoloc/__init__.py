@@ -1,10 +1,19 @@
-"""geoloc: Python bindings of libgeoloc, the embeddable location library.
+"""geoloc: Python bindings of libgeoloc, the embeddable location library (``pip install libgeoloc``).
 
-Distances (on the sphere or the WGS84 ellipsoid) and geodesics, place sets searched by radius, k
-nearest or region, offline reverse geocoding ("Springfield, IL"), multi-stop mileage, coordinate
-text, address forms and WMO weather codes as words, without a network or an API key. The package
-is a thin ctypes layer over a built libgeoloc.so (pip does not build it); at import it looks for
-the library in this order:
+Distances (on the sphere or the WGS84 ellipsoid) and geodesics; multi-stop mileage, ETA and the
+best order of a day's stops; place sets searched by radius, k nearest or region, saved to files
+that open in milliseconds; offline reverse geocoding ("Springfield, IL") on the shipped GeoNames
+gazetteer; fixes through a filter with stop detection, geofence monitoring (enter, exit, dwell),
+track statistics, simplification, resampling, stay points and GPX / GeoJSON tracks; local time
+in any IANA time zone from the shipped tz rules; coordinate text, address forms and WMO weather
+codes as words. No network, no API key; batches are numpy
+arrays handed to the library in one call.
+
+The distribution is ``libgeoloc`` (the PyPI name ``geoloc`` is another project); the package it
+installs is ``geoloc``. The package is a thin ctypes layer over libgeoloc.so: the wheel carries
+the library, GEOS and the saved gazetteer, and ``pip install`` from the sdist or a clone builds
+them (the Swift toolchain and libgeos-dev needed). At import it looks for the library in this
+order:
 
 1. the environment variable ``GEOLOC_LIBRARY`` (a path to libgeoloc.so; when set, only it),
 2. next to the package (``geoloc/libgeoloc.so*``),
