@@ -254,3 +254,15 @@ extension PlaceSearch {
     @_spi(CABI)
     public func population(ofPlace i: Int) -> Int64 { Int64(index.image.population(i)) }
 }
+
+extension PlaceSearch {
+    /// Recomputes the checksum of search-index bytes in place (for tests and fuzzing that change
+    /// a file on purpose and want its other checks to run).
+    @_spi(Testing)
+    public static func resealIndex(_ bytes: UnsafeMutableRawBufferPointer) {
+        guard bytes.count >= SearchFile.headerSize else { return }
+        bytes.storeBytes(of: UInt64(0), toByteOffset: SearchFile.checksumOffset, as: UInt64.self)
+        let sum = PlaceFileChecksum.of(UnsafeRawBufferPointer(bytes))
+        bytes.storeBytes(of: sum.littleEndian, toByteOffset: SearchFile.checksumOffset, as: UInt64.self)
+    }
+}
