@@ -11,6 +11,8 @@
  *   geoloc-demo near LATLON MILES [LIMIT]      towns within MILES, nearest first (shipped
  *                                              GeoNames gazetteer)
  *   geoloc-demo where LATLON                   offline reverse geocoding: "City, State"
+ *   geoloc-demo find QUERY [LIMIT]             places by name ("Springfield, IL", "Kiev",
+ *                                              "sprinfield"): offline forward geocoding
  *   geoloc-demo track [GPX [REGIONS]]          replays a GPX track through the fix filter and
  *                                              geofence monitor (default: the demo walk)
  *
@@ -52,8 +54,9 @@ static int usage(void)
             "                                         city-state-country, postal\n"
             "       %s near LATLON MILES [LIMIT]      towns within MILES, nearest first\n"
             "       %s where LATLON                   the nearest town as \"City, State\"\n"
-            "       %s track [GPX [REGIONS]]          replay a track: kept fixes, geofence events\n",
-            program, program, program, program, program, program, program, program, program);
+            "       %s track [GPX [REGIONS]]          replay a track: kept fixes, geofence events\n"
+            "       %s find QUERY [LIMIT]             places by name, best first\n",
+            program, program, program, program, program, program, program, program, program, program);
     return 2;
 }
 
@@ -331,6 +334,43 @@ static int cmd_where(const char *at)
     printf("%s\n%s\n(%s from its centre)\n", city_state, full, miles);
     geoloc_gazetteer_destroy(g);
     return 0;
+}
+
+/* Places by name: each result's name, region, country, population, score and how it matched. */
+static int print_found(geoloc_search *search, const char *query, size_t limit, const char *indent)
+{
+    static const char *const how[] = {"exact", "prefix", "typo"};
+    geoloc_search_options o;
+    geoloc_search_result r[16];
+    char name[TEXT_CAP], region[TEXT_CAP], country[TEXT_CAP], matched[TEXT_CAP];
+    size_t n, needed, i;
+    geoloc_status s;
+    geoloc_search_options_default(&o);
+    o.limit = limit;
+    if ((s = geoloc_search_find(search, query, &o, r, 16, &n)) != GEOLOC_OK) return report("find", s);
+    if (n == 0) printf("%s(nothing matches \"%s\" well enough)\n", indent, query);
+    for (i = 0; i < n; i++) {
+        if ((s = geoloc_search_text(search, &r[i], GEOLOC_SEARCH_NAME, name, sizeof name, &needed)) != GEOLOC_OK ||
+            (s = geoloc_search_text(search, &r[i], GEOLOC_SEARCH_REGION, region, sizeof region, &needed)) != GEOLOC_OK ||
+            (s = geoloc_search_text(search, &r[i], GEOLOC_SEARCH_COUNTRY_CODE, country, sizeof country, &needed)) != GEOLOC_OK ||
+            (s = geoloc_search_text(search, &r[i], GEOLOC_SEARCH_MATCHED_NAME, matched, sizeof matched, &needed)) != GEOLOC_OK)
+            return report("find", s);
+        printf("%s%-18s %-22s %s  %10lld people  score %.3f  %s \"%s\"\n", indent, name, region, country,
+               (long long)r[i].population, r[i].score, how[r[i].match], matched);
+    }
+    return 0;
+}
+
+static int cmd_find(const char *query, const char *limit_text)
+{
+    geoloc_search *search = NULL;
+    geoloc_status s;
+    long limit = limit_text ? strtol(limit_text, NULL, 10) : 5;
+    if (limit < 1 || limit > 16) return usage();
+    if ((s = geoloc_search_open(NULL, NULL, &search)) != GEOLOC_OK) return report("search", s);
+    int rc = print_found(search, query, (size_t)limit, "");
+    geoloc_search_destroy(search);
+    return rc;
 }
 
 static int cmd_address(geoloc_address_style style, char **items, size_t n)
@@ -713,6 +753,24 @@ static int tour_places(const struct table *trip, const geoloc_coord *home, const
     return 0;
 }
 
+/* Places found by name: a state code, another script, an old name, a typing error. */
+static int tour_find(void)
+{
+    static const char *const queries[] = {"Springfield, IL", "Київ", "Bombay", "sprinfield, mo"};
+    geoloc_search *search = NULL;
+    geoloc_status s;
+    size_t i;
+    int rc = 0;
+    printf("\n== Find a place by name (offline forward geocoding)\n");
+    if ((s = geoloc_search_open(NULL, NULL, &search)) != GEOLOC_OK) return report("search", s);
+    for (i = 0; i < sizeof queries / sizeof queries[0] && rc == 0; i++) {
+        printf("  \"%s\"\n", queries[i]);
+        rc = print_found(search, queries[i], 1, "    ");
+    }
+    geoloc_search_destroy(search);
+    return rc;
+}
+
 static int tour(const char *dir)
 {
     static struct table trip, weather, addresses;
@@ -748,7 +806,7 @@ static int tour(const char *dir)
     if ((rc = tour_weather(&weather)) != 0) return rc;
     if ((rc = tour_addresses(&addresses)) != 0) return rc;
     if ((rc = tour_places(&trip, &home, stops, stop_rows, n_stops)) != 0) return rc;
-    return 0;
+    return tour_find();
 }
 
 int main(int argc, char **argv)
@@ -795,6 +853,8 @@ int main(int argc, char **argv)
         return cmd_near(argv[i + 1], argv[i + 2], argc - i == 4 ? argv[i + 3] : NULL);
     }
     if (strcmp(argv[i], "where") == 0 && argc - i == 2) return cmd_where(argv[i + 1]);
+    if (strcmp(argv[i], "find") == 0 && (argc - i == 2 || argc - i == 3))
+        return cmd_find(argv[i + 1], argc - i == 3 ? argv[i + 2] : NULL);
     if (strcmp(argv[i], "track") == 0 && argc - i <= 3) {
         static char gpx[1100], regions[1100];
         snprintf(gpx, sizeof gpx, "%s/walk.gpx", dir);
