@@ -107,7 +107,7 @@ enum SearchBuild {
             let file = try LoadedFile(path: alternateNames)
             defer { file.release() }
             let bytes = file.bytes.bindMemory(to: UInt8.self)
-            guard isValidUTF8(bytes.baseAddress!, 0, bytes.count) || bytes.isEmpty else {
+            guard bytes.isEmpty || isValidUTF8(bytes.baseAddress!, 0, bytes.count) else {
                 throw GeoLocError(.invalidUTF8, "\(alternateNames): not valid UTF-8")
             }
             var lineStart = 0

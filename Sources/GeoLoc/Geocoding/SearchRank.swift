@@ -114,9 +114,11 @@ struct SearchRanker {
         // 3. Prefixes: autocomplete, or when nothing fits exactly.
         if options.prefix || !settled {
             let range = q.name.withUnsafeBufferPointer { index.prefixRange($0) }
-            let want = qualifiers.isEmpty && countryBias == nil && options.near == nil ? Swift.max(options.limit * 4, 32) : 512
+            // Autocomplete with a qualifier or a bias looks further for places that fit them.
+            let wide = options.prefix && !(qualifiers.isEmpty && countryBias == nil && options.near == nil)
+            let want = wide ? 256 : Swift.max(options.limit * 4, 32)
             for key in index.bestKeys(in: range, count: want) where key != exactKey {
-                postingsOf(key, .prefix, 0, qualifiers, limit: qualifiers.isEmpty ? 8 : 64)
+                postingsOf(key, .prefix, 0, qualifiers, limit: wide ? 32 : 8)
             }
         }
 
@@ -124,8 +126,18 @@ struct SearchRanker {
         if (!options.prefix && !settled) || (options.prefix && found.isEmpty) {
             let k = options.maxEdits ?? (nameLength >= 5 ? 2 : nameLength >= 4 ? 1 : 0)
             if k > 0 {
-                let hits = q.name.withUnsafeBufferPointer { index.typoKeys($0, maxEdits: k) }
-                for h in hits where h.edits > 0 { postingsOf(h.key, .typo, h.edits, qualifiers, limit: 64) }
+                var hits = q.name.withUnsafeBufferPointer { index.typoKeys($0, maxEdits: k) }.filter { $0.edits > 0 }
+                // The closest and most prominent names first, at most 256 of them.
+                if hits.count > 256 {
+                    hits.sort { a, b in
+                        if a.edits != b.edits { return a.edits < b.edits }
+                        let pa = index.prominence(image.postings(a.key).lowerBound)
+                        let pb = index.prominence(image.postings(b.key).lowerBound)
+                        return pa != pb ? pa > pb : a.key < b.key
+                    }
+                    hits.removeLast(hits.count - 256)
+                }
+                for h in hits { postingsOf(h.key, .typo, h.edits, qualifiers, limit: qualifiers.isEmpty ? 16 : 64) }
             }
         }
 
@@ -180,6 +192,8 @@ struct Qualifier {
     /// place's region or country; else 0.35.
     func penalty(place: Int, image: SearchImage, index: SearchIndex) -> Double {
         if fitsExactly(place: place, image: image) { return 0 }
+        // A qualifier that names a region or country exactly names another one than the place's.
+        if !targets.isEmpty { return 0.35 }
         let length = text.withUnsafeBufferPointer { scalarCount($0) }
         let limit = length >= 7 ? 2 : length >= 4 ? 1 : 0
         guard limit > 0 else { return 0.35 }
