@@ -1420,20 +1420,21 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode_many_text(const geoloc_gazetteer
  * counts a tenth of the population):
  *   exact name                       0.75 + 0.25 p
  *   prefix, with prefix = true       0.75 + 0.25 p (an exact name 0.005 more)
- *   e typing errors, name L long     0.40 + 0.30 max(0, p - 0.21 (e - 1) - 0.5 max(0, e/L - 0.2))
+ *   e typing errors, name L long     0.35 + 0.35 max(0, p - 0.21 (e - 1) - 0.5 max(0, e/L - 0.2))
  *   prefix, with prefix = false      0.30 + 0.30 p (1 + q/L) / 2 (q the query's length)
- * minus, per qualifier the place does not fit exactly, 0.04 per typing error when it is within
- * one (two from 7 characters) of a name of the place's region or country, else 0.35; plus
+ * minus, per qualifier the place does not fit, 0.35, or when the qualifier names no region or
+ * country exactly, 0.04 per typing error when it is within one (two from 7 characters) of a name
+ * of the place's region or country ("Springfield, Ilinois"); plus
  * 0.12 * 200 / (200 + km) toward the `near` point (nearest first among equals) and 0.08 in the
  * preferred `country`. So exact names rank above typing errors unless a bias lifts them, and one
  * more typing error weighs about as much as thirty times fewer people. Ties: the larger
  * population first, then the lower place index. The same query and options always give the same
  * answer.
  *
- * Threshold. Candidates scoring below min_score (default 0.5) are not returned: a query that
+ * Threshold. Candidates scoring below min_score (default 0.45) are not returned: a query that
  * nothing fits well gives no result (count 0, GEOLOC_OK), never a wild guess. With the default,
- * one typing error needs about 200 people, two about 6,000; a wrong qualifier (-0.35) leaves
- * only well-known exact names.
+ * one typing error needs about 100 people, two about 3,000 (more for short names); a wrong
+ * qualifier (-0.35) leaves only exact names of places of about 10,000 or more.
  */
 
 /** A gazetteer with a search index of its names. Immutable; any thread may use it. */
@@ -1449,7 +1450,7 @@ typedef enum geoloc_search_match {
 /** Search options; geoloc_search_options_default fills in the defaults. */
 typedef struct geoloc_search_options {
     size_t limit;        /**< at most this many results, 1...1000 (default 10) */
-    double min_score;    /**< results scoring below it are dropped, [0, 1] (default 0.5) */
+    double min_score;    /**< results scoring below it are dropped, [0, 1] (default 0.45) */
     bool prefix;         /**< autocomplete: the name is the start of the place's (default false) */
     bool has_near;       /**< prefer places near `near` (default false) */
     geoloc_coord near;   /**< degrees; read when has_near */
@@ -1480,7 +1481,7 @@ typedef enum geoloc_search_field {
     GEOLOC_SEARCH_MATCHED_NAME = 5  /**< the name that matched, folded ("munchen", "kiev") */
 } geoloc_search_field;
 
-/** Fills *options with the defaults (limit 10, min_score 0.5, no prefix, no bias, max_edits
+/** Fills *options with the defaults (limit 10, min_score 0.45, no prefix, no bias, max_edits
  *  -1). NULL is ignored. Thread safety: any thread. */
 GEOLOC_API void geoloc_search_options_default(geoloc_search_options *options);
 

@@ -273,7 +273,10 @@ public func geoloc_search_find(
         guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
         if results == nil && cap != 0 { throw GeoLocError(.nullArgument, "results is NULL but cap is \(UInt(bitPattern: cap))") }
         let o = try searchOptions(options)
-        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(query).assumingMemoryBound(to: UInt8.self), count: Int(strnlen(query, SearchQuery_maxBytesPlusOne)))
+        let start = UnsafeRawPointer(query).assumingMemoryBound(to: UInt8.self)
+        var length = 0
+        while length < SearchQuery_maxBytesPlusOne && start[length] != 0 { length += 1 }
+        let bytes = UnsafeBufferPointer(start: start, count: length)
         try PlaceSearch.checkQuery(bytes, "query")
         let hits = try h.search.rank(bytes, o)
         count.pointee = hits.count
@@ -350,14 +353,7 @@ public func geoloc_search_text(
         if field.rawValue == 5 {
             text = String(decoding: s.keyBytes(r.name_key), as: UTF8.self)
         } else {
-            let c = s.candidate(SearchHit(place: r.index, score: 0, match: .exact, edits: 0, key: r.name_key, alternate: false))
-            switch field.rawValue {
-            case 0: text = c.name
-            case 1: text = c.region
-            case 2: text = c.regionCode
-            case 3: text = c.countryCode
-            default: text = c.countryName
-            }
+            text = s.placeText(r.index, field: Int(field.rawValue))
         }
         return writeText(text, buf, cap, needed)
     }

@@ -477,7 +477,7 @@ class PlaceSearch(_Handle):
     def _text(self, ptr: Any, r: CSearchResult, field: int) -> str:
         return _text_result(lambda buf, cap, needed: _lib.geoloc_search_text(ptr, byref(r), field, buf, cap, needed))
 
-    def search(self, query: str, limit: int = 10, min_score: float = 0.5, prefix: bool = False,
+    def search(self, query: str, limit: int = 10, min_score: float = 0.45, prefix: bool = False,
                near: Optional[CoordLike] = None, country: Optional[str] = None,
                max_edits: Optional[int] = None) -> List[SearchResult]:
         """The places ``query`` names, best first (at most ``limit``; none scoring below
@@ -503,7 +503,7 @@ class PlaceSearch(_Handle):
                 ))
         return out
 
-    def search_many(self, queries: Any, limit: int = 10, min_score: float = 0.5, prefix: bool = False,
+    def search_many(self, queries: Any, limit: int = 10, min_score: float = 0.45, prefix: bool = False,
                     near: Optional[CoordLike] = None, country: Optional[str] = None,
                     max_edits: Optional[int] = None) -> SearchResults:
         """:meth:`search` for each of ``queries`` (a sequence or numpy array of str, or a numpy
@@ -563,7 +563,7 @@ def shared_search() -> PlaceSearch:
         return _shared_search
 
 
-def search_places(query: str, limit: int = 10, min_score: float = 0.5, prefix: bool = False,
+def search_places(query: str, limit: int = 10, min_score: float = 0.45, prefix: bool = False,
                   near: Optional[CoordLike] = None, country: Optional[str] = None,
                   max_edits: Optional[int] = None) -> List[SearchResult]:
     """Places of the shipped gazetteer by name: ``search_places("Springfield, IL")[0].name`` is

@@ -138,9 +138,9 @@ public enum SearchMatch: Int32, Sendable, CaseIterable {
 public struct SearchOptions: Sendable, Equatable {
     /// At most this many candidates, best first (1...1000; default 10).
     public var limit: Int = 10
-    /// Candidates scoring below this are not returned (0...1; default 0.5). See the header
-    /// (section 7) for what scores mean: exact names score 0.75 to 1, typing errors 0.4 to 0.7.
-    public var minimumScore: Double = 0.5
+    /// Candidates scoring below this are not returned (0...1; default 0.45). See the header
+    /// (section 7) for what scores mean: exact names score 0.75 to 1, typing errors 0.35 to 0.7.
+    public var minimumScore: Double = 0.45
     /// Autocomplete: the name is the start of the place's name ("spri" finds Springfield);
     /// exact names and prefixes then rank alike, by prominence. Off by default (prefixes are then
     /// found only when no name matches exactly, and rank below typing errors).
@@ -153,7 +153,7 @@ public struct SearchOptions: Sendable, Equatable {
     /// characters: none below 4, one for 4, two from 5.
     public var maxEdits: Int? = nil
 
-    public init(limit: Int = 10, minimumScore: Double = 0.5, prefix: Bool = false, near: Coordinate? = nil,
+    public init(limit: Int = 10, minimumScore: Double = 0.45, prefix: Bool = false, near: Coordinate? = nil,
                 country: String? = nil, maxEdits: Int? = nil) {
         self.limit = limit
         self.minimumScore = minimumScore
@@ -264,5 +264,21 @@ extension PlaceSearch {
         bytes.storeBytes(of: UInt64(0), toByteOffset: SearchFile.checksumOffset, as: UInt64.self)
         let sum = PlaceFileChecksum.of(UnsafeRawBufferPointer(bytes))
         bytes.storeBytes(of: sum.littleEndian, toByteOffset: SearchFile.checksumOffset, as: UInt64.self)
+    }
+}
+
+extension PlaceSearch {
+    /// A text of place `i` for the C door's geoloc_search_text: 0 name, 1 region, 2 region code,
+    /// 3 country code, 4 country name.
+    @_spi(CABI)
+    public func placeText(_ i: Int, field: Int) -> String {
+        let c = candidate(SearchHit(place: i, score: 0, match: .exact, edits: 0, key: 0, alternate: false))
+        switch field {
+        case 0: return c.name
+        case 1: return c.region
+        case 2: return c.regionCode
+        case 3: return c.countryCode
+        default: return c.countryName
+        }
     }
 }

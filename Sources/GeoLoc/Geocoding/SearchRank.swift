@@ -12,13 +12,14 @@ import Darwin
 //                  an alternate name counts a tenth of the population (p - 1/7)
 //   exact name          0.75 + 0.25 p
 //   prefix, autocomplete 0.75 + 0.25 p (an exact name 0.005 more)
-//   typing errors (e)   0.40 + 0.30 max(0, p - 0.21 (e - 1) - 0.5 max(0, e / L - 0.2))
+//   typing errors (e)   0.35 + 0.35 max(0, p - 0.21 (e - 1) - 0.5 max(0, e / L - 0.2))
 //                       (L: the name's length in characters; one more error weighs as ~30 times
 //                       fewer people)
 //   prefix, otherwise   0.30 + 0.30 p (0.5 + 0.5 q / L)  (q: the query's length)
 //
-// then, for each qualifier the place does not fit exactly: -0.04 per typing error when it is
-// within one (two from 7 characters) of one of the place's region or country names, else -0.35;
+// then, for each qualifier the place does not fit: -0.35, or when the qualifier names no region or
+// country exactly, -0.04 per typing error when it is within one (two from 7 characters) of one of
+// the place's region or country names;
 // +0.12 * 200 / (200 + km) toward the `near` point; +0.08 in the preferred country; clamped to
 // [0, 1]. Exact names thus rank above typing errors unless a bias lifts them. Ties: the larger
 // population first, then the lower index. Typing errors are looked for only when no exact name
@@ -65,7 +66,7 @@ struct SearchRanker {
                 }
             case .typo:
                 let relative = Swift.max(0, Double(edits) / Double(Swift.max(nameLength, 1)) - 0.2)
-                s = 0.40 + 0.30 * Swift.max(0, p - 0.21 * Double(edits - 1) - 0.5 * relative)
+                s = 0.35 + 0.35 * Swift.max(0, p - 0.21 * Double(edits - 1) - 0.5 * relative)
             }
             s += extra
             for qual in qs { s -= qual.penalty(place: posting.place, image: image, index: index) }
