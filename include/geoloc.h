@@ -1420,7 +1420,9 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode_many_text(const geoloc_gazetteer
  * counts a tenth of the population):
  *   exact name                       0.75 + 0.25 p
  *   prefix, with prefix = true       0.75 + 0.25 p (an exact name 0.005 more)
- *   e typing errors, name L long     0.35 + 0.35 max(0, p - 0.21 (e - 1) - 0.5 max(0, e/L - 0.2))
+ *   e typing errors                  0.35 + 0.35 max(0, p - 0.21 (e - 1) - 0.5 max(0, e/L - 0.2))
+ *                                    (L the shorter of the query's and the name's lengths; a
+ *                                    misspelt alternate name counts a hundredth: p - 2/7)
  *   prefix, with prefix = false      0.30 + 0.30 p (1 + q/L) / 2 (q the query's length)
  * minus, per qualifier the place does not fit, 0.35, or when the qualifier names no region or
  * country exactly, 0.04 per typing error when it is within one (two from 7 characters) of a name

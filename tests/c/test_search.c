@@ -22,6 +22,17 @@
 
 static geoloc_search *search;
 
+/* Whether two result lists are the same, field by field (the structs have padding). */
+static int same_results(const geoloc_search_result *a, const geoloc_search_result *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i].index != b[i].index || a[i].score != b[i].score || a[i].match != b[i].match ||
+            a[i].edits != b[i].edits || a[i].alternate != b[i].alternate || a[i].name_key != b[i].name_key ||
+            a[i].geonames_id != b[i].geonames_id || a[i].population != b[i].population)
+            return 0;
+    return 1;
+}
+
 /* The first result's GeoNames id for a query (0 when there is none). */
 static int64_t first_id(const char *query, const geoloc_search_options *o)
 {
@@ -240,7 +251,7 @@ static void test_many(void)
     size_t na, nb;
     CHECK_OK(geoloc_search_find(search, "San", NULL, a, 10, &na));
     CHECK_OK(geoloc_search_find(search, "San", NULL, b, 10, &nb));
-    CHECK(na == nb && memcmp(a, b, na * sizeof a[0]) == 0);
+    CHECK(na == nb && same_results(a, b, na));
 }
 
 static void test_files(void)
@@ -256,7 +267,7 @@ static void test_files(void)
     size_t na = 0, nb = 0;
     CHECK_OK(geoloc_search_find(search, "Sprignfield, IL", NULL, a, 10, &na));
     CHECK_OK(geoloc_search_find(s2, "Sprignfield, IL", NULL, b, 10, &nb));
-    CHECK(na == nb && na > 0 && memcmp(a, b, na * sizeof a[0]) == 0);
+    CHECK(na == nb && na > 0 && same_results(a, b, na));
     geoloc_search_destroy(s2);
     /* Every changed byte is refused (the checksum); so is a truncated file. */
     FILE *f = fopen(path, "r+b");

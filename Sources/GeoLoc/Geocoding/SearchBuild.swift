@@ -205,8 +205,28 @@ enum SearchBuild {
                 }
             }
         }
-        let (trieFirst, trieLabel) = keyText.withUnsafeBufferPointer { t in
+        let (trieFirst, trieLabel, trieKey) = keyText.withUnsafeBufferPointer { t in
             trie(domain.map { UnsafeBufferPointer(rebasing: t[keyRanges[$0].0..<keyRanges[$0].1]) })
+        }
+        // Each node's best typo prominence: its keys' best, a key's from its best place.
+        var trieBest = [UInt8](repeating: 0, count: trieLabel.count)
+        for node in 1..<Swift.max(trieLabel.count, 1) where trieLabel[node] == 0 {
+            let j = domain[Int(trieKey[node])]
+            var best = 0.0
+            for e in Int(postStarts[j])..<Int(postStarts[j + 1]) {
+                let v = postings[e]
+                var p = Swift.min(1, log10(Double(population[Int(v & 0x0FFF_FFFF)]) + 1) / 7)
+                if v >> 28 != 0 { p -= 2.0 / 7 }
+                best = Swift.max(best, p)
+            }
+            trieBest[node] = UInt8(Swift.min(255, Swift.max(0, (best * 255).rounded(.up))))
+        }
+        if trieLabel.count > 1 {
+            for node in stride(from: trieLabel.count - 1, through: 0, by: -1) {
+                for c in Int(trieFirst[node])..<Int(trieFirst[node + 1]) where trieBest[c] > trieBest[node] {
+                    trieBest[node] = trieBest[c]
+                }
+            }
         }
 
         // Qualifier names of regions and countries.
@@ -328,6 +348,7 @@ enum SearchBuild {
         array(codeBytes, l.countryCodes)
         array(trieFirst, l.trieFirst)
         array(trieLabel, l.trieLabel)
+        array(trieBest, l.trieBest)
         array(aliasEnds, l.aliasEnds)
         array(aliasTarget, l.aliasTarget)
         array(aliasByTarget, l.aliasByTarget)
@@ -340,8 +361,9 @@ enum SearchBuild {
 
     /// The trie of sorted, distinct keys in breadth-first order: node 0 the root; a node's
     /// children contiguous and by label; a key's end a child labelled 0.
-    static func trie(_ keys: [UnsafeBufferPointer<UInt8>]) -> ([UInt32], [UInt8]) {
-        guard !keys.isEmpty else { return ([0], []) }
+    /// Also each node's first key (for an end of key: its key).
+    static func trie(_ keys: [UnsafeBufferPointer<UInt8>]) -> ([UInt32], [UInt8], [Int32]) {
+        guard !keys.isEmpty else { return ([0], [], []) }
         var label: [UInt8] = [0]
         var first: [UInt32] = []
         // Node i covers keys lo..<hi sharing their first `depth` bytes (and is an end when it is
@@ -370,7 +392,7 @@ enum SearchBuild {
             i += 1
         }
         first.append(UInt32(label.count))
-        return (first, label)
+        return (first, label, lo)
     }
 
     /// The gazetteer's fingerprint: its place count and the ids and names of 64 places spread

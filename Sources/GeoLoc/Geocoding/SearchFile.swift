@@ -48,6 +48,8 @@ import Darwin
 //   countryCodes c x 2   the countries' ISO 3166-1 alpha-2 codes (ASCII), sorted
 //   trieFirst    (t+1)x4 u32: node i's children are nodes trieFirst[i] ..< trieFirst[i+1]
 //   trieLabel    t x 1   u8: the byte on the edge into node i (0: the end of a key)
+//   trieBest     t x 1   u8: the best typo prominence of the keys below node i, as
+//                        ceil(255 p) (p of SearchRank.swift; an alternate name's less 2/7)
 //   aliasEnds    a x 4   u32: where qualifier name j ends in aliasText
 //   aliasTarget  a x 4   u32: what name j names: a region's number, or 0x80000000 | a country's
 //   aliasByTarget a x 4  u32: the qualifier names ordered by what they name
@@ -78,7 +80,7 @@ enum SearchFile {
         var places = 0, keys = 0, postings = 0, keyBytes = 0, nodes = 0, regions = 0, countries = 0
         var aliases = 0, aliasBytes = 0
         var keyEnds = 0, postStarts = 0, postingsAt = 0, blockBest = 0, placePop = 0, placeRegion = 0
-        var placeCountry = 0, regionCountry = 0, countryCodes = 0, trieFirst = 0, trieLabel = 0
+        var placeCountry = 0, regionCountry = 0, countryCodes = 0, trieFirst = 0, trieLabel = 0, trieBest = 0
         var aliasEnds = 0, aliasTarget = 0, aliasByTarget = 0, keyText = 0, aliasText = 0, size = 0
 
         var blocks: Int { (keys + SearchFile.blockSize - 1) / SearchFile.blockSize }
@@ -111,6 +113,7 @@ enum SearchFile {
             countryCodes = section(times(countries, 2))
             trieFirst = section(times(nodes + 1, 4))
             trieLabel = section(nodes)
+            trieBest = section(nodes)
             aliasEnds = section(times(aliases, 4))
             aliasTarget = section(times(aliases, 4))
             aliasByTarget = section(times(aliases, 4))

@@ -137,7 +137,13 @@ final class SearchIndex: @unchecked Sendable {
     /// The keys of the typo trie within `maxEdits` (at most 2) edits of `query` (insertions,
     /// deletions, substitutions and transpositions of adjacent bytes: the optimal string
     /// alignment distance), with their distances; `query` at most 64 bytes.
-    func typoKeys(_ query: UnsafeBufferPointer<UInt8>, maxEdits k: Int) -> [(key: Int, edits: Int)] {
+    ///
+    /// Subtrees that cannot hold a name scoring `floor` or more are skipped: a subtree's best
+    /// typo score is 0.35 + 0.35 (pbest - 0.21 (e - 1)) + `slack`, with pbest its best
+    /// prominence (trieBest) and e at least the smallest distance of the node's row (and 1). With
+    /// `keep` > 0, the floor rises to the `keep`-th best such score of the names found so far.
+    func typoKeys(_ query: UnsafeBufferPointer<UInt8>, maxEdits k: Int, floor: Double = 0, slack: Double = 0,
+                  keep: Int = 0) -> [(key: Int, edits: Int)] {
         let l = image.layout
         let m = query.count
         guard l.nodes > 1, m > 0, m <= 64, k >= 0, k <= 2 else { return [] }
@@ -145,66 +151,85 @@ final class SearchIndex: @unchecked Sendable {
         let maxDepth = m + k
         let cap = UInt8(k + 1)
         var out: [(key: Int, edits: Int)] = []
-        var rows = [UInt8](repeating: cap, count: (maxDepth + 2) * w)
-        var path = [UInt8](repeating: 0, count: maxDepth + 2)
-        var next = [Int](repeating: 0, count: maxDepth + 2)
-        var end = [Int](repeating: 0, count: maxDepth + 2)
-        rows.withUnsafeMutableBufferPointer { rows in
-            for i in 0...m { rows[i] = UInt8(Swift.min(i, k + 1)) }
-            next[0] = Int(image.u32(l.trieFirst, 0))
-            end[0] = Int(image.u32(l.trieFirst, 1))
-            var depth = 0
-            while depth >= 0 {
-                if next[depth] >= end[depth] {
-                    depth -= 1
-                    continue
-                }
-                let c = next[depth]
-                next[depth] = c + 1
-                let label = image.u8(l.trieLabel, c)
-                let prev = depth * w
-                if label == 0 {
-                    let dist = Int(rows[prev + m])
-                    if dist <= k {
-                        path.withUnsafeBufferPointer { p in
-                            if let j = exact(UnsafeBufferPointer(rebasing: p[0..<depth])) { out.append((j, dist)) }
-                        }
-                    }
-                    continue
-                }
-                let d = depth + 1
-                if d > maxDepth { continue }
-                let row = d * w
-                // Only cells with |i - d| <= k can be within k; the others hold k + 1.
-                let from = Swift.max(1, d - k)
-                let to = Swift.min(m, d + k)
-                rows[row] = UInt8(Swift.min(d, k + 1))
-                if from > 1 { rows[row + from - 1] = cap }
-                var least = rows[row]
-                if from <= to {
-                    for i in from...to {
-                        let q = query[i - 1]
-                        var v = rows[prev + i - 1] &+ (q == label ? 0 : 1)
-                        let up = rows[prev + i] &+ 1
-                        let left = rows[row + i - 1] &+ 1
-                        if up < v { v = up }
-                        if left < v { v = left }
-                        if depth >= 1 && i >= 2 && q == path[depth - 1] && query[i - 2] == label {
-                            let t = rows[(depth - 1) * w + i - 2] &+ 1
-                            if t < v { v = t }
-                        }
-                        if v > cap { v = cap }
-                        rows[row + i] = v
-                        if v < least { least = v }
-                    }
-                }
-                if to < m { rows[row + to + 1] = cap }
-                if least > UInt8(k) { continue }
-                path[depth] = label
-                next[d] = Int(image.u32(l.trieFirst, c))
-                end[d] = Int(image.u32(l.trieFirst, c + 1))
-                depth = d
+        let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: (maxDepth + 2) * w)
+        let path = UnsafeMutablePointer<UInt8>.allocate(capacity: maxDepth + 2)
+        let next = UnsafeMutablePointer<Int>.allocate(capacity: maxDepth + 2)
+        let end = UnsafeMutablePointer<Int>.allocate(capacity: maxDepth + 2)
+        defer { rows.deallocate(); path.deallocate(); next.deallocate(); end.deallocate() }
+        rows.initialize(repeating: cap, count: (maxDepth + 2) * w)
+        let q = query.baseAddress!
+        let first = (image.base + l.trieFirst).assumingMemoryBound(to: UInt32.self)
+        let labels = (image.base + l.trieLabel).assumingMemoryBound(to: UInt8.self)
+        let bests = (image.base + l.trieBest).assumingMemoryBound(to: UInt8.self)
+        // The bound of a subtree: its best prominence and the fewest edits it can have.
+        var top: [Double] = []  // the best `keep` scores found, descending
+        var bar = floor
+        @inline(__always) func bound(_ best: UInt8, _ e: Int) -> Double {
+            0.35 + 0.35 * (Double(best) / 255 - 0.21 * Double(Swift.max(e, 1) - 1)) + slack
+        }
+        for i in 0...m { rows[i] = UInt8(Swift.min(i, k + 1)) }
+        next[0] = Int(UInt32(littleEndian: first[0]))
+        end[0] = Int(UInt32(littleEndian: first[1]))
+        var depth = 0
+        while depth >= 0 {
+            if next[depth] >= end[depth] {
+                depth -= 1
+                continue
             }
+            let c = next[depth]
+            next[depth] = c + 1
+            let label = labels[c]
+            let prev = depth * w
+            if label == 0 {
+                let dist = Int(rows[prev + m])
+                if dist <= k && dist > 0 {
+                    let s = bound(bests[c], dist) - slack
+                    if s + slack >= bar, let j = exact(UnsafeBufferPointer(start: path, count: depth)) {
+                        out.append((j, dist))
+                        if keep > 0 {
+                            var at = top.count
+                            while at > 0 && top[at - 1] < s { at -= 1 }
+                            top.insert(s, at: at)
+                            if top.count > keep { top.removeLast() }
+                            if top.count == keep { bar = Swift.max(floor, top[keep - 1] + slack) }
+                        }
+                    }
+                }
+                continue
+            }
+            let d = depth + 1
+            if d > maxDepth { continue }
+            let row = d * w
+            let from = Swift.max(1, d - k)
+            let to = Swift.min(m, d + k)
+            rows[row] = UInt8(Swift.min(d, k + 1))
+            if from > 1 { rows[row + from - 1] = cap }
+            var least = rows[row]
+            if from <= to {
+                let before = depth >= 1 ? path[depth - 1] : 0
+                for i in from...to {
+                    let qc = q[i - 1]
+                    var v = rows[prev + i - 1] &+ (qc == label ? 0 : 1)
+                    let up = rows[prev + i] &+ 1
+                    let left = rows[row + i - 1] &+ 1
+                    if up < v { v = up }
+                    if left < v { v = left }
+                    if depth >= 1 && i >= 2 && qc == before && q[i - 2] == label {
+                        let t = rows[(depth - 1) * w + i - 2] &+ 1
+                        if t < v { v = t }
+                    }
+                    if v > cap { v = cap }
+                    rows[row + i] = v
+                    if v < least { least = v }
+                }
+            }
+            if to < m { rows[row + to + 1] = cap }
+            if least > UInt8(k) { continue }
+            if bound(bests[c], Int(least)) < bar { continue }
+            path[depth] = label
+            next[d] = Int(UInt32(littleEndian: first[c]))
+            end[d] = Int(UInt32(littleEndian: first[c + 1]))
+            depth = d
         }
         return out
     }

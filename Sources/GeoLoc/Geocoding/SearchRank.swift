@@ -13,6 +13,8 @@ import Darwin
 //   exact name          0.75 + 0.25 p
 //   prefix, autocomplete 0.75 + 0.25 p (an exact name 0.005 more)
 //   typing errors (e)   0.35 + 0.35 max(0, p - 0.21 (e - 1) - 0.5 max(0, e / L - 0.2))
+//                       (L the shorter of the query's and the name's lengths; a misspelt
+//                       alternate name counts a hundredth of the population: p - 2/7)
 //                       (L: the name's length in characters; one more error weighs as ~30 times
 //                       fewer people)
 //   prefix, otherwise   0.30 + 0.30 p (0.5 + 0.5 q / L)  (q: the query's length)
@@ -65,7 +67,10 @@ struct SearchRanker {
                     s = 0.30 + 0.30 * p * (0.5 + 0.5 * Double(nameLength) / Double(keyLength))
                 }
             case .typo:
-                let relative = Swift.max(0, Double(edits) / Double(Swift.max(nameLength, 1)) - 0.2)
+                // A misspelt alternate name is weaker evidence again: a hundredth of the people.
+                if posting.alternate { p = Swift.max(0, p - 1.0 / 7) }
+                let shorter = Swift.max(1, Swift.min(nameLength, scalarCount(image.key(key))))
+                let relative = Swift.max(0, Double(edits) / Double(shorter) - 0.2)
                 s = 0.35 + 0.35 * Swift.max(0, p - 0.21 * Double(edits - 1) - 0.5 * relative)
             }
             s += extra
@@ -127,7 +132,14 @@ struct SearchRanker {
         if (!options.prefix && !settled) || (options.prefix && found.isEmpty) {
             let k = options.maxEdits ?? (nameLength >= 5 ? 2 : nameLength >= 4 ? 1 : 0)
             if k > 0 {
-                var hits = q.name.withUnsafeBufferPointer { index.typoKeys($0, maxEdits: k) }.filter { $0.edits > 0 }
+                // Subtrees that cannot reach the threshold (or, without a qualifier or bias, the
+                // limit-th best name found) are skipped; a bias can add up to 0.2.
+                let biased = countryBias != nil || options.near != nil
+                let plain = qualifiers.isEmpty && !biased
+                var hits = q.name.withUnsafeBufferPointer {
+                    index.typoKeys($0, maxEdits: k, floor: options.minimumScore, slack: biased ? 0.2 : 0,
+                                   keep: plain ? options.limit : 0)
+                }
                 // The closest and most prominent names first, at most 256 of them.
                 if hits.count > 256 {
                     hits.sort { a, b in
