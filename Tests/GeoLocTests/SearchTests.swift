@@ -67,8 +67,8 @@ final class SearchTests: XCTestCase {
     }
 
     func testPrefixAndBias() throws {
-        var o = SearchOptions(prefix: true)
-        XCTAssertEqual(try first("spri", o)?.name, "Springfield")
+        var o = SearchOptions(prefix: true, near: try Coordinate(latitude: 39.78, longitude: -89.65))
+        XCTAssertEqual(try first("spri", o)?.geonameID, 4250542)
         o = SearchOptions(near: try Coordinate(latitude: 39.78, longitude: -89.65))
         XCTAssertEqual(try first("Springfield", o)?.geonameID, 4250542)
         o = SearchOptions(country: "US")

@@ -514,10 +514,12 @@ class PlaceSearch(_Handle):
         arr = numpy.asarray(queries)
         if arr.ndim != 1:
             arr = arr.reshape(-1)
-        if arr.dtype.kind in ("U", "O"):
+        if arr.size == 0:
+            arr = numpy.zeros(0, dtype="S1")
+        elif arr.dtype.kind in ("U", "O"):
             if arr.dtype.kind == "O" and not all(isinstance(q, str) for q in arr.tolist()):
                 raise TypeError("queries must be str")
-            arr = numpy.char.encode(arr.astype(str), "utf-8") if arr.size else numpy.zeros(0, dtype="S1")
+            arr = numpy.char.encode(arr.astype(str), "utf-8")
         elif arr.dtype.kind != "S":
             raise TypeError("queries must be str or bytes, not %s" % arr.dtype)
         arr = numpy.ascontiguousarray(arr)

@@ -56,7 +56,8 @@ def test_result_fields(search):
 
 
 def test_prefix_bias_threshold(search):
-    assert search.search("spri", prefix=True)[0].name == "Springfield"
+    assert [r.name for r in search.search("spri", prefix=True, limit=3)] == ["Springs", "Spring Valley", "Springfield"]
+    assert search.search("spri", prefix=True, near=(39.78, -89.65))[0].geonames_id == 4250542
     assert search.search("Springfield", near=(39.78, -89.65))[0].geonames_id == 4250542
     assert search.search("Paris", country="US")[0].geonames_id == 4717560
     assert search.search("Qxzvbnmwq") == []

@@ -143,7 +143,8 @@ static void test_examples(void)
         if (!CHECK(got == cases[i].id)) fprintf(stderr, "  %s: got %lld, want %lld\n", cases[i].query, (long long)got,
                                                 (long long)cases[i].id);
     }
-    /* Autocomplete: "spri" is Springfield (MO, the most populous) first. */
+    /* Autocomplete: "spri" is Springs (South Africa, 186,394 people), Spring Valley (NV, 178,395),
+       Springfield (MO, 170,188), ...: the most prominent first; near Springfield, IL, that one. */
     geoloc_search_options o;
     geoloc_search_options_default(&o);
     o.prefix = true;
@@ -153,9 +154,12 @@ static void test_examples(void)
     CHECK(n == 10);
     char name[128];
     size_t needed;
-    CHECK_OK(geoloc_search_text(search, &r[0], GEOLOC_SEARCH_NAME, name, sizeof name, &needed));
+    CHECK(r[0].match == GEOLOC_SEARCH_PREFIX && r[2].geonames_id == 4409896);
+    CHECK_OK(geoloc_search_text(search, &r[2], GEOLOC_SEARCH_NAME, name, sizeof name, &needed));
     CHECK_STR(name, "Springfield");
-    CHECK(r[0].match == GEOLOC_SEARCH_PREFIX);
+    o.has_near = true;
+    o.near = (geoloc_coord){39.78, -89.65};
+    CHECK(first_id("spri", &o) == 4250542);
     /* Near Springfield, IL, its Springfield first. */
     o.prefix = false;
     o.has_near = true;
@@ -286,8 +290,15 @@ static void test_files(void)
     CHECK_ERR(GEOLOC_E_PARSE, geoloc_search_open(NULL, path, &s2));
     CHECK_ERR(GEOLOC_E_NOT_FOUND, geoloc_search_open(NULL, "/nonexistent/x.search", &s2));
     CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_search_open(NULL, "/tmp", &s2));
-    /* A place file is not an index. */
-    CHECK_ERR(GEOLOC_E_PARSE, geoloc_search_open(NULL, "/dev/null", &s2));
+    /* Not a regular file; not an index. */
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_search_open(NULL, "/dev/null", &s2));
+    f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        for (int i = 0; i < 300; i++) fputs("not an index ", f);
+        fclose(f);
+    }
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_search_open(NULL, path, &s2));
     unlink(path);
 
     /* An index of another gazetteer is refused; a gazetteer of one's own gets its own names. */
