@@ -1428,7 +1428,9 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode_many_text(const geoloc_gazetteer
  * country exactly, 0.04 per typing error when it is within one (two from 7 characters) of a name
  * of the place's region or country ("Springfield, Ilinois"); plus
  * 0.12 * 200 / (200 + km) toward the `near` point (nearest first among equals) and 0.08 in the
- * preferred `country`. So exact names rank above typing errors unless a bias lifts them, and one
+ * preferred `country`; the sum is reported clamped to [0, 1], the order uses it unclamped (so the
+ * nearest of several well-known places still comes first). So exact names rank above typing
+ * errors unless a bias lifts them, and one
  * more typing error weighs about as much as thirty times fewer people. Ties: the larger
  * population first, then the lower place index. The same query and options always give the same
  * answer.

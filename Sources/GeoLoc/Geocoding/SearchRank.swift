@@ -23,8 +23,9 @@ import Darwin
 // country exactly, -0.04 per typing error when it is within one (two from 7 characters) of one of
 // the place's region or country names;
 // +0.12 * 200 / (200 + km) toward the `near` point; +0.08 in the preferred country; clamped to
-// [0, 1]. Exact names thus rank above typing errors unless a bias lifts them. Ties: the larger
-// population first, then the lower index. Typing errors are looked for only when no exact name
+// [0, 1] (the order uses the unclamped sum, so that near several well-known places the nearest
+// still comes first). Exact names thus rank above typing errors unless a bias lifts them. Ties:
+// the larger population first, then the lower index. Typing errors are looked for only when no exact name
 // fits every qualifier (in autocomplete, only when nothing starts with the name).
 
 struct SearchRanker {
@@ -36,6 +37,8 @@ struct SearchRanker {
 
     struct Candidate {
         var place: Int
+        /// The score before clamping to [0, 1]: the order (a bias can lift several above 1).
+        var rank: Double
         var score: Double
         var match: SearchMatch
         var edits: Int
@@ -82,8 +85,8 @@ struct SearchRanker {
                                    lon2: c.longitude, cosLat2: cos(c.latitude * .pi / 180), radius: 6371.0088, hLimit: .infinity) ?? 0
                 s += 0.12 * 200 / (200 + km)
             }
-            s = Swift.min(1, Swift.max(0, s))
-            let cand = Candidate(place: posting.place, score: s, match: match, edits: edits, key: key, alternate: posting.alternate)
+            let cand = Candidate(place: posting.place, rank: s, score: Swift.min(1, Swift.max(0, s)), match: match, edits: edits,
+                                 key: key, alternate: posting.alternate)
             if let old = found[posting.place], !better(cand, old) { return }
             found[posting.place] = cand
         }
@@ -163,7 +166,7 @@ struct SearchRanker {
 
     /// The order of results: score, then population, then index.
     private func better(_ a: Candidate, _ b: Candidate) -> Bool {
-        if a.score != b.score { return a.score > b.score }
+        if a.rank != b.rank { return a.rank > b.rank }
         let pa = image.population(a.place), pb = image.population(b.place)
         if pa != pb { return pa > pb }
         if a.place != b.place { return a.place < b.place }
