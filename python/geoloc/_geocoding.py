@@ -25,7 +25,8 @@ from ._core import (
     _text_result,
     _Using,
 )
-from ._places import PathLike, Places, _path, PlacesPtr, CMatch
+from ._core import PathLike, _path
+from ._places import Places, PlacesPtr, CMatch
 
 class CGazetteer(Structure):
     """geoloc_gazetteer (opaque)."""
@@ -423,6 +424,7 @@ class PlaceSearch(_Handle):
     threshold below which nothing is returned. Scores and ranking: include/geoloc.h, section 7."""
 
     _gazetteer: Optional[Gazetteer] = None
+    _destroy = staticmethod(lambda ptr: _lib.geoloc_search_destroy(ptr))
 
     def __init__(self) -> None:
         raise TypeError("use PlaceSearch.open() or PlaceSearch.build()")
@@ -430,7 +432,7 @@ class PlaceSearch(_Handle):
     @classmethod
     def _adopt(cls, out: Any) -> "PlaceSearch":
         self = object.__new__(cls)
-        self._owner = _Owner(out, _lib.geoloc_search_destroy, "PlaceSearch")
+        self._own(out)
         return self
 
     @classmethod
@@ -465,9 +467,6 @@ class PlaceSearch(_Handle):
         self = cls._adopt(out)
         self._gazetteer = gazetteer
         return self
-
-    def _use(self) -> _Using:
-        return _Using(self._owner, "PlaceSearch")
 
     def save(self, path: PathLike) -> None:
         """Writes the index to ``path`` (a temporary file renamed into place)."""
