@@ -185,7 +185,7 @@ public func geoloc_search_open(
     _ gazetteer: OpaquePointer?, _ indexPath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let path = try optionalText(indexPath, "index_path")
         let s: PlaceSearch
         if let path {
@@ -208,7 +208,7 @@ public func geoloc_search_build(
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let names = try optionalText(alternateNames, "alternate_names")
         let countryFile = try optionalText(countries, "countries")
         let s = try PlaceSearch(gazetteer: try searchGazetteer(gazetteer), alternateNames: names, countries: countryFile)
@@ -235,7 +235,7 @@ public func geoloc_search_destroy(_ search: OpaquePointer?) {
 public func geoloc_search_gazetteer(_ search: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(search, .search, as: SearchHandle.self, "search")
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         out.pointee = h.gazetteer
         return GEOLOC_OK
     }
@@ -248,8 +248,8 @@ public func geoloc_search_find(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(search, .search, as: SearchHandle.self, "search")
-        guard let query else { throw GeoLocError(.nullArgument, "query is NULL") }
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
+        let query = try required(query, "query")
+        let count = try required(count, "count")
         if results == nil && cap != 0 { throw GeoLocError(.nullArgument, "results is NULL but cap is \(UInt(bitPattern: cap))") }
         let o = try searchOptions(options)
         let start = UnsafeRawPointer(query).assumingMemoryBound(to: UInt8.self)
@@ -319,7 +319,8 @@ public func geoloc_search_text(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(search, .search, as: SearchHandle.self, "search")
-        guard let r = result?.pointee else { throw GeoLocError(.nullArgument, "result is NULL") }
+        let r = try required(result, "result").pointee
+        try outputBuffer(buf, cap, needed)
         let s = h.search
         guard r.index >= 0 && r.index < s.gazetteer.places.count else {
             throw GeoLocError(.outOfRange, "result->index \(UInt(bitPattern: r.index)) is outside 0..<\(s.gazetteer.places.count)")
