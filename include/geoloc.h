@@ -18,7 +18,7 @@
  *   4. Weather    WMO weather codes as labels and "Rain, 45°F"
  *   5. Address    address forms, US state codes and names, country names
  *   6. Places     place sets, radius and nearest search, regions
- *   7. Geocoding  offline reverse geocoding: "City, State" for a coordinate
+ *   7. Geocoding  offline reverse geocoding: "City, State" for a coordinate; search by name
  *   8. Tracking   location fixes: filtering, stop detection, geofence monitoring, tracks
  *   9. Time       local time from the IANA rules: offset, daylight saving time, abbreviation,
  *                 local dates of instants and instants of local dates
@@ -1416,6 +1416,216 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode_many_text(const geoloc_gazetteer
                                                           size_t cap, size_t *needed,
                                                           size_t *offsets, size_t *indices,
                                                           double *distances);
+
+/* ---------------------------------------------------------------------------------------------
+ * 7. Geocoding (continued): finding a place by name, offline
+ * -------------------------------------------------------------------------------------------
+ *
+ * Forward geocoding and autocomplete over a gazetteer: a query in, ranked places out. The shipped
+ * index (cities1000.search, built by the build beside the saved gazetteer from data/search/:
+ * GeoNames' alternate names, CC BY 4.0) holds every place's own name and its alternate names in
+ * every language and script: "Kiev", "Kyiv" and "Київ" find Kyiv, "Bombay" Mumbai, "北京"
+ * Beijing, "Köln" and "Cologne" Cologne, "München" Munich. It covers the gazetteer's 170,391
+ * places (cities1000), not GeoNames' cities500: every result is a gazetteer place, with an index
+ * every other gazetteer call takes.
+ *
+ * Query grammar. `name [, qualifier]...`: the text before the first comma is the place's name
+ * (or, with prefix = true, the start of it); each qualifier after a comma is a first-level region
+ * or a country, and every one must fit the place:
+ *   "Springfield"                        the name alone
+ *   "Springfield, IL", "Toronto, ON"     a region by the code the address forms write (US, CA,
+ *                                        AU, BR, MX, ... codes; GeoNames' own where they are
+ *                                        letters, "ZH")
+ *   "Springfield, Illinois"              a region by name (GeoNames' name, or the address data's
+ *                                        other names of it: "Bayern" for Bavaria)
+ *   "Paris, France", "Paris, FR", "Paris, FRA", "Berlin, Deutschland"   a country by ISO 3166-1
+ *                                        alpha-2 or alpha-3 code, name, or common other name
+ *   "Springfield, Illinois, United States"   both
+ * Qualifiers may come in any order. Without a comma, words at the end that name a region or
+ * country are read as one when the whole is no place's name ("Springfield IL", "Paris France").
+ * A query is at most 1,024 bytes of UTF-8 with at most 8 qualifiers.
+ *
+ * Folding. Names and queries are compared folded (Unicode 15.0 tables compiled into the library
+ * by tools/gen_search_fold.py from Debian's unicode-data): case folded ("ZÜRICH" = "zürich",
+ * "ß" = "ss"); Latin, Greek and Cyrillic letters stripped of accents and marks ("Sao Paulo" = "São
+ * Paulo", "Ł" = "l", "ø" = "o", "æ" = "ae", "ё" = "е", "ά" = "α"); fullwidth and compatibility
+ * forms as their plain letters; apostrophes removed; every other punctuation, symbol or space
+ * a single space ("Saint-Denis" = "Saint Denis", "St. Louis" = "st louis"). Other scripts (CJK,
+ * Arabic, Devanagari, Hangul, kana, ...) are matched as written, case folded where they have case.
+ *
+ * Matching and scoring. A place is found by its own name or an alternate name: exactly; by a
+ * prefix (autocomplete); or within typing errors (insertions, deletions, substitutions, and
+ * transpositions of adjacent letters, each one error; counted on the folded UTF-8 bytes): none
+ * for names under 4 characters, one for 4, two from 5 (max_edits overrides). Typing errors are
+ * searched over the places' own names and the ASCII alternate names of places of 100,000 people
+ * or more ("Kiev", "Peking"), and only when no exact name fits every qualifier. Each candidate's
+ * score, in [0, 1], from its prominence p = min(1, log10(population + 1) / 7) (an alternate name
+ * counts a tenth of the population):
+ *   exact name                       0.75 + 0.25 p
+ *   prefix, with prefix = true       0.75 + 0.25 p (an exact name 0.005 more)
+ *   e typing errors                  0.35 + 0.35 max(0, p - 0.21 (e - 1) - 0.5 max(0, e/L - 0.2))
+ *                                    (L the shorter of the query's and the name's lengths; a
+ *                                    misspelt alternate name counts a hundredth: p - 2/7)
+ *   prefix, with prefix = false      0.30 + 0.30 p (1 + q/L) / 2 (q the query's length)
+ * minus, per qualifier the place does not fit, 0.35, or when the qualifier names no region or
+ * country exactly, 0.04 per typing error when it is within one (two from 7 characters) of a name
+ * of the place's region or country ("Springfield, Ilinois"); plus
+ * 0.12 * 200 / (200 + km) toward the `near` point (nearest first among equals) and 0.08 in the
+ * preferred `country`; the sum is reported clamped to [0, 1], the order uses it unclamped (so the
+ * nearest of several well-known places still comes first). So exact names rank above typing
+ * errors unless a bias lifts them, and one
+ * more typing error weighs about as much as thirty times fewer people. Ties: the larger
+ * population first, then the lower place index. The same query and options always give the same
+ * answer.
+ *
+ * Threshold. Candidates scoring below min_score (default 0.45) are not returned: a query that
+ * nothing fits well gives no result (count 0, GEOLOC_OK), never a wild guess. With the default,
+ * one typing error needs about 100 people, two about 3,000 (more for short names); a wrong
+ * qualifier (-0.35) leaves only exact names of places of about 10,000 or more.
+ */
+
+/** A gazetteer with a search index of its names. Immutable; any thread may use it. */
+typedef struct geoloc_search geoloc_search;
+
+/** How a result's name matched the query. */
+typedef enum geoloc_search_match {
+    GEOLOC_SEARCH_EXACT = 0,  /**< the folded name equals the query's */
+    GEOLOC_SEARCH_PREFIX = 1, /**< the folded name starts with the query's */
+    GEOLOC_SEARCH_TYPO = 2    /**< within one or two typing errors */
+} geoloc_search_match;
+
+/** Search options; geoloc_search_options_default fills in the defaults. */
+typedef struct geoloc_search_options {
+    size_t limit;        /**< at most this many results, 1...1000 (default 10) */
+    double min_score;    /**< results scoring below it are dropped, [0, 1] (default 0.45) */
+    bool prefix;         /**< autocomplete: the name is the start of the place's (default false) */
+    bool has_near;       /**< prefer places near `near` (default false) */
+    geoloc_coord near;   /**< degrees; read when has_near */
+    const char *country; /**< prefer this country (ISO code or name, UTF-8), or NULL (default) */
+    int32_t max_edits;   /**< typing errors allowed, 0...2, or -1 for the default by length */
+} geoloc_search_options;
+
+/** One place found by name. Its texts: geoloc_search_text. */
+typedef struct geoloc_search_result {
+    size_t index;               /**< the place's index in the gazetteer's place set */
+    int64_t geonames_id;        /**< the place's id read as a number (GeoNames id); 0 if not one */
+    geoloc_coord coord;         /**< the place, degrees */
+    int64_t population;         /**< GeoNames' population, 0 when unknown */
+    double score;               /**< in [0, 1], see above */
+    geoloc_search_match match;  /**< exact, prefix or typo */
+    int32_t edits;              /**< typing errors (0 unless match is GEOLOC_SEARCH_TYPO) */
+    bool alternate;             /**< the name that matched is an alternate name of the place */
+    size_t name_key;            /**< the name that matched, for geoloc_search_text */
+} geoloc_search_result;
+
+/** The texts of a result (geoloc_search_text). */
+typedef enum geoloc_search_field {
+    GEOLOC_SEARCH_NAME = 0,         /**< the place's name as the gazetteer has it ("Munich") */
+    GEOLOC_SEARCH_REGION = 1,       /**< first-level region's name ("Bavaria"); "" if unknown */
+    GEOLOC_SEARCH_REGION_CODE = 2,  /**< GeoNames admin1 code ("IL", "02"); "" if unknown */
+    GEOLOC_SEARCH_COUNTRY_CODE = 3, /**< ISO 3166-1 alpha-2 ("DE") */
+    GEOLOC_SEARCH_COUNTRY = 4,      /**< the country's name ("Germany"); "" if unknown */
+    GEOLOC_SEARCH_MATCHED_NAME = 5  /**< the name that matched, folded ("munchen", "kiev") */
+} geoloc_search_field;
+
+/** Fills *options with the defaults (limit 10, min_score 0.45, no prefix, no bias, max_edits
+ *  -1). NULL is ignored. Thread safety: any thread. */
+GEOLOC_API void geoloc_search_options_default(geoloc_search_options *options);
+
+/**
+ * Opens a search over a gazetteer with a saved index.
+ * [in]  gazetteer  the gazetteer, or NULL for the shipped one (geoloc_gazetteer_open(NULL))
+ * [in]  index_path a file written by geoloc_search_save for this gazetteer, or NULL: for the
+ *                  shipped gazetteer the shipped index ($GEOLOC_SEARCH_INDEX, then
+ *                  cities1000.search where geoloc_gazetteer_open looks for the gazetteer; when
+ *                  none fits, built in memory from the alternate names found there or in the
+ *                  source tree, about a second), for another gazetteer an index of its own
+ *                  names built in memory. Opening a saved index maps it (shared between
+ *                  processes) and checks it: about 5 ms for the shipped one.
+ * [out] out        free it with geoloc_search_destroy; it keeps the gazetteer alive
+ * Errors: GEOLOC_E_NULL_ARGUMENT (out), GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND, GEOLOC_E_PARSE
+ * (not a search index, truncated or corrupted), GEOLOC_E_UNSUPPORTED (a newer version, other
+ * folding tables, big-endian), GEOLOC_E_INVALID_ARGUMENT (built for another gazetteer; a
+ * destroyed or wrong handle), GEOLOC_E_NO_MEMORY.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_search_open(const geoloc_gazetteer *gazetteer, const char *index_path,
+                                            geoloc_search **out);
+
+/**
+ * Builds a search index in memory over a gazetteer's own names and, optionally, files of
+ * alternate names and country names.
+ * [in]  gazetteer        the gazetteer, or NULL for the shipped one
+ * [in]  alternate_names  NULL, or a UTF-8 file: per line a place's id (the gazetteer's `id`),
+ *                        then its alternate names, tab-separated; unknown ids and lines starting
+ *                        with '#' are skipped (data/search/alternate_names.tsv)
+ * [in]  countries        NULL, or a UTF-8 file: per line an ISO alpha-2 code, then other names or
+ *                        codes of the country, tab-separated (data/search/countries.tsv)
+ * [out] out              free it with geoloc_search_destroy
+ * Errors: as geoloc_search_open, and GEOLOC_E_COUNT_TOO_LARGE (2^28 places or more).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_search_build(const geoloc_gazetteer *gazetteer, const char *alternate_names,
+                                             const char *countries, geoloc_search **out);
+
+/** Writes the search's index to path (versioned, checksummed; a temporary file renamed into
+ *  place). Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT
+ *  (cannot write). Thread safety: any thread. */
+GEOLOC_API geoloc_status geoloc_search_save(const geoloc_search *search, const char *path);
+
+/** Frees a search. NULL is allowed. Not while another thread uses it. */
+GEOLOC_API void geoloc_search_destroy(geoloc_search *search);
+
+/** The gazetteer searched (owned by the search: valid until geoloc_search_destroy; not to be
+ *  destroyed by the caller). Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT. */
+GEOLOC_API geoloc_status geoloc_search_gazetteer(const geoloc_search *search, const geoloc_gazetteer **out);
+
+/**
+ * Finds places by name: the best results first.
+ * [in]  query    UTF-8, see the grammar above
+ * [in]  options  NULL for the defaults
+ * [out] results  cap results; nothing is written when they do not fit
+ * [out] count    always set: how many results there are (at most options->limit), 0 when
+ *                nothing scores min_score or more
+ * Errors: GEOLOC_E_NULL_ARGUMENT (search, query, count; results with cap > 0),
+ * GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (a query over 1,024 bytes or with more than
+ * 8 qualifiers; a destroyed or wrong handle), GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_NOT_FINITE
+ * (options), GEOLOC_E_BUFFER_TOO_SMALL (cap < *count).
+ * Thread safety: any thread, also on the same search.
+ */
+GEOLOC_API geoloc_status geoloc_search_find(const geoloc_search *search, const char *query,
+                                            const geoloc_search_options *options,
+                                            geoloc_search_result *results, size_t cap, size_t *count);
+
+/**
+ * Finds places for n queries in one call.
+ * [in]  queries    n fields of `width` bytes each, one after another: query i is the UTF-8
+ *                  bytes of field i up to its first NUL or its end (numpy's fixed-width bytes
+ *                  arrays, dtype 'S<width>', have this layout)
+ * [in]  options    NULL for the defaults
+ * [out] results    n * per_query results: query i's at results[i * per_query], best first
+ * [out] counts     n counts: query i has counts[i] results (at most per_query and the limit)
+ * Every query is checked (UTF-8, length) before anything is written; the message names the
+ * first bad one as queries[i].
+ * Errors: as geoloc_search_find, GEOLOC_E_NULL_ARGUMENT (queries, results, counts with n > 0),
+ * GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_OUT_OF_RANGE (per_query 0 with n > 0).
+ * Thread safety: any thread, also on the same search.
+ */
+GEOLOC_API geoloc_status geoloc_search_find_many(const geoloc_search *search, const char *queries, size_t width,
+                                                 size_t n, const geoloc_search_options *options,
+                                                 geoloc_search_result *results, size_t per_query,
+                                                 size_t *counts);
+
+/**
+ * A text of a result (the buffer contract of section 1: *needed always set).
+ * [in] result  a result of this search
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (field), GEOLOC_E_OUT_OF_RANGE (an
+ * index or name_key this search does not have), GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_search_text(const geoloc_search *search, const geoloc_search_result *result,
+                                            geoloc_search_field field, char *buf, size_t cap,
+                                            size_t *needed);
 
 /* ---------------------------------------------------------------------------------------------
  * 8. Tracking: fixes, the fix filter and stop detection, geofences, tracks

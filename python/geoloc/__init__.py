@@ -69,6 +69,7 @@ from ._weather import is_documented_weather_code, weather_condition, weather_lab
 from ._address import country_name, format_address, us_state_code, us_state_name
 from ._places import LoadIssue, Match, Place, Places, Region
 from ._geocoding import Gazetteer, ReverseGeocode, reverse_geocode, reverse_geocode_many, shared_gazetteer
+from ._geocoding import PlaceSearch, SearchResult, SearchResults, search_places, shared_search
 from ._tracking import (
     FixFilter,
     Geofences,
@@ -172,6 +173,12 @@ __all__ = [
     "reverse_geocode",
     "reverse_geocode_many",
     "shared_gazetteer",
+    # search by name
+    "PlaceSearch",
+    "SearchResult",
+    "SearchResults",
+    "search_places",
+    "shared_search",
     # routes
     "route_length",
     "Leg",
