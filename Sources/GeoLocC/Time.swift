@@ -70,10 +70,9 @@ public func geoloc_local_time_text(
     _ zone: UnsafePointer<CChar>?, _ instant: Int64, _ style: geoloc_time_style, _ buf: UnsafeMutablePointer<CChar>?,
     _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        try outputBuffer(buf, cap, needed)
+    textResult(buf, cap, needed) { () throws(GeoLocError) in
         let s = try decode(style.rawValue, as: LocalTimeStyle.self, "style")
-        return writeText(try zoneRules(zone).text(at: instant, style: s), buf, cap, needed)
+        return try zoneRules(zone).text(at: instant, style: s)
     }
 }
 
@@ -110,29 +109,22 @@ public func geoloc_tzif_local_time(
 
 @c @implementation
 public func geoloc_time_zone_names(_ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        try outputBuffer(buf, cap, needed)
-        let names = try ZoneRulesDatabase.shared().names
-        return writeText(names.map { $0 + "\n" }.joined(), buf, cap, needed)
+    textResult(buf, cap, needed) { () throws(GeoLocError) in
+        try ZoneRulesDatabase.shared().names.map { $0 + "\n" }.joined()
     }
 }
 
 @c @implementation
 public func geoloc_tzdata_version(_ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        try outputBuffer(buf, cap, needed)
-        return writeText(try ZoneRulesDatabase.shared().version, buf, cap, needed)
-    }
+    textResult(buf, cap, needed) { () throws(GeoLocError) in try ZoneRulesDatabase.shared().version }
 }
 
 @c @implementation
 public func geoloc_tzdata_source(_ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        try outputBuffer(buf, cap, needed)
-        let source = switch try ZoneRulesDatabase.shared().source {
+    textResult(buf, cap, needed) { () throws(GeoLocError) in
+        switch try ZoneRulesDatabase.shared().source {
         case .compiled(let path): path
         case .system(let directory): directory
         }
-        return writeText(source, buf, cap, needed)
     }
 }
