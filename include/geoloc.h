@@ -1889,6 +1889,143 @@ GEOLOC_API geoloc_status geoloc_track_write_gpx(const geoloc_fix *fixes, size_t 
 GEOLOC_API geoloc_status geoloc_track_write_geojson(const geoloc_fix *fixes, size_t n, char *buf,
                                                     size_t cap, size_t *needed);
 
+/* Tracks in segments; routes and waypoints (since 0.4). */
+
+/** What a segment of a loaded track is in its file. */
+typedef enum geoloc_segment_kind {
+    /** A GPX trkseg (a recording), or a GeoJSON LineString or line of a MultiLineString. */
+    GEOLOC_SEGMENT_TRACK = 0,
+    /** A GPX rte (a planned route): its rtept in order. */
+    GEOLOC_SEGMENT_ROUTE = 1
+} geoloc_segment_kind;
+
+/** A segment: points first .. first + count - 1 of geoloc_track_points (and of
+ *  geoloc_track_fixes). The gap from one segment to the next is never movement. */
+typedef struct geoloc_track_segment {
+    size_t first;
+    /** 0 for an empty trkseg. */
+    size_t count;
+    /** The path it belongs to: the index, among the file's trk and rte elements (GeoJSON: its
+     *  line features and geometries) in document order, of its own; the segments of one trk
+     *  share it. geoloc_track_name(track, GEOLOC_TRACK_ITEM_PATH, path, ...) gives its name. */
+    size_t path;
+    geoloc_segment_kind kind;
+} geoloc_track_segment;
+
+/**
+ * The segments of a loaded track, in document order. Together they hold every point of
+ * geoloc_track_points once, in order: the segment index of point i is the k with
+ * segments[k].first <= i < segments[k].first + segments[k].count.
+ * [out] out, cap, count  as geoloc_track_fixes
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (cap), GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_segments(const geoloc_track *track, geoloc_track_segment *out,
+                                               size_t cap, size_t *count);
+
+/**
+ * The points of every segment in order, as geoloc_track_fixes gives them but with every absent
+ * value as it is: time NaN for a point without one (also when no point has one), altitude,
+ * speed and course NaN when absent; accuracy_m 0. Pass them with the segments to
+ * geoloc_track_measure_segments, or use geoloc_track_statistics.
+ * [out] out, cap, count  as geoloc_track_fixes
+ * Errors: as geoloc_track_fixes. Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_points(const geoloc_track *track, geoloc_fix *out, size_t cap,
+                                             size_t *count);
+
+/**
+ * The waypoints (GPX wpt; GeoJSON Point features), in document order: position, altitude,
+ * time (NaN when absent), accuracy_m 0. They are not points of any segment.
+ * [out] out, cap, count  as geoloc_track_fixes
+ * Errors: as geoloc_track_fixes. Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_waypoints(const geoloc_track *track, geoloc_fix *out,
+                                                size_t cap, size_t *count);
+
+/** What geoloc_track_name names. */
+typedef enum geoloc_track_item {
+    /** Point i of geoloc_track_points (a trkpt's or rtept's name). */
+    GEOLOC_TRACK_ITEM_POINT = 0,
+    /** Waypoint i. */
+    GEOLOC_TRACK_ITEM_WAYPOINT = 1,
+    /** Path i (a trk or rte; a GeoJSON feature's "name" property): see
+     *  geoloc_track_segment.path. */
+    GEOLOC_TRACK_ITEM_PATH = 2
+} geoloc_track_item;
+
+/**
+ * The name of a point, waypoint or path: "" when it has none (an empty or absent name element).
+ * [out] buf, cap, needed  the name (see the conventions at the top)
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (item), GEOLOC_E_OUT_OF_RANGE
+ * (i not below the count of that item), GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_name(const geoloc_track *track, geoloc_track_item item, size_t i,
+                                           char *buf, size_t cap, size_t *needed);
+
+/** How many problems the reader found in all, those beyond the issues kept included (a load
+ *  keeps the first 1,000: geoloc_track_issue_count). Errors: GEOLOC_E_NULL_ARGUMENT. */
+GEOLOC_API geoloc_status geoloc_track_issue_total(const geoloc_track *track, size_t *total);
+
+/** The statistics of a track in segments, or of one segment. */
+typedef struct geoloc_segment_stats {
+    /** As geoloc_track_measure's, with these meanings where points lack a time or altitude:
+     *  length_m is every leg; duration_s from the first time to the last (the whole track: the
+     *  sum over its segments); the speeds and moving time are over the steps from one timed
+     *  point to the next (the length between them over the time between them); elevation over
+     *  the points that have an altitude. */
+    geoloc_track_stats stats;
+    /** The number of points. */
+    size_t point_count;
+    /** How many had a time (the figures that need times use these only). */
+    size_t timed_count;
+    /** The length from the first timed point to the last (per segment): what the speeds
+     *  measure; equal to length_m when every point has a time. */
+    double timed_length_m;
+    /** The first and last time; NaN (absent) when no point has one. */
+    double start_time;
+    double end_time;
+} geoloc_segment_stats;
+
+/**
+ * Statistics of a track in segments: each segment is measured alone, and the whole as their
+ * sum (their durations added, their longest speed the whole's), so the gap from one segment
+ * to the next is never counted as movement.
+ * [in]  fixes             n fixes; a time may be NaN (absent); within a segment the times
+ *                         present must not decrease
+ * [in]  starts            n_segments ascending indices: segment k is fixes starts[k] ..
+ *                         starts[k + 1] - 1, the last one runs to n - 1; fixes before starts[0]
+ *                         are in no segment. NULL with n_segments 0: one segment of all n.
+ * [in]  model, moving_speed_mps  as geoloc_track_measure
+ * [out] whole             the whole track's statistics
+ * [out] segments          room for n_segments results, or NULL
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (model),
+ * GEOLOC_E_NOT_FINITE (a position, accuracy, a time that is infinite), GEOLOC_E_OUT_OF_RANGE
+ * (starts not ascending or past n; a time before the previous one of its segment; a figure
+ * above the largest double: a duration, a speed, an elevation gain or loss, named in the
+ * message). Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_measure_segments(const geoloc_fix *fixes, size_t n,
+                                                       const size_t *starts, size_t n_segments,
+                                                       geoloc_model model, double moving_speed_mps,
+                                                       geoloc_segment_stats *whole,
+                                                       geoloc_segment_stats *segments);
+
+/**
+ * Statistics of a loaded track's own segments (its points as geoloc_track_points gives them):
+ * as geoloc_track_measure_segments.
+ * [out] whole             the whole track's (routes' segments included: select by kind with
+ *                         the per-segment figures when a file holds a route and its recording)
+ * [out] segments, cap, count  per segment; *count is always set; when cap < *count the first
+ *                         cap are written and GEOLOC_E_BUFFER_TOO_SMALL is returned (whole is
+ *                         written in any case). segments may be NULL with cap 0.
+ * Errors: as geoloc_track_measure_segments; GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any.
+ */
+GEOLOC_API geoloc_status geoloc_track_statistics(const geoloc_track *track, geoloc_model model,
+                                                 double moving_speed_mps, geoloc_segment_stats *whole,
+                                                 geoloc_segment_stats *segments, size_t cap,
+                                                 size_t *count);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

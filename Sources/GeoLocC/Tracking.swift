@@ -7,14 +7,14 @@ import CGeoLoc
 // MARK: - Shared checks
 
 /// n fixes from C, checked for count and pointer (the fixes themselves are checked by the core).
-private func fixBuffer(_ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ name: String = "fixes") throws(GeoLocError) -> FixBuffer {
+func fixBuffer(_ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ name: String = "fixes") throws(GeoLocError) -> FixBuffer {
     let n = try checkCount(n, "n")
     guard n == 0 || fixes != nil else { throw GeoLocError(.nullArgument, "\(name) is NULL with n = \(n)") }
     return FixBuffer(fixes.map { UnsafeRawPointer($0).assumingMemoryBound(to: Double.self) }, count: n)
 }
 
 /// The (out, cap, needed) triple of a variable-length array result, checked.
-private func arrayOutput<T>(_ out: UnsafeMutablePointer<T>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) throws(GeoLocError) -> Int {
+func arrayOutput<T>(_ out: UnsafeMutablePointer<T>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) throws(GeoLocError) -> Int {
     guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
     if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
     return try checkCount(cap, "cap")
@@ -32,7 +32,7 @@ private func writeBytes(_ bytes: [UInt8], _ buf: UnsafeMutableRawPointer?, _ cap
     return GEOLOC_OK
 }
 
-private func readBytes(_ p: UnsafeRawPointer?, _ len: Int) throws(GeoLocError) -> UnsafeRawBufferPointer {
+func readBytes(_ p: UnsafeRawPointer?, _ len: Int) throws(GeoLocError) -> UnsafeRawBufferPointer {
     if p == nil && len != 0 { throw GeoLocError(.nullArgument, "bytes is NULL with len = \(UInt(bitPattern: len))") }
     guard len >= 0 else { throw GeoLocError(.countTooLarge, "len \(UInt(bitPattern: len)) is larger than memory") }
     return UnsafeRawBufferPointer(start: p, count: len)
@@ -385,165 +385,5 @@ public func geoloc_track_stay_points(
                                         arrival: s.arrival, departure: s.departure)
         }
         return GEOLOC_OK
-    }
-}
-
-// MARK: - Track files
-
-private enum TrackFileFormat { case gpx, geoJSON }
-
-private func trackLoad(
-    file path: UnsafePointer<CChar>?, _ format: TrackFileFormat, _ options: UnsafePointer<geoloc_load_options>?,
-    _ out: UnsafeMutablePointer<OpaquePointer?>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        let file = try readText(path, "path")
-        let strict = options?.pointee.strict ?? false
-        let r = switch format {
-        case .gpx: try TrackFormat.readGPX(file: file, strict: strict)
-        case .geoJSON: try TrackFormat.readGeoJSON(file: file, strict: strict)
-        }
-        out.pointee = retained(TrackHandle(r), .track)
-        return GEOLOC_OK
-    }
-}
-
-private func trackLoad(
-    text: UnsafePointer<CChar>?, _ len: Int, _ format: TrackFileFormat, _ options: UnsafePointer<geoloc_load_options>?,
-    _ out: UnsafeMutablePointer<OpaquePointer?>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        let bytes = try readBytes(text.map { UnsafeRawPointer($0) }, len)
-        let strict = options?.pointee.strict ?? false
-        let r = switch format {
-        case .gpx: try TrackFormat.readGPX(bytes, strict: strict)
-        case .geoJSON: try TrackFormat.readGeoJSON(bytes, strict: strict)
-        }
-        out.pointee = retained(TrackHandle(r), .track)
-        return GEOLOC_OK
-    }
-}
-
-@c @implementation
-public func geoloc_track_load_gpx(
-    _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
-) -> geoloc_status {
-    trackLoad(file: path, .gpx, options, out)
-}
-
-@c @implementation
-public func geoloc_track_parse_gpx(
-    _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
-    _ out: UnsafeMutablePointer<OpaquePointer?>?
-) -> geoloc_status {
-    trackLoad(text: text, len, .gpx, options, out)
-}
-
-@c @implementation
-public func geoloc_track_load_geojson(
-    _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
-) -> geoloc_status {
-    trackLoad(file: path, .geoJSON, options, out)
-}
-
-@c @implementation
-public func geoloc_track_parse_geojson(
-    _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
-    _ out: UnsafeMutablePointer<OpaquePointer?>?
-) -> geoloc_status {
-    trackLoad(text: text, len, .geoJSON, options, out)
-}
-
-@c @implementation
-public func geoloc_track_destroy(_ track: OpaquePointer?) {
-    release(track, .track, "track")
-}
-
-@c @implementation
-public func geoloc_track_fixes(
-    _ track: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
-        let cap = try checkCount(cap, "cap")
-        let fixes = h.load.fixes
-        count.pointee = fixes.count
-        for i in 0..<min(cap, fixes.count) {
-            let f = fixes[i]
-            out![i] = geoloc_fix(lat: f.latitude, lon: f.longitude, time: f.time, accuracy_m: f.accuracy,
-                                 speed_mps: f.speed, course_deg: f.course, altitude_m: f.altitude)
-        }
-        if fixes.count > cap {
-            throw GeoLocError(.bufferTooSmall, "the track has \(fixes.count) fixes but the array holds \(cap)")
-        }
-        return GEOLOC_OK
-    }
-}
-
-@c @implementation
-public func geoloc_track_timed(_ track: OpaquePointer?, _ timed: UnsafeMutablePointer<Bool>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        guard let timed else { throw GeoLocError(.nullArgument, "timed is NULL") }
-        timed.pointee = h.load.timed
-        return GEOLOC_OK
-    }
-}
-
-@c @implementation
-public func geoloc_track_issue_count(_ track: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        count.pointee = h.load.issues.count
-        return GEOLOC_OK
-    }
-}
-
-@c @implementation
-public func geoloc_track_issue(
-    _ track: OpaquePointer?, _ i: Int, _ record: UnsafeMutablePointer<Int>?, _ buf: UnsafeMutablePointer<CChar>?,
-    _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
-        let issues = h.load.issues
-        guard i >= 0 && i < issues.count else {
-            throw GeoLocError(.outOfRange, "issue index \(UInt(bitPattern: i)) is not below the count \(issues.count)")
-        }
-        record?.pointee = issues[i].record
-        return writeText(issues[i].reason, buf, cap, needed)
-    }
-}
-
-@c @implementation
-public func geoloc_track_write_gpx(
-    _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ name: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?,
-    _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let b = try fixBuffer(fixes, n)
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
-        let title = try optionalText(name, "name")
-        try b.check("fixes")
-        return writeText(try TrackFormat.gpx(b, name: title), buf, cap, needed)
-    }
-}
-
-@c @implementation
-public func geoloc_track_write_geojson(
-    _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
-    _ needed: UnsafeMutablePointer<Int>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let b = try fixBuffer(fixes, n)
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
-        try b.check("fixes")
-        return writeText(try TrackFormat.geoJSON(b), buf, cap, needed)
     }
 }

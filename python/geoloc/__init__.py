@@ -77,6 +77,7 @@ from ._tracking import (
     write_gpx,
     write_track_geojson,
 )
+from ._track_files import SegmentStats, TrackMeasure, measure_segments
 from ._enums import AddressStyle, CoordStyle, Daylight, Model, TempUnit, Unit
 from ._errors import (
     BufferTooSmallError,
@@ -180,6 +181,9 @@ __all__ = [
     "read_track_geojson",
     "write_gpx",
     "write_track_geojson",
+    "SegmentStats",
+    "TrackMeasure",
+    "measure_segments",
     # errors: every exception class of _errors
     *(name for name in _errors.__all__ if name.endswith("Error")),
 ]
