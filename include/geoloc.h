@@ -1979,20 +1979,25 @@ typedef struct geoloc_segment_stats {
     size_t point_count;
     /** How many had a time (the figures that need times use these only). */
     size_t timed_count;
-    /** The length from the first timed point to the last (per segment): what the speeds
-     *  measure; equal to length_m when every point has a time. */
+    /** The length of the steps from one timed point to the next that do not go back in time:
+     *  what the speeds measure; equal to length_m when every point has a time and times never
+     *  go back. */
     double timed_length_m;
     /** The first and last time; NaN (absent) when no point has one. */
     double start_time;
     double end_time;
+    /** How many steps between timed points go back in time (a clock set back, an edited
+     *  track): not counted in the duration (then the sum of the steps forward), the timed
+     *  length, the moving time or the speeds. */
+    size_t backward_steps;
 } geoloc_segment_stats;
 
 /**
  * Statistics of a track in segments: each segment is measured alone, and the whole as their
  * sum (their durations added, their longest speed the whole's), so the gap from one segment
  * to the next is never counted as movement.
- * [in]  fixes             n fixes; a time may be NaN (absent); within a segment the times
- *                         present must not decrease
+ * [in]  fixes             n fixes; a time may be NaN (absent); a step back in time is
+ *                         counted (backward_steps), not measured
  * [in]  starts            n_segments ascending indices: segment k is fixes starts[k] ..
  *                         starts[k + 1] - 1, the last one runs to n - 1; fixes before starts[0]
  *                         are in no segment. NULL with n_segments 0: one segment of all n.
@@ -2001,9 +2006,8 @@ typedef struct geoloc_segment_stats {
  * [out] segments          room for n_segments results, or NULL
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (model),
  * GEOLOC_E_NOT_FINITE (a position, accuracy, a time that is infinite), GEOLOC_E_OUT_OF_RANGE
- * (starts not ascending or past n; a time before the previous one of its segment; a figure
- * above the largest double: a duration, a speed, an elevation gain or loss, named in the
- * message). Thread safety: any thread.
+ * (starts not ascending or past n; a figure above the largest double: a duration, a speed,
+ * an elevation gain or loss, named in the message). Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_measure_segments(const geoloc_fix *fixes, size_t n,
                                                        const size_t *starts, size_t n_segments,

@@ -239,7 +239,7 @@ private func cStats(_ s: TrackStats) -> geoloc_segment_stats {
             moving_speed_mps: s.movingSpeed, max_speed_mps: s.maxSpeed, elevation_gain_m: s.elevationGain,
             elevation_loss_m: s.elevationLoss, altitude_count: s.altitudeCount),
         point_count: s.pointCount, timed_count: s.timedCount, timed_length_m: s.timedLength,
-        start_time: s.startTime, end_time: s.endTime)
+        start_time: s.startTime, end_time: s.endTime, backward_steps: s.backwardSteps)
 }
 
 @c @implementation

@@ -58,6 +58,7 @@ class CSegmentStats(Structure):
         ("timed_length_m", c_double),
         ("start_time", c_double),
         ("end_time", c_double),
+        ("backward_steps", c_size_t),
     ]
 
 
@@ -86,7 +87,8 @@ _ffi.declare(FUNCTIONS)
 class SegmentStats(NamedTuple):
     """The statistics of a segment or of a whole track: :class:`TrackStats`' figures, and how
     many points had a time (the speeds and moving time measure the steps between those), the
-    length between the first and last timed points, the first and last time (NaN: none)."""
+    length of the timed steps, the first and last time (NaN: none), and how many timed steps go
+    back in time (not measured)."""
 
     length_m: float
     duration_s: float
@@ -102,6 +104,7 @@ class SegmentStats(NamedTuple):
     timed_length_m: float
     start_time: float
     end_time: float
+    backward_steps: int
 
 
 class TrackMeasure(NamedTuple):
@@ -115,7 +118,7 @@ class TrackMeasure(NamedTuple):
 def _segment_stats(c: CSegmentStats) -> SegmentStats:
     s = c.stats
     return SegmentStats(*(getattr(s, f[0]) for f in CTrackStats._fields_), c.point_count, c.timed_count,
-                        c.timed_length_m, c.start_time, c.end_time)
+                        c.timed_length_m, c.start_time, c.end_time, c.backward_steps)
 
 
 def measure_segments(fixes: Any, starts: Optional[Sequence[int]] = None, model: ModelLike = Model.SPHERE,

@@ -9,6 +9,7 @@ public struct TrackStats: Sendable, Equatable {
     /// The sum of the legs (consecutive points of a segment), meters, on the Earth model asked for.
     public var length: Double = 0
     /// From the first time to the last, seconds (per segment; the whole: the sum over segments).
+    /// Where a segment's time goes back, the sum of its steps forward in time instead.
     public var duration: Double = 0
     /// The sum of the durations of the timed steps whose speed is at least the moving threshold.
     public var movingTime: Double = 0
@@ -28,9 +29,13 @@ public struct TrackStats: Sendable, Equatable {
     public var pointCount: Int = 0
     /// How many points had a time.
     public var timedCount: Int = 0
-    /// The length from the first timed point to the last (of each segment): what the speeds and
-    /// the moving time measure. Equal to `length` when every point has a time.
+    /// The length of the steps from one timed point to the next (of each segment) that do not
+    /// go back in time: what the speeds and the moving time measure. Equal to `length` when
+    /// every point has a time and times never go back.
     public var timedLength: Double = 0
+    /// How many steps between timed points go back in time (a device's clock set back, a track
+    /// edited): not counted in the duration, the timed length, the moving time or the speeds.
+    public var backwardSteps: Int = 0
     /// The first and the last time (NaN when no point has one).
     public var startTime: Double = .nan
     public var endTime: Double = .nan
@@ -44,6 +49,7 @@ public struct TrackStats: Sendable, Equatable {
             && a.elevationGain == b.elevationGain && a.elevationLoss == b.elevationLoss
             && a.altitudeCount == b.altitudeCount && a.pointCount == b.pointCount && a.timedCount == b.timedCount
             && a.timedLength == b.timedLength && same(a.startTime, b.startTime) && same(a.endTime, b.endTime)
+            && a.backwardSteps == b.backwardSteps
     }
 }
 
@@ -96,6 +102,7 @@ private struct Sums {
         s.altitudeCount += o.s.altitudeCount
         s.pointCount += o.s.pointCount
         s.timedCount += o.s.timedCount
+        s.backwardSteps += o.s.backwardSteps
         if s.startTime.isNaN { s.startTime = o.s.startTime }
         if !o.s.endTime.isNaN { s.endTime = o.s.endTime }
     }
@@ -141,9 +148,9 @@ extension Track {
     ///
     /// A fix's time may be NaN (absent): its legs count in `length` but not in the speeds, which
     /// measure the steps from one timed fix of a segment to the next (the length between them
-    /// over the time between them). Within a segment the times present must not decrease.
-    /// - Throws: `.outOfRange` for a segment outside the fixes or out of order, a time before the
-    ///   previous timed fix's of its segment, and a figure above the largest double (a duration,
+    /// over the time between them). A step back in time is counted (`backwardSteps`), not measured.
+    /// - Throws: `.outOfRange` for a segment outside the fixes or out of order, and a figure
+    ///   above the largest double (a duration,
     ///   a speed, an elevation gain or loss; the message says which); as `Fix.check` for a bad
     ///   fix (a NaN time allowed).
     public static func measure(
@@ -193,6 +200,7 @@ extension Track {
             var lastTime = Double.nan
             var lastTimed = -1
             var span = 0.0  // length since the last timed point
+            var forward = 0.0  // the steps forward in time
             for i in r {
                 let alt = p.altitude(i)
                 if !alt.isNaN {
@@ -220,16 +228,16 @@ extension Track {
                 seg.s.timedCount += 1
                 if lastTimed < 0 {
                     seg.s.startTime = t
+                } else if t < lastTime {
+                    seg.s.backwardSteps += 1
                 } else {
-                    guard t >= lastTime else {
-                        throw GeoLocError(.outOfRange, "\(label(i)): time \(show(t)) is before the previous fix's \(show(lastTime))")
-                    }
                     let dt = t - lastTime
                     guard dt.isFinite else {
                         throw GeoLocError(.outOfRange, "\(label(i)): the time from \(label(lastTimed)) (\(show(lastTime)) to \(show(t)) s) "
                             + "is above \(largest) seconds")
                     }
                     seg.s.timedLength += span
+                    forward += dt
                     if dt > 0 {
                         let v = span / dt
                         guard v.isFinite else {
@@ -249,7 +257,7 @@ extension Track {
                 seg.s.endTime = t
             }
             if lastTimed >= 0 {
-                seg.s.duration = seg.s.endTime - seg.s.startTime
+                seg.s.duration = seg.s.backwardSteps == 0 ? seg.s.endTime - seg.s.startTime : forward
                 guard seg.s.duration.isFinite else {
                     throw GeoLocError(.outOfRange, "segment \(k): its times span more than \(largest) seconds "
                         + "(\(show(seg.s.startTime)) to \(show(seg.s.endTime)))")
