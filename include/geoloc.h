@@ -1720,11 +1720,16 @@ typedef struct geoloc_track_stats {
 } geoloc_track_stats;
 
 /**
- * Statistics of a track: n fixes with times that do not decrease.
+ * Statistics of a track: n fixes with times that do not decrease (one segment; for a track in
+ * segments, or fixes without times, see geoloc_track_measure_segments). Every figure is finite:
+ * one that would pass the largest double (a duration of times ±1e308, a speed over a leg of a
+ * few ulps, an elevation gain or loss of altitudes ±1e308) is refused with the bound in the
+ * message, never returned as infinity (since 0.4).
  * [in]  model             the Earth model of the legs' lengths
  * [in]  moving_speed_mps  a leg counts as moving at this speed or above (>= 0; e.g. 0.5)
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (model),
- * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (also a time before the previous fix's).
+ * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (also a time before the previous fix's, and a
+ * figure above the largest double).
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_measure(const geoloc_fix *fixes, size_t n,
@@ -1759,7 +1764,8 @@ typedef enum geoloc_resample_mode {
 /**
  * Points along a track (times not decreasing) at a fixed step, from the first fix to the last
  * (both included). A point between two fixes lies on the great-circle arc between them; its time,
- * accuracy, speed and altitude are interpolated linearly (NaN when either fix lacks the value);
+ * accuracy, speed and altitude are interpolated linearly (NaN when either fix lacks the value),
+ * without overflow: between finite values the result is finite and between them (since 0.4);
  * its course is NaN.
  * [in]  step              > 0, finite, in meters or seconds
  * [out] out, cap, needed  *needed always set to the number of points; when cap < *needed
@@ -1801,40 +1807,61 @@ GEOLOC_API geoloc_status geoloc_track_stay_points(const geoloc_fix *fixes, size_
 typedef struct geoloc_track geoloc_track;
 
 /**
- * Reads a GPX 1.1 file: the trkpt elements of every trk and trkseg, in document order, with
- * lat/lon, ele (altitude), time (ISO 8601; no zone means UTC; times become seconds since
- * 1970-01-01 UTC) and, when present, speed and course. GPX has no accuracy: fixes have
- * accuracy_m 0. A track in which no point has a time gets times 0, 1, 2, ...
- * (geoloc_track_timed says false). The reader is the library's own strict XML subset: elements,
- * attributes, text, CDATA, comments, processing instructions, the five predefined entities and
- * character references; a DOCTYPE is refused; nesting deeper than 64 or more than 64 attributes
- * on an element is an error.
- * A point that cannot be used (no or bad lat/lon, latitude beyond ±90, malformed ele, time,
- * speed or course, no time in a track with times) is skipped and reported with its record
- * number (the 0-based index of the trkpt in the document) and the reason, which also gives the
- * line ("trkpt 3 (line 12): lat \"abc\" is not a decimal number"); with options->strict the
- * first one fails the load with GEOLOC_E_PARSE. Only options->strict is used (NULL: not
- * strict).
- * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND (no such file),
- * GEOLOC_E_INVALID_ARGUMENT (unreadable file), GEOLOC_E_PARSE (malformed XML, with its line and
- * column; a root other than gpx; strict mode), GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NO_MEMORY.
+ * Reads a GPX 1.0 or 1.1 file as devices and apps write it, streaming: the file is read a chunk
+ * at a time (memory holds what the track keeps, about 32 bytes a point, not the file), in time
+ * linear in its size. Since 0.4:
+ * - Segments: each trkseg of each trk, and each rte (its rtept), in document order
+ *   (geoloc_track_segments); the fixes are their points in order. Waypoints (wpt) apart
+ *   (geoloc_track_waypoints). Names of tracks, routes, points and waypoints: geoloc_track_name.
+ * - A point's values: lat/lon (required), ele (altitude), time (ISO 8601; no zone means UTC;
+ *   seconds since 1970-01-01 UTC), name, and GPX 1.0's speed and course. An empty or absent
+ *   element is an absent value (NaN): never a dropped point. A point without a time is kept;
+ *   geoloc_track_fixes gives it time NaN, except that a track in which no point has a time
+ *   gets times 0, 1, 2, ... as in 0.3 (geoloc_track_timed says false; geoloc_track_points
+ *   gives NaN). accuracy_m is 0 (GPX has none).
+ * - Encodings: UTF-8 (a byte-order mark allowed), UTF-16 (with a byte-order mark, or starting
+ *   with "<?"), ISO-8859-1, ISO-8859-15, Windows-1252 and US-ASCII, as the XML declaration
+ *   says; another is GEOLOC_E_UNSUPPORTED.
+ * - Extensions, metadata and elements of other namespaces are skipped. The reader is the
+ *   library's own strict XML subset: elements, attributes, text, CDATA, comments, processing
+ *   instructions, the five predefined entities and character references; a DOCTYPE (so any
+ *   entity declaration) is refused; nesting deeper than 64, more than 64 attributes on an
+ *   element or a tag longer than 1 MiB is an error.
+ * Problems (the first 1,000 kept, geoloc_track_issue_total counts them all): a point without a
+ * usable position (no or bad lat/lon, latitude beyond ±90) is skipped; a malformed ele, time,
+ * speed or course is dropped and the point kept. Each is reported with its record number (the
+ * 0-based index of the point among the file's elements of its kind: trkpt, rtept or wpt) and
+ * the reason, which names the kind and gives the line ("trkpt 3 (line 12): lat \"abc\" is not a
+ * decimal number"); with options->strict the first one fails the load with GEOLOC_E_PARSE. Only
+ * options->strict is used (NULL: not strict).
+ * A path that is not a regular file (a FIFO, a device, a directory) is refused before anything
+ * is read or waited for (GEOLOC_E_INVALID_ARGUMENT).
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8 (a UTF-8 document that is not: line and
+ * column), GEOLOC_E_NOT_FOUND (no such file), GEOLOC_E_INVALID_ARGUMENT (not a regular file,
+ * unreadable), GEOLOC_E_PARSE (malformed XML, with its line and column; a root other than gpx;
+ * text not valid in its declared encoding; strict mode), GEOLOC_E_UNSUPPORTED (the encoding),
+ * GEOLOC_E_NO_MEMORY.
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_load_gpx(const char *path, const geoloc_load_options *options,
                                                geoloc_track **out);
 
-/** As geoloc_track_load_gpx, from len bytes of GPX in memory. */
+/** As geoloc_track_load_gpx, from len bytes of GPX in memory (read where they are when UTF-8). */
 GEOLOC_API geoloc_status geoloc_track_parse_gpx(const char *text, size_t len,
                                                 const geoloc_load_options *options,
                                                 geoloc_track **out);
 
 /**
  * Reads a GeoJSON track: a LineString or MultiLineString geometry, a Feature of one, or a
- * FeatureCollection of such Features, positions in order ([lon, lat] or [lon, lat, elevation]).
- * Times, when present, are the Feature's property "times" or "coordTimes" (or
- * "coordinateProperties": {"times": ...}): one per position, ISO 8601 text or seconds. A bad
- * position is reported with its 0-based index among all positions. Otherwise as
- * geoloc_track_load_gpx (GEOLOC_E_PARSE for malformed JSON gives its line and column).
+ * FeatureCollection of such Features, positions in order ([lon, lat] or [lon, lat, elevation];
+ * a null elevation is absent). Each LineString and each line of a MultiLineString is a segment,
+ * each Feature a path named by its "name" property; a Point Feature is a waypoint (its "name",
+ * its "time") (since 0.4). Times, when present, are the Feature's property "times" or
+ * "coordTimes" (or "coordinateProperties": {"times": ...}): one per position, flat or one array
+ * per line, ISO 8601 text, seconds, or null (absent). A bad position is reported with its
+ * 0-based index among all positions; a malformed elevation or time is dropped and the point
+ * kept. Otherwise as geoloc_track_load_gpx (the file is read whole; GEOLOC_E_PARSE for malformed
+ * JSON gives its line and column).
  */
 GEOLOC_API geoloc_status geoloc_track_load_geojson(const char *path,
                                                    const geoloc_load_options *options,
@@ -1850,7 +1877,8 @@ GEOLOC_API geoloc_status geoloc_track_parse_geojson(const char *text, size_t len
 GEOLOC_API void geoloc_track_destroy(geoloc_track *track);
 
 /**
- * The track's fixes in order.
+ * The track's fixes in order: the points of its segments (a point without a time has time NaN
+ * since 0.4, unless no point has one: then 0, 1, 2, ...; see geoloc_track_points).
  * [out] out, cap, count  *count is always set to the number of fixes; when cap < *count the
  *                        first cap are written and GEOLOC_E_BUFFER_TOO_SMALL is returned
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (cap), GEOLOC_E_BUFFER_TOO_SMALL.
@@ -1862,7 +1890,8 @@ GEOLOC_API geoloc_status geoloc_track_fixes(const geoloc_track *track, geoloc_fi
 /** Whether the file had times (false: the times are 0, 1, 2, ...). Errors: NULL_ARGUMENT. */
 GEOLOC_API geoloc_status geoloc_track_timed(const geoloc_track *track, bool *timed);
 
-/** How many points the reader skipped. Errors: GEOLOC_E_NULL_ARGUMENT. */
+/** How many problems the load kept (points skipped, values dropped; at most 1,000: see
+ *  geoloc_track_issue_total). Errors: GEOLOC_E_NULL_ARGUMENT. */
 GEOLOC_API geoloc_status geoloc_track_issue_count(const geoloc_track *track, size_t *count);
 
 /** The i-th skipped point: its record number and the reason, as geoloc_places_issue.
@@ -1873,7 +1902,7 @@ GEOLOC_API geoloc_status geoloc_track_issue(const geoloc_track *track, size_t i,
 /**
  * Writes fixes as a GPX 1.1 document: one trk (with <name> when name is not NULL) and one
  * trkseg; lat/lon with 8 decimals (longitude reduced to [-180, 180)), ele with 3 when present,
- * time as UTC ISO 8601 (times taken as seconds since 1970-01-01 UTC; milliseconds shown when
+ * time when not NaN (since 0.4), as UTC ISO 8601 (times taken as seconds since 1970-01-01 UTC; milliseconds shown when
  * not whole). geoloc_track_parse_gpx reads it back to the same positions within 5e-9 degrees.
  * [out] buf, cap, needed  the text (see the conventions at the top)
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_UTF8 (name),
@@ -1885,7 +1914,8 @@ GEOLOC_API geoloc_status geoloc_track_write_gpx(const geoloc_fix *fixes, size_t 
                                                 size_t *needed);
 
 /** Writes fixes as a GeoJSON Feature with a LineString (with elevations when every fix has an
- *  altitude) and the times as ISO 8601 text in the property "times". As geoloc_track_write_gpx. */
+ *  altitude) and the times as ISO 8601 text in the property "times" (null for a NaN time). As
+ *  geoloc_track_write_gpx. */
 GEOLOC_API geoloc_status geoloc_track_write_geojson(const geoloc_fix *fixes, size_t n, char *buf,
                                                     size_t cap, size_t *needed);
 
@@ -2022,7 +2052,7 @@ GEOLOC_API geoloc_status geoloc_track_measure_segments(const geoloc_fix *fixes, 
  *                         the per-segment figures when a file holds a route and its recording)
  * [out] segments, cap, count  per segment; *count is always set; when cap < *count the first
  *                         cap are written and GEOLOC_E_BUFFER_TOO_SMALL is returned (whole is
- *                         written in any case). segments may be NULL with cap 0.
+ *                         written in any case). segments NULL with cap 0: the whole only (OK).
  * Errors: as geoloc_track_measure_segments; GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any.
  */
 GEOLOC_API geoloc_status geoloc_track_statistics(const geoloc_track *track, geoloc_model model,

@@ -297,7 +297,8 @@ public func geoloc_track_statistics(
         let r = try h.load.stats(model: m, movingSpeed: moving_speed_mps)
         whole.pointee = cStats(r.whole)
         count.pointee = r.segments.count
-        for (j, s) in r.segments.prefix(cap).enumerated() { segments![j] = cStats(s) }
+        guard let segments else { return GEOLOC_OK }  // the whole only
+        for (j, s) in r.segments.prefix(cap).enumerated() { segments[j] = cStats(s) }
         if r.segments.count > cap {
             throw GeoLocError(.bufferTooSmall, "the track has \(r.segments.count) segments but the array holds \(cap)")
         }

@@ -286,7 +286,7 @@ static void test_declared_encoding_is_refused(void)
                           "<name>\x93" "5 \x80\x94 caf\xe9\x85</name></wpt></gpx>";
     t = parse(cp1252, &st);
     if (CHECK_OK(st)) {
-        CHECK(name_is(t, GEOLOC_TRACK_ITEM_WAYPOINT, 0, "\xe2\x80\x9c" "5 \xe2\x82\xac\xe2\x80\x94 caf\xc3\xa9\xe2\x80\xa6"));
+        CHECK(name_is(t, GEOLOC_TRACK_ITEM_WAYPOINT, 0, "\xe2\x80\x9c" "5 \xe2\x82\xac\xe2\x80\x9d caf\xc3\xa9\xe2\x80\xa6"));
         geoloc_track_destroy(t);
     }
     const char latin9[] = "<?xml version='1.0' encoding='ISO-8859-15'?><gpx><wpt lat='1' lon='2'><name>\xa4</name></wpt></gpx>";

@@ -44,7 +44,7 @@ extension TrackFormat {
                 if let v = parseISOTime(Array(doc.string(node).utf8)) { return v }
             default: break
             }
-            throw PointProblem("its time \(doc.rawText(node).prefix(40)) is not an ISO 8601 date and time or a number; kept without it")
+            throw PointProblem("its time is not an ISO 8601 date and time or a number (\(doc.rawText(node).prefix(40))); kept without it")
         }
         /// One position: appended to `to`, or an issue.
         func position(_ c: Int, _ t: Int?, waypoint: Bool, name: String?) throws(GeoLocError) {

@@ -140,7 +140,7 @@ final class XMLInput {
         var n = 0
         do throws(GeoLocError) {
             while n < 1024 {
-                let k = try src.read(into: buf + n, count: capacity - n)
+                let k = try src.read(into: buf + n, count: 1024 - n)
                 if k == 0 { sourceDone = true; break }
                 n += k
             }
@@ -185,19 +185,27 @@ final class XMLInput {
     /// Adds checked UTF-8 after `end`, growing the window when it is full (the caller has
     /// discarded what it could). `.bad(offset)`: the input is not valid in its encoding at that
     /// absolute offset of the UTF-8 text.
+    ///
+    /// The bytes before a bad one are given first; the bad one is reported only when the reader
+    /// asks for more after them, so an error is found at the same place whatever the chunks
+    /// (a document read from memory or from a file fails alike).
     func fill() throws(GeoLocError) -> Fill {
+        if let bad = pendingBad { return .bad(bad) }
         while !finished {
             if transcoder == nil {
                 // UTF-8: read into the window after what is there, then check.
                 if !sourceDone {
                     if capacity - rawEnd < XMLInput.chunk { grow(rawEnd + XMLInput.chunk) }
-                    let n = try source!.read(into: buf + rawEnd, count: capacity - rawEnd)
+                    let n = try source!.read(into: buf + rawEnd, count: min(capacity - rawEnd, XMLInput.chunk))
                     if n == 0 { sourceDone = true }
                     rawEnd += n
                 }
                 let (complete, bad) = Transcoder.checkUTF8(buf + end, rawEnd - end, final: sourceDone)
                 end += complete
-                if let bad { return .bad(base + end + bad - complete) }
+                if bad != nil {
+                    pendingBad = base + end
+                    return complete > 0 ? .grew : .bad(base + end)
+                }
                 if sourceDone && end == rawEnd { finished = true }
                 if complete > 0 { return .grew }
             } else {
@@ -212,13 +220,19 @@ final class XMLInput {
                 let (written, bad) = transcoder!.convert(raw!, n, final: sourceDone, into: buf + end)
                 end += written
                 rawEnd = end
-                if bad != nil { return .bad(base + end) }
+                if bad != nil {
+                    pendingBad = base + end
+                    return written > 0 ? .grew : .bad(base + end)
+                }
                 if sourceDone { finished = true }
                 if written > 0 { return .grew }
             }
         }
         return .done
     }
+
+    /// Where the input stopped being valid, once found.
+    private var pendingBad: Int? = nil
 
     private func grow(_ needed: Int) {
         var c = capacity
