@@ -76,10 +76,10 @@ struct GPXReader {
     private var log: IssueLog
     private let strict: Bool
     private let at: String
-    private var stack: [GPXContext] = []
+    private let stack = ContextStack()
     private var point = PendingPoint()
     private var field: GPXName = .other
-    private var fieldText: [UInt8] = []
+    private let fieldText = ByteBuffer()
     private var records = [0, 0, 0]
     private var segmentStart = 0
     private var path = -1
@@ -89,8 +89,6 @@ struct GPXReader {
         self.strict = strict
         log = IssueLog(strict: strict, limit: TrackLoad.maxIssues)
         at = source.map { $0 + ": " } ?? ""
-        stack.reserveCapacity(XMLReader.maxDepth)
-        fieldText.reserveCapacity(64)
     }
 
     /// Reads the whole document.
@@ -99,7 +97,9 @@ struct GPXReader {
             while let token = try x.next() {
                 switch token {
                 case .start: try start()
-                case .text: fieldText.append(contentsOf: x.text)
+                case .text:
+                    let t = x.text
+                    if let b = t.baseAddress { fieldText.append(b, t.count) }
                 case .end: try end()
                 }
             }
@@ -137,7 +137,7 @@ struct GPXReader {
         case (.root, .wpt): context = beginPoint(2)
         case (.trk, .name), (.rte, .name), (.point, .ele), (.point, .time), (.point, .name), (.point, .speed), (.point, .course):
             field = name
-            fieldText.removeAll(keepingCapacity: true)
+            fieldText.removeAll()
             x.captureText = true
             context = .field
         default: break
@@ -195,8 +195,8 @@ struct GPXReader {
 
     private mutating func endField() throws(GeoLocError) {
         let parent = stack.last!
-        try fieldText.withUnsafeBufferPointer { (raw) throws(GeoLocError) in
-            let b = trimmed(raw)
+        do {
+            let b = trimmed(fieldText.bytes)
             if field == .name {
                 let text = b.isEmpty ? nil : String(decoding: b, as: UTF8.self)
                 if parent == .point { point.name = text } else if path >= 0 { load.pathNames[path] = text }
@@ -225,4 +225,16 @@ struct GPXReader {
             }
         }
     }
+}
+
+/// The reader's contexts, one per open element (at most XMLReader.maxDepth).
+private final class ContextStack {
+    private let items = UnsafeMutablePointer<GPXContext>.allocate(capacity: XMLReader.maxDepth + 1)
+    private var count = 0
+
+    deinit { items.deallocate() }
+
+    var last: GPXContext? { count > 0 ? items[count - 1] : nil }
+    @inline(__always) func append(_ c: GPXContext) { items[count] = c; count += 1 }
+    @inline(__always) func removeLast() -> GPXContext { count -= 1; return items[count] }
 }

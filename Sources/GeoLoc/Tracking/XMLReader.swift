@@ -38,18 +38,16 @@ struct XMLReader {
     private(set) var p: UnsafeMutablePointer<UInt8>
     private var end = 0
     private var at = 0
-    /// The qualified names of the open elements, one after another.
-    private var openNames: [UInt8] = []
-    private var openEnds: [Int] = []
+    /// The open elements' names, the current tag's attributes, the text.
+    private let scratch = XMLScratch()
     private var pendingEnd = false
     private var sawRoot = false
     /// Whether character data is decoded and returned as `.text`.
     var captureText = false
     /// The current tag's qualified name and where its local part starts (window offsets).
     private(set) var nameStart = 0, localStart = 0, nameEnd = 0
-    private(set) var attributes: [XMLAttribute] = []
     /// The decoded text of a `.text` token.
-    private(set) var text: [UInt8] = []
+    var text: UnsafeBufferPointer<UInt8> { scratch.text.bytes }
     /// Where the current token began (a window offset).
     private(set) var tokenStart = 0
     // Line counting: every newline before absolute offset `counted` is counted; `lineStart` is
@@ -60,11 +58,9 @@ struct XMLReader {
     init(_ input: XMLInput) {
         self.input = input
         p = input.buf
-        attributes.reserveCapacity(8)
-        text.reserveCapacity(64)
     }
 
-    var depth: Int { openEnds.count }
+    var depth: Int { scratch.depth }
 
     // MARK: Positions
 
@@ -73,6 +69,18 @@ struct XMLReader {
         let s = counted - input.base, e = abs - input.base
         guard e > s else { return }
         var i = s
+        let raw = UnsafeRawPointer(p)
+        let ones: UInt64 = 0x0101_0101_0101_0101, low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        while i + 8 <= e {
+            // The bytes equal to '\n', exactly: high bit set in each such byte of `z`.
+            let v = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ (10 &* ones)
+            let z = ~(((v & low7) &+ low7) | v | low7)
+            if z != 0 {
+                line += z.nonzeroBitCount
+                lineStart = input.base + i + (63 - z.leadingZeroBitCount) / 8 + 1
+            }
+            i += 8
+        }
         while i < e {
             if p[i] == 10 { line += 1; lineStart = input.base + i + 1 }
             i += 1
@@ -197,6 +205,12 @@ struct XMLReader {
     }
 
     /// Appends the UTF-8 of a scalar.
+    private static func append(_ v: UInt32, to out: ByteBuffer) {
+        var bytes: [UInt8] = []
+        append(v, to: &bytes)
+        for b in bytes { out.append(b) }
+    }
+
     private static func append(_ v: UInt32, to out: inout [UInt8]) {
         if v < 0x80 {
             out.append(UInt8(v))
@@ -244,7 +258,7 @@ struct XMLReader {
                     continue
                 }
                 if starts("<![CDATA[") {
-                    guard !openEnds.isEmpty else { throw failure(at, "CDATA outside the root element") }
+                    guard scratch.depth > 0 else { throw failure(at, "CDATA outside the root element") }
                     if try cdata() { return .text }
                     continue
                 }
@@ -270,8 +284,8 @@ struct XMLReader {
             return .start
         }
         guard sawRoot else { throw failure(at, "no root element") }
-        guard openEnds.isEmpty else {
-            let top = String(decoding: openNames[(openEnds.count > 1 ? openEnds[openEnds.count - 2] : 0)...], as: UTF8.self)
+        guard scratch.depth == 0 else {
+            let top = String(decoding: UnsafeBufferPointer(rebasing: scratch.names.bytes[scratch.topStart...]), as: UTF8.self)
             throw failure(at, "element <\(top)> is not closed")
         }
         return nil
@@ -287,18 +301,24 @@ struct XMLReader {
     /// Character data from `at` to the next '<' (or the end), checked; decoded into `text`
     /// when capturing. True when it gave text.
     private mutating func characterData() throws(GeoLocError) -> Bool {
-        let capture = captureText && !openEnds.isEmpty
-        if capture { text.removeAll(keepingCapacity: true) }
+        let capture = captureText && scratch.depth > 0
+        let text = scratch.text
+        if capture { text.removeAll() }
         while true {
             var i = at
             var run = i
             while i < end {
                 let b = p[i]
+                // Ordinary character data: anything but '<', '&', ']' and the control characters.
+                if b > 60 ? b != 93 : (b >= 32 ? b != 38 && b != 60 : b == 10 || b == 9 || b == 13) {
+                    i += 1
+                    continue
+                }
                 if b == 60 { break }
                 if b == 38 {
                     if capture { appendText(run, i) }
                     guard let (r, v) = try reference(i) else { run = i; break }
-                    if capture { XMLReader.append(v, to: &text) }
+                    if capture { XMLReader.append(v, to: text) }
                     i = r
                     run = i
                     continue
@@ -311,7 +331,7 @@ struct XMLReader {
                 }
                 i += 1
             }
-            if openEnds.isEmpty {
+            if scratch.depth == 0 {
                 for k in at..<i where !isSpace(p[k]) { throw failure(k, "text outside the root element") }
             }
             if capture { appendText(run, i) }
@@ -327,7 +347,7 @@ struct XMLReader {
     }
 
     @inline(__always) private mutating func appendText(_ s: Int, _ e: Int) {
-        if e > s { text.append(contentsOf: UnsafeBufferPointer(start: p + s, count: e - s)) }
+        if e > s { scratch.text.append(p + s, e - s) }
     }
 
     /// Skips a comment or processing instruction from `i` to its terminator ("--" must be
@@ -361,7 +381,8 @@ struct XMLReader {
     /// A CDATA section from `at`: its text when capturing. True when it gave text.
     private mutating func cdata() throws(GeoLocError) -> Bool {
         let capture = captureText
-        if capture { text.removeAll(keepingCapacity: true) }
+        let text = scratch.text
+        if capture { text.removeAll() }
         var i = at + 9
         while true {
             let run = i
@@ -389,34 +410,40 @@ struct XMLReader {
         guard isNameStart(p[i]) else { throw failure(i, "expected an element name") }
         let s = i
         i += 1
-        while i < end && isName(p[i]) { i += 1 }
+        var colon = s
+        while i < end && isName(p[i]) {
+            if p[i] == 58 { colon = i + 1 }
+            i += 1
+        }
         let e = i
         while i < end && isSpace(p[i]) { i += 1 }
         guard i < end else { return false }
         guard p[i] == 62 else { throw failure(i, "expected '>'") }
-        guard let top = openEnds.last else { throw failure(s, "an end tag with no open element") }
-        let topStart = openEnds.count > 1 ? openEnds[openEnds.count - 2] : 0
-        let same = top - topStart == e - s && (0..<(e - s)).allSatisfy { openNames[topStart + $0] == p[s + $0] }
-        guard same else {
-            throw failure(s, "end tag </\(utf8Text(p, s, e))> does not match <\(String(decoding: openNames[topStart..<top], as: UTF8.self))>")
+        guard scratch.depth > 0 else { throw failure(s, "an end tag with no open element") }
+        let top = scratch.ends[scratch.depth - 1], topStart = scratch.topStart
+        let names = scratch.names.base
+        var same = top - topStart == e - s
+        if same {
+            for k in 0..<(e - s) where names[topStart + k] != p[s + k] { same = false; break }
         }
-        setName(s, e)
+        guard same else {
+            throw failure(s, "end tag </\(utf8Text(p, s, e))> does not match <\(utf8Text(names, topStart, top))>")
+        }
+        setName(s, e, colon)
         popOpen()
         at = i + 1
         return true
     }
 
-    private mutating func setName(_ s: Int, _ e: Int) {
+    @inline(__always) private mutating func setName(_ s: Int, _ e: Int, _ local: Int) {
         nameStart = s
         nameEnd = e
-        var l = s
-        for k in s..<e where p[k] == 58 { l = k + 1 }
-        localStart = l
+        localStart = local
     }
 
-    private mutating func popOpen() {
-        openEnds.removeLast()
-        openNames.removeLast(openNames.count - (openEnds.last ?? 0))
+    @inline(__always) private mutating func popOpen() {
+        scratch.depth -= 1
+        scratch.names.removeLast(scratch.names.count - (scratch.depth > 0 ? scratch.ends[scratch.depth - 1] : 0))
     }
 
     /// A start tag at `at`. False when the window ends first.
@@ -426,10 +453,14 @@ struct XMLReader {
         guard isNameStart(p[i]) else { throw failure(i, "expected an element name") }
         let s = i
         i += 1
-        while i < end && isName(p[i]) { i += 1 }
+        var colon = s
+        while i < end && isName(p[i]) {
+            if p[i] == 58 { colon = i + 1 }
+            i += 1
+        }
         guard i < end else { return false }
         let e = i
-        attributes.removeAll(keepingCapacity: true)
+        scratch.attributeCount = 0
         var selfClosing = false
         while true {
             let spaceStart = i
@@ -476,23 +507,27 @@ struct XMLReader {
                 i += 1
             }
             guard i < end else { return false }
-            guard attributes.count < XMLReader.maxAttributes else { throw failure(ns, "more than \(XMLReader.maxAttributes) attributes") }
-            for a in attributes where a.nameEnd - a.nameStart == ne - ns {
-                if (0..<(ne - ns)).allSatisfy({ p[a.nameStart + $0] == p[ns + $0] }) {
-                    throw failure(ns, "attribute \(utf8Text(p, ns, ne)) repeated")
-                }
+            let count = scratch.attributeCount
+            guard count < XMLReader.maxAttributes else { throw failure(ns, "more than \(XMLReader.maxAttributes) attributes") }
+            for j in 0..<count where scratch.attributes[j].nameEnd - scratch.attributes[j].nameStart == ne - ns {
+                let a = scratch.attributes[j]
+                var same = true
+                for k in 0..<(ne - ns) where p[a.nameStart + k] != p[ns + k] { same = false; break }
+                if same { throw failure(ns, "attribute \(utf8Text(p, ns, ne)) repeated") }
             }
-            attributes.append(XMLAttribute(nameStart: ns, nameEnd: ne, valueStart: vs, valueEnd: i, plain: plain))
+            scratch.attributes[count] = XMLAttribute(nameStart: ns, nameEnd: ne, valueStart: vs, valueEnd: i, plain: plain)
+            scratch.attributeCount = count + 1
             i += 1
         }
-        if openEnds.isEmpty {
+        if scratch.depth == 0 {
             guard !sawRoot else { throw failure(s, "a second root element") }
             sawRoot = true
         }
-        guard openEnds.count < XMLReader.maxDepth else { throw failure(s, "elements nested deeper than \(XMLReader.maxDepth)") }
-        openNames.append(contentsOf: UnsafeBufferPointer(start: p + s, count: e - s))
-        openEnds.append(openNames.count)
-        setName(s, e)
+        guard scratch.depth < XMLReader.maxDepth else { throw failure(s, "elements nested deeper than \(XMLReader.maxDepth)") }
+        scratch.names.append(p + s, e - s)
+        scratch.ends[scratch.depth] = scratch.names.count
+        scratch.depth += 1
+        setName(s, e, colon)
         pendingEnd = selfClosing
         at = i
         return true
@@ -509,7 +544,8 @@ struct XMLReader {
     /// Calls `body` with the value of the attribute of this qualified name (decoded), or nil.
     mutating func withAttribute<R>(_ key: StaticString, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
         let n = key.utf8CodeUnitCount
-        for a in attributes where a.nameEnd - a.nameStart == n {
+        for j in 0..<scratch.attributeCount where scratch.attributes[j].nameEnd - scratch.attributes[j].nameStart == n {
+            let a = scratch.attributes[j]
             var same = true
             for k in 0..<n where p[a.nameStart + k] != key.utf8Start[k] { same = false; break }
             guard same else { continue }
@@ -529,4 +565,64 @@ struct XMLReader {
         }
         return body(nil)
     }
+}
+
+/// Bytes that grow (a class: mutated in place, no copy-on-write checks on the hot path).
+final class ByteBuffer {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 256) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    var isEmpty: Bool { count == 0 }
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    @inline(__always) func removeAll() { count = 0 }
+    @inline(__always) func removeLast(_ k: Int) { count -= k }
+
+    @inline(__always) func append(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        if count + n > capacity { grow(count + n) }
+        (base + count).update(from: p, count: n)
+        count += n
+    }
+
+    @inline(__always) func append(_ b: UInt8) {
+        if count == capacity { grow(count + 1) }
+        base[count] = b
+        count += 1
+    }
+
+    private func grow(_ needed: Int) {
+        var c = capacity * 2
+        while c < needed { c *= 2 }
+        let b = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
+        b.update(from: base, count: count)
+        base.deallocate()
+        base = b
+        capacity = c
+    }
+}
+
+/// The reader's fixed scratch: the open elements' names and ends, the current tag's attributes.
+final class XMLScratch {
+    let names = ByteBuffer()
+    let ends = UnsafeMutablePointer<Int>.allocate(capacity: XMLReader.maxDepth + 1)
+    var depth = 0
+    let attributes = UnsafeMutablePointer<XMLAttribute>.allocate(capacity: XMLReader.maxAttributes)
+    var attributeCount = 0
+    let text = ByteBuffer()
+
+    deinit {
+        ends.deallocate()
+        attributes.deallocate()
+    }
+
+    /// Where the top element's name starts in `names`.
+    var topStart: Int { depth > 1 ? ends[depth - 2] : 0 }
 }
