@@ -1,13 +1,13 @@
 /*
  * gpx_c.c -- the C door's side of the GPX reading bench (bench/tracking/gpx): loads one track
  * file with geoloc_track_load_gpx or geoloc_track_load_geojson and prints, on one line, the
- * seconds the load took, the points read, and the process's peak resident memory before and
- * after the load (bytes). A fresh process per measurement, so the peak is the load's own.
+ * seconds the load took, the points read, the process's peak resident memory before and after
+ * the load (bytes), and the CPU seconds it took. A fresh process per measurement, so the peak is the load's own.
  *   gpx_c gpx|geojson FILE
  */
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "geoloc.h"
@@ -19,11 +19,24 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The process's peak resident memory (VmHWM: its own, unlike ru_maxrss, which a child started
+ * by a larger parent inherits across exec). */
 static long peak(void)
 {
-    struct rusage r;
-    getrusage(RUSAGE_SELF, &r);
-    return r.ru_maxrss * 1024L;
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0) kb = atol(line + 6);
+    if (f) fclose(f);
+    return kb * 1024L;
+}
+
+static double cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 int main(int argc, char **argv)
@@ -34,10 +47,10 @@ int main(int argc, char **argv)
     }
     geoloc_track *t = NULL;
     long before = peak();
-    double t0 = now();
+    double c0 = cpu(), t0 = now();
     geoloc_status s = strcmp(argv[1], "gpx") == 0 ? geoloc_track_load_gpx(argv[2], NULL, &t)
                                                   : geoloc_track_load_geojson(argv[2], NULL, &t);
-    double t1 = now();
+    double t1 = now(), c1 = cpu();
     long after = peak();
     if (s != GEOLOC_OK) {
         fprintf(stderr, "%s: %s\n", argv[2], geoloc_last_error());
@@ -45,7 +58,7 @@ int main(int argc, char **argv)
     }
     size_t n = 0;
     geoloc_track_fixes(t, NULL, 0, &n);
-    printf("%.6f %zu %ld %ld\n", t1 - t0, n, before, after);
+    printf("%.6f %zu %ld %ld %.6f\n", t1 - t0, n, before, after, c1 - c0);
     geoloc_track_destroy(t);
     return 0;
 }
