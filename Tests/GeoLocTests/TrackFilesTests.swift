@@ -28,7 +28,7 @@ final class TrackFilesTests: XCTestCase {
         XCTAssertEqual(t.segmentOfPoint, [0, 0, 1, 1])
         XCTAssertEqual(t.pathNames, ["Two rides"])
         let m = try t.stats()
-        let a = distance(from: Coordinate(checkedLatitude: 45, longitude: 7), to: Coordinate(checkedLatitude: 45.001, longitude: 7))
+        let a = try distance(from: Coordinate(checkedLatitude: 45, longitude: 7), to: Coordinate(checkedLatitude: 45.001, longitude: 7))
         XCTAssertEqual(m.segments[0].length, a, accuracy: 1e-9)
         XCTAssertEqual(m.whole.duration, 80)
         XCTAssertEqual(m.whole.length, m.segments[0].length + m.segments[1].length)
