@@ -11,7 +11,8 @@
  * modules (geoloc/_<name>.py) and the tests (ARCHITECTURE.md has the map):
  *
  *   1. Core       versions, status codes and errors, units and Earth models, coordinates,
- *                 distance text: what every capability shares
+ *                 distance text, the options and limits of loading files: what every
+ *                 capability shares
  *   2. Distance   distance of one pair or of batches, on the sphere or WGS84; WGS84 geodesics
  *   3. Route      path length, round-trip mileage, ETA, the best order of a day's stops
  *   4. Weather    WMO weather codes as labels and "Rain, 45°F"
@@ -284,6 +285,98 @@ GEOLOC_API geoloc_status geoloc_coord_format(geoloc_coord c, geoloc_coord_style 
  */
 GEOLOC_API geoloc_status geoloc_distance_text(double meters, geoloc_unit unit, char *buf,
                                               size_t cap, size_t *needed);
+
+/* ---------------------------------------------------------------------------------------------
+ * 1. Core: loading files
+ * -------------------------------------------------------------------------------------------
+ *
+ * What every loader shares: the place loaders of section 6 (geoloc_places_load_csv,
+ * geoloc_places_load_geojson, geoloc_places_load_limited, geoloc_places_open), the track
+ * loaders of section 8 (geoloc_track_load_gpx, geoloc_track_load_geojson) and the gazetteer of
+ * section 7 (geoloc_gazetteer_open).
+ *
+ * Files that are not files: every loader opens its path without blocking (O_NONBLOCK) and
+ * checks that it is a regular file before any call that could block or read, so a FIFO, a
+ * character device (/dev/zero, /dev/urandom), a socket or a directory is refused at once with
+ * GEOLOC_E_INVALID_ARGUMENT ("...: not a regular file (a FIFO)", "...: Is a directory");
+ * symbolic links are followed.
+ * A path that does not exist is GEOLOC_E_NOT_FOUND. To load from a pipe, read it yourself and
+ * pass the bytes to a parse function (geoloc_places_parse_csv, geoloc_track_parse_gpx, ...).
+ *
+ * Bounds: every load reads at most max_bytes bytes and max_records records and keeps at most
+ * max_issues issue reports (geoloc_load_limits, with the defaults below), so no input makes a
+ * load use memory or time without bound.
+ */
+
+/** Options of the loaders (section 6's CSV and GeoJSON place loaders, section 8's GPX and
+ *  GeoJSON track loaders: each says which members it reads); NULL options mean all defaults
+ *  (a zeroed struct). This struct keeps its 0.2 layout: programs compiled against 0.2 pass it
+ *  by pointer, so it cannot grow. The load limits, which came later, are in geoloc_load_limits. */
+typedef struct geoloc_load_options {
+    /** Refuse the whole load at the first unusable record (GEOLOC_E_PARSE or
+     *  GEOLOC_E_INVALID_UTF8) instead of skipping it and reporting it. */
+    bool strict;
+    /** CSV: the latitude and longitude columns; NULL finds them by the usual names (lat,
+     *  latitude, y; lon, lng, long, longitude, x), case-insensitively. */
+    const char *latitude_column;
+    const char *longitude_column;
+    /** The id column or property; NULL: id, geonameid, place_id (CSV), the feature's "id"
+     *  (GeoJSON); else the 1-based record number (CSV) or the 0-based feature index (GeoJSON). */
+    const char *id_column;
+    /** The name column or property; NULL: name, title. */
+    const char *name_column;
+    /** CSV: the field delimiter; 0 means ',' unless the header row has a tab and no comma. */
+    char delimiter;
+} geoloc_load_options;
+
+/** The default of geoloc_load_limits.max_issues: the issue reports a load keeps. */
+#define GEOLOC_LOAD_DEFAULT_MAX_ISSUES ((size_t)1000)
+/** The default of geoloc_load_limits.max_places. */
+#define GEOLOC_LOAD_DEFAULT_MAX_PLACES GEOLOC_MAX_COUNT
+/** The default of geoloc_load_limits.max_bytes: 1 GiB (since 0.4). */
+#define GEOLOC_LOAD_DEFAULT_MAX_BYTES GEOLOC_MAX_COUNT
+/** The default of geoloc_load_limits.max_records (since 0.4). */
+#define GEOLOC_LOAD_DEFAULT_MAX_RECORDS GEOLOC_MAX_COUNT
+
+/**
+ * Bounds on what one load reads and keeps in memory (since 0.3; max_bytes and max_records since
+ * 0.4). Every loader applies them: the functions without a limits argument
+ * (geoloc_places_load_csv, geoloc_track_load_gpx, geoloc_gazetteer_open, ...) with the
+ * defaults; geoloc_places_load_limited and geoloc_places_parse_limited take them from the
+ * caller.
+ *
+ * Memory: a load reads at most max_bytes bytes (a larger file is refused from its size, before
+ * anything is allocated), keeps its records (at most max_records of them are read, usable or
+ * not) and at most max_issues issue reports (about 100 bytes each, so about 100 kB by default),
+ * however many records are bad: 50 MB of bad rows keeps 1,000 reports and a count of the rest,
+ * where without a bound it would keep millions.
+ *
+ * Compatibility: struct_size, the first member, must be set to sizeof(geoloc_load_limits).
+ * A later version may append members; it reads only the first struct_size bytes, so a program
+ * compiled against this header keeps working, and the members it does not know take their
+ * defaults. Initialise it with designated initializers
+ * (`geoloc_load_limits l = {.struct_size = sizeof l, .max_issues = 10};`) so that any member
+ * left unset takes its default, and a program stays warning-free when members are appended
+ * (a positional initializer of every member is reported by -Wextra once the struct grows).
+ */
+typedef struct geoloc_load_limits {
+    /** sizeof(geoloc_load_limits); smaller than a size_t is GEOLOC_E_INVALID_ARGUMENT. */
+    size_t struct_size;
+    /** The most issues kept for geoloc_places_issue; the rest are only counted
+     *  (geoloc_places_issue_total). 0: GEOLOC_LOAD_DEFAULT_MAX_ISSUES; SIZE_MAX: no bound. */
+    size_t max_issues;
+    /** The most places the load accepts; one more fails it with GEOLOC_E_COUNT_TOO_LARGE.
+     *  0: GEOLOC_LOAD_DEFAULT_MAX_PLACES. */
+    size_t max_places;
+    /** The most bytes the load reads: the file's size, or `len` of text in memory; more fails
+     *  it with GEOLOC_E_COUNT_TOO_LARGE before anything is read. 0:
+     *  GEOLOC_LOAD_DEFAULT_MAX_BYTES; SIZE_MAX: no bound (since 0.4). */
+    size_t max_bytes;
+    /** The most records (CSV rows, GeoJSON features, track points) the load reads, usable or
+     *  not; one more fails it with GEOLOC_E_COUNT_TOO_LARGE. 0: GEOLOC_LOAD_DEFAULT_MAX_RECORDS;
+     *  SIZE_MAX: no bound (since 0.4). */
+    size_t max_records;
+} geoloc_load_limits;
 
 /* ---------------------------------------------------------------------------------------------
  * 2. Distance: one pair and batches, on the sphere or WGS84
@@ -869,58 +962,6 @@ GEOLOC_API geoloc_status geoloc_places_create(const geoloc_coord *coords,
                                               const char *const *attr_names, size_t n_attrs,
                                               const char *const *attr_values,
                                               geoloc_places **out);
-
-/** Options of the CSV and GeoJSON loaders; NULL options mean all defaults (a zeroed struct).
- *  This struct keeps its 0.2 layout: programs compiled against 0.2 pass it by pointer, so it
- *  cannot grow. The load limits, which came later, are in geoloc_load_limits. */
-typedef struct geoloc_load_options {
-    /** Refuse the whole load at the first unusable record (GEOLOC_E_PARSE or
-     *  GEOLOC_E_INVALID_UTF8) instead of skipping it and reporting it. */
-    bool strict;
-    /** CSV: the latitude and longitude columns; NULL finds them by the usual names (lat,
-     *  latitude, y; lon, lng, long, longitude, x), case-insensitively. */
-    const char *latitude_column;
-    const char *longitude_column;
-    /** The id column or property; NULL: id, geonameid, place_id (CSV), the feature's "id"
-     *  (GeoJSON); else the 1-based record number (CSV) or the 0-based feature index (GeoJSON). */
-    const char *id_column;
-    /** The name column or property; NULL: name, title. */
-    const char *name_column;
-    /** CSV: the field delimiter; 0 means ',' unless the header row has a tab and no comma. */
-    char delimiter;
-} geoloc_load_options;
-
-/** The default of geoloc_load_limits.max_issues: the issue reports a load keeps. */
-#define GEOLOC_LOAD_DEFAULT_MAX_ISSUES ((size_t)1000)
-/** The default of geoloc_load_limits.max_places. */
-#define GEOLOC_LOAD_DEFAULT_MAX_PLACES GEOLOC_MAX_COUNT
-
-/**
- * Bounds on what one load keeps in memory (since 0.3). Every loader applies them, the 0.2
- * functions (geoloc_places_load_csv, ...) with the defaults; geoloc_places_load_limited and
- * geoloc_places_parse_limited take them from the caller.
- *
- * Memory: a load keeps its places (their number is bounded by the input's size) and at most
- * max_issues issue reports (about 100 bytes each, so about 100 kB by default), however many
- * records are bad: 50 MB of bad rows keeps 1,000 reports and a count of the rest, where without
- * a bound it would keep millions.
- *
- * Compatibility: struct_size, the first member, must be set to sizeof(geoloc_load_limits).
- * A later version may append members; it reads only the first struct_size bytes, so a program
- * compiled against this header keeps working, and the members it does not know take their
- * defaults. Zero-initialise the struct (`geoloc_load_limits l = {sizeof l};`) so that any
- * member left unset takes its default.
- */
-typedef struct geoloc_load_limits {
-    /** sizeof(geoloc_load_limits); smaller than a size_t is GEOLOC_E_INVALID_ARGUMENT. */
-    size_t struct_size;
-    /** The most issues kept for geoloc_places_issue; the rest are only counted
-     *  (geoloc_places_issue_total). 0: GEOLOC_LOAD_DEFAULT_MAX_ISSUES; SIZE_MAX: no bound. */
-    size_t max_issues;
-    /** The most places the load accepts; one more fails it with GEOLOC_E_COUNT_TOO_LARGE.
-     *  0: GEOLOC_LOAD_DEFAULT_MAX_PLACES. */
-    size_t max_places;
-} geoloc_load_limits;
 
 /** The text formats of geoloc_places_load_limited and geoloc_places_parse_limited. */
 typedef enum geoloc_load_format {

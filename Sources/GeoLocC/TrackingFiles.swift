@@ -11,14 +11,14 @@ private func trackLoad(
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let file = try readText(path, "path")
         let strict = options?.pointee.strict ?? false
         let r = switch format {
         case .gpx: try TrackFormat.readGPX(file: file, strict: strict)
         case .geoJSON: try TrackFormat.readGeoJSON(file: file, strict: strict)
         }
-        out.pointee = retained(TrackHandle(r), .track)
+        try deliver(retained(TrackHandle(r), .track), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -28,14 +28,14 @@ private func trackLoad(
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        let bytes = try readBytes(text.map { UnsafeRawPointer($0) }, len)
+        let out = try required(out, "out")
+        let bytes = try byteSpan(text.map { UnsafeRawPointer($0) }, len, "text")
         let strict = options?.pointee.strict ?? false
         let r = switch format {
         case .gpx: try TrackFormat.readGPX(bytes, strict: strict)
         case .geoJSON: try TrackFormat.readGeoJSON(bytes, strict: strict)
         }
-        out.pointee = retained(TrackHandle(r), .track)
+        try deliver(retained(TrackHandle(r), .track), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -75,31 +75,19 @@ public func geoloc_track_destroy(_ track: OpaquePointer?) {
     release(track, .track, "track")
 }
 
-private func cFix(_ f: Fix) -> geoloc_fix {
-    geoloc_fix(lat: f.latitude, lon: f.longitude, time: f.time, accuracy_m: f.accuracy,
-               speed_mps: f.speed, course_deg: f.course, altitude_m: f.altitude)
-}
-
 /// Writes points through (out, cap, count): the first cap of them, and BUFFER_TOO_SMALL when
 /// they did not all fit.
 private func writePoints(
     _ points: TrackPoints, untimedAsIndex: Bool, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int,
     _ count: UnsafeMutablePointer<Int>?, _ noun: String
 ) throws(GeoLocError) -> geoloc_status {
-    guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-    if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
-    let cap = try checkCount(cap, "cap")
-    count.pointee = points.count
+    let results = try CallerArray(out, cap, count, needed: "count")
     let asIndex = untimedAsIndex && !points.hasTimes
-    for i in 0..<min(cap, points.count) {
-        var f = cFix(points[i])
-        if asIndex { f.time = Double(i) }
-        out![i] = f
+    return try results.fill(points.count, partial: true, "the track has \(points.count) \(noun)") {
+        var f = geoloc_fix(points[$0])
+        if asIndex { f.time = Double($0) }
+        return f
     }
-    if points.count > cap {
-        throw GeoLocError(.bufferTooSmall, "the track has \(points.count) \(noun) but the array holds \(cap)")
-    }
-    return GEOLOC_OK
 }
 
 @c @implementation
@@ -139,19 +127,13 @@ public func geoloc_track_segments(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
-        let cap = try checkCount(cap, "cap")
+        let results = try CallerArray(out, cap, count, needed: "count")
         let segments = h.load.segments
-        count.pointee = segments.count
-        for (i, s) in segments.prefix(cap).enumerated() {
-            out![i] = geoloc_track_segment(first: s.first, count: s.count, path: s.path,
-                                           kind: geoloc_segment_kind(rawValue: UInt32(s.kind.rawValue)))
+        return try results.fill(segments.count, partial: true, "the track has \(segments.count) segments") {
+            let s = segments[$0]
+            return geoloc_track_segment(first: s.first, count: s.count, path: s.path,
+                                        kind: geoloc_segment_kind(rawValue: UInt32(s.kind.rawValue)))
         }
-        if segments.count > cap {
-            throw GeoLocError(.bufferTooSmall, "the track has \(segments.count) segments but the array holds \(cap)")
-        }
-        return GEOLOC_OK
     }
 }
 
@@ -162,7 +144,7 @@ public func geoloc_track_name(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try outputBuffer(buf, cap, needed)
         let load = h.load
         let count: Int, noun: String
         switch item.rawValue {
@@ -187,8 +169,7 @@ public func geoloc_track_name(
 public func geoloc_track_timed(_ track: OpaquePointer?, _ timed: UnsafeMutablePointer<Bool>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        guard let timed else { throw GeoLocError(.nullArgument, "timed is NULL") }
-        timed.pointee = h.load.timed
+        try deliver(h.load.timed, to: try required(timed, "timed"), "timed")
         return GEOLOC_OK
     }
 }
@@ -197,8 +178,7 @@ public func geoloc_track_timed(_ track: OpaquePointer?, _ timed: UnsafeMutablePo
 public func geoloc_track_issue_count(_ track: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        count.pointee = h.load.issues.count
+        try deliver(h.load.issues.count, to: try required(count, "count"), "count")
         return GEOLOC_OK
     }
 }
@@ -207,8 +187,7 @@ public func geoloc_track_issue_count(_ track: OpaquePointer?, _ count: UnsafeMut
 public func geoloc_track_issue_total(_ track: OpaquePointer?, _ total: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        guard let total else { throw GeoLocError(.nullArgument, "total is NULL") }
-        total.pointee = h.load.issueTotal
+        try deliver(h.load.issueTotal, to: try required(total, "total"), "total")
         return GEOLOC_OK
     }
 }
@@ -220,12 +199,12 @@ public func geoloc_track_issue(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try outputBuffer(buf, cap, needed)
         let issues = h.load.issues
         guard i >= 0 && i < issues.count else {
             throw GeoLocError(.outOfRange, "issue index \(UInt(bitPattern: i)) is not below the count \(issues.count)")
         }
-        record?.pointee = issues[i].record
+        try deliver(issues[i].record, toOptional: record, "record")
         return writeText(issues[i].reason, buf, cap, needed)
     }
 }
@@ -249,7 +228,7 @@ public func geoloc_track_measure_segments(
     _ segments: UnsafeMutablePointer<geoloc_segment_stats>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let whole else { throw GeoLocError(.nullArgument, "whole is NULL") }
+        let whole = try required(whole, "whole")
         let b = try fixBuffer(fixes, n)
         let k = try checkCount(n_segments, "n_segments")
         guard k == 0 || starts != nil else { throw GeoLocError(.nullArgument, "starts is NULL with n_segments = \(k)") }
@@ -273,9 +252,11 @@ public func geoloc_track_measure_segments(
         }
         try b.check("fixes", absentTimes: true)
         let r = try Track.measure(b, segments: ranges, model: m, movingSpeed: moving_speed_mps)
-        whole.pointee = cStats(r.whole)
+        let each = r.segments.map(cStats)
+        for (j, s) in each.enumerated() { try checkFinite(s, "segments[\(j)]") }
+        try deliver(cStats(r.whole), to: whole, "whole")
         if let segments, k > 0 {
-            for (j, s) in r.segments.enumerated() { segments[j] = cStats(s) }
+            for (j, s) in each.enumerated() { segments[j] = s }
         }
         return GEOLOC_OK
     }
@@ -289,20 +270,17 @@ public func geoloc_track_statistics(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        guard let whole else { throw GeoLocError(.nullArgument, "whole is NULL") }
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        if segments == nil && cap != 0 { throw GeoLocError(.nullArgument, "segments is NULL but cap is \(UInt(bitPattern: cap))") }
-        let cap = try checkCount(cap, "cap")
+        let whole = try required(whole, "whole")
+        let results = try CallerArray(segments, cap, count, out: "segments", needed: "count")
         let m = try decode(model.rawValue, as: EarthModel.self, "model")
         let r = try h.load.stats(model: m, movingSpeed: moving_speed_mps)
-        whole.pointee = cStats(r.whole)
-        count.pointee = r.segments.count
-        guard let segments else { return GEOLOC_OK }  // the whole only
-        for (j, s) in r.segments.prefix(cap).enumerated() { segments[j] = cStats(s) }
-        if r.segments.count > cap {
-            throw GeoLocError(.bufferTooSmall, "the track has \(r.segments.count) segments but the array holds \(cap)")
+        try deliver(cStats(r.whole), to: whole, "whole")
+        if segments == nil {  // the whole only
+            try deliver(r.segments.count, to: results.needed, "count")
+            return GEOLOC_OK
         }
-        return GEOLOC_OK
+        let each = r.segments.map(cStats)
+        return try results.fill(each.count, partial: true, "the track has \(each.count) segments") { each[$0] }
     }
 }
 
@@ -315,7 +293,7 @@ public func geoloc_track_write_gpx(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let b = try fixBuffer(fixes, n)
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try outputBuffer(buf, cap, needed)
         let title = try optionalText(name, "name")
         try b.check("fixes", absentTimes: true)
         return writeText(try TrackFormat.gpx(b, name: title), buf, cap, needed)
@@ -329,7 +307,7 @@ public func geoloc_track_write_geojson(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let b = try fixBuffer(fixes, n)
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try outputBuffer(buf, cap, needed)
         try b.check("fixes", absentTimes: true)
         return writeText(try TrackFormat.geoJSON(b), buf, cap, needed)
     }

@@ -78,19 +78,9 @@ public enum TrackFormat {
     /// Reads a GeoJSON file (whole, then parsed). A path that is not a regular file (a FIFO, a
     /// device, a directory) is refused before anything is read (`.invalidArgument`).
     public static func readGeoJSON(file path: String, strict: Bool = false) throws(GeoLocError) -> TrackLoad {
-        let source = try FileByteSource(path: path)
-        var bytes: [UInt8] = []
-        let chunk = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 8)
-        defer { chunk.deallocate() }
-        while true {
-            let n = try source.read(into: chunk, count: 1 << 16)
-            if n == 0 { break }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(start: chunk, count: n))
-        }
-        let result: Result<TrackLoad, GeoLocError> = bytes.withUnsafeBytes { b in
-            do throws(GeoLocError) { return .success(try readGeoJSON(b, strict: strict, source: path)) } catch { return .failure(error) }
-        }
-        return try result.get()
+        let file = try LoadedFile(path: path)
+        defer { file.release() }
+        return try readGeoJSON(file.bytes, strict: strict, source: path)
     }
 
     // MARK: Writing

@@ -32,51 +32,37 @@ struct MemoryByteSource: ByteSource {
     }
 }
 
-/// A regular file as a stream. It is opened without blocking and checked to be a regular file
-/// before anything is read, so a FIFO, a device or a directory is refused at once.
+/// A regular file as a stream, opened through Core's `RegularFile` (without blocking, refused
+/// unless it is a regular file, before anything is read), at most `maxBytes` of it.
 final class FileByteSource: ByteSource {
-    private let fd: Int32
+    private let file: RegularFile
     let path: String
+    private let maxBytes: Int
+    private var total = 0
 
-    init(path: String) throws(GeoLocError) {
+    init(path: String, maxBytes: Int = LoadOptions.defaultMaxBytes) throws(GeoLocError) {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        if fd < 0 {
-            let e = errno
-            if e == ENOENT || e == ENOTDIR { throw GeoLocError(.notFound, "\(path): no such file") }
-            throw GeoLocError(.invalidArgument, "\(path): \(errorText(e))")
+        self.maxBytes = maxBytes
+        file = try RegularFile(path: path)
+        if file.size > maxBytes {
+            file.close()
+            throw GeoLocError(.countTooLarge, "\(path): the file has \(file.size) bytes, more than max_bytes (\(maxBytes))")
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let e = errno
-            close(fd)
-            throw GeoLocError(.invalidArgument, "\(path): \(errorText(e))")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            let what = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
-            throw GeoLocError(.invalidArgument, "\(path): \(what)")
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        self.fd = fd
     }
 
-    deinit { close(fd) }
+    deinit { file.close() }
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(GeoLocError) -> Int {
-        while true {
-            let n = Glibc.read(fd, buffer, count)
-            if n >= 0 { return n }
-            let e = errno
-            if e == EINTR { continue }
-            throw GeoLocError(.invalidArgument, "\(path): \(errorText(e))")
+        let n: Int
+        do throws(GeoLocError) { n = try file.read(buffer, count) } catch {
+            throw GeoLocError(error.code, "\(path): \(error.message)")
         }
+        total += n
+        if total > maxBytes {
+            throw GeoLocError(.countTooLarge, "\(path): the file grew past max_bytes (\(maxBytes)) while it was read")
+        }
+        return n
     }
-}
-
-private func errorText(_ code: Int32) -> String {
-    guard let text = strerror(code) else { return "error \(code)" }
-    return String(cString: text)
 }
 
 /// The window of checked UTF-8 the XML reader reads: `buf[0..<end]`, which is the text from
