@@ -19,11 +19,10 @@ from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
 import numpy
 
 from . import _ffi
-from ._core import ModelLike, _text_result
+from ._core import ModelLike, _load_options, _text_result
 from ._enums import Model, coerce
 from ._errors import BufferTooSmallError
 from ._ffi import ENUM, STATUS, TEXT_OUT
-from ._places import CLoadOptions
 from ._tracking import CFix, CTrackStats, TrackPtr, TrackStats, _fix_array, _fix_ptr, _lib, _text_arg
 
 __all__ = [
@@ -191,8 +190,7 @@ def _name(ptr: Any, item: int, i: int) -> Optional[str]:
 
 
 def _read(kind: str, source: Any, strict: bool, point_names: bool) -> Track:
-    o = CLoadOptions()
-    o.strict = bool(strict)
+    o = _load_options(bool(strict))
     ptr = TrackPtr()
     if isinstance(source, (bytes, bytearray, memoryview)) or (isinstance(source, str) and source.lstrip()[:1] in ("<", "{")):
         data = source.encode("utf-8") if isinstance(source, str) else bytes(source)
