@@ -64,20 +64,24 @@ from ._tracking import (
     FixFilter,
     Geofences,
     Monitor,
-    Track,
     TrackStats,
     filter_options,
     fix_array,
-    read_gpx,
-    read_track_geojson,
     resample_track,
     simplify_track,
     stay_points,
     track_stats,
+)
+from ._track_files import (
+    SegmentStats,
+    Track,
+    TrackMeasure,
+    measure_segments,
+    read_gpx,
+    read_track_geojson,
     write_gpx,
     write_track_geojson,
 )
-from ._track_files import SegmentStats, TrackMeasure, measure_segments
 from ._enums import AddressStyle, CoordStyle, Daylight, Model, TempUnit, Unit
 from ._errors import (
     BufferTooSmallError,

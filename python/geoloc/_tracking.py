@@ -49,11 +49,6 @@ __all__ = [
     "simplify_track",
     "resample_track",
     "stay_points",
-    "Track",
-    "read_gpx",
-    "read_track_geojson",
-    "write_gpx",
-    "write_track_geojson",
 ]
 
 FIX_COLUMNS = ("lat", "lon", "time", "accuracy_m", "speed_mps", "course_deg", "altitude_m")
@@ -506,8 +501,3 @@ def stay_points(fixes: Any, distance_m: float, time_s: float) -> numpy.ndarray:
     _lib.geoloc_track_stay_points(_fix_ptr(arr), arr.shape[0], float(distance_m), float(time_s),
                                   out.ctypes.data_as(POINTER(CStayPoint)), out.shape[0], byref(needed))
     return out[: needed.value].copy()
-
-
-# The track files (read_gpx, Track, ...) live in _track_files, which builds on this module;
-# imported last, so that names of 0.3 stay importable from here.
-from ._track_files import Track, read_gpx, read_track_geojson, write_gpx, write_track_geojson  # noqa: E402
