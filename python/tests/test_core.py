@@ -32,7 +32,7 @@ from geoloc import (
     TempUnit,
     Unit,
 )
-from geoloc import _address, _errors, _ffi, _geocoding, _places, _route, _track_files, _tracking
+from geoloc import _address, _errors, _ffi, _geocoding, _places, _route, _time, _track_files, _tracking
 import golden_cases
 from golden_cases import expect_failure
 from helpers import random_lat_lon, CENTRALIA, HOME, INF, NAN, STOP_A, raises, rel_close
@@ -105,7 +105,7 @@ def _ctype_of(c_type):
     key = c_type.replace(" ", "")
     enums = {"geoloc_status", "geoloc_unit", "geoloc_model", "geoloc_coord_style", "geoloc_daylight",
              "geoloc_temp_unit", "geoloc_address_style", "geoloc_activity", "geoloc_resample_mode",
-             "geoloc_load_format", "geoloc_route_end", "geoloc_track_item"}
+             "geoloc_load_format", "geoloc_route_end", "geoloc_track_item", "geoloc_time_style"}
     if key in enums:
         return ctypes.c_int
     handles = {"places": _places.PlacesPtr, "region": _places.RegionPtr, "gazetteer": _geocoding.GazetteerPtr,
@@ -161,6 +161,10 @@ def _ctype_of(c_type):
         "constdouble*": ctypes.POINTER(c_double),
         "constgeoloc_order_options*": ctypes.POINTER(_route.COrderOptions),
         "geoloc_order_result*": ctypes.POINTER(_route.COrderResult),
+        "int64_t": c_int64,
+        "geoloc_local_time*": ctypes.POINTER(_time.CLocalTime),
+        "constgeoloc_local_date_time*": ctypes.POINTER(_time.CLocalDateTime),
+        "geoloc_local_instants*": ctypes.POINTER(_time.CLocalInstants),
     }
     return table[key]
 
