@@ -1973,11 +1973,16 @@ typedef struct geoloc_track_stats {
 } geoloc_track_stats;
 
 /**
- * Statistics of a track: n fixes with times that do not decrease.
+ * Statistics of a track: n fixes with times that do not decrease (one segment; for a track in
+ * segments, or fixes without times, see geoloc_track_measure_segments). Every figure is finite:
+ * one that would pass the largest double (a duration of times ±1e308, a speed over a leg of a
+ * few ulps, an elevation gain or loss of altitudes ±1e308) is refused with the bound in the
+ * message, never returned as infinity (since 0.4).
  * [in]  model             the Earth model of the legs' lengths
  * [in]  moving_speed_mps  a leg counts as moving at this speed or above (>= 0; e.g. 0.5)
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (model),
- * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (also a time before the previous fix's).
+ * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (also a time before the previous fix's, and a
+ * figure above the largest double).
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_measure(const geoloc_fix *fixes, size_t n,
@@ -2012,7 +2017,8 @@ typedef enum geoloc_resample_mode {
 /**
  * Points along a track (times not decreasing) at a fixed step, from the first fix to the last
  * (both included). A point between two fixes lies on the great-circle arc between them; its time,
- * accuracy, speed and altitude are interpolated linearly (NaN when either fix lacks the value);
+ * accuracy, speed and altitude are interpolated linearly (NaN when either fix lacks the value),
+ * without overflow: between finite values the result is finite and between them (since 0.4);
  * its course is NaN.
  * [in]  step              > 0, finite, in meters or seconds
  * [out] out, cap, needed  *needed always set to the number of points; when cap < *needed
@@ -2054,40 +2060,61 @@ GEOLOC_API geoloc_status geoloc_track_stay_points(const geoloc_fix *fixes, size_
 typedef struct geoloc_track geoloc_track;
 
 /**
- * Reads a GPX 1.1 file: the trkpt elements of every trk and trkseg, in document order, with
- * lat/lon, ele (altitude), time (ISO 8601; no zone means UTC; times become seconds since
- * 1970-01-01 UTC) and, when present, speed and course. GPX has no accuracy: fixes have
- * accuracy_m 0. A track in which no point has a time gets times 0, 1, 2, ...
- * (geoloc_track_timed says false). The reader is the library's own strict XML subset: elements,
- * attributes, text, CDATA, comments, processing instructions, the five predefined entities and
- * character references; a DOCTYPE is refused; nesting deeper than 64 or more than 64 attributes
- * on an element is an error.
- * A point that cannot be used (no or bad lat/lon, latitude beyond ±90, malformed ele, time,
- * speed or course, no time in a track with times) is skipped and reported with its record
- * number (the 0-based index of the trkpt in the document) and the reason, which also gives the
- * line ("trkpt 3 (line 12): lat \"abc\" is not a decimal number"); with options->strict the
- * first one fails the load with GEOLOC_E_PARSE. Only options->strict is used (NULL: not
- * strict).
- * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND (no such file),
- * GEOLOC_E_INVALID_ARGUMENT (unreadable file), GEOLOC_E_PARSE (malformed XML, with its line and
- * column; a root other than gpx; strict mode), GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NO_MEMORY.
+ * Reads a GPX 1.0 or 1.1 file as devices and apps write it, streaming: the file is read a chunk
+ * at a time (memory holds what the track keeps, about 32 bytes a point, not the file), in time
+ * linear in its size. Since 0.4:
+ * - Segments: each trkseg of each trk, and each rte (its rtept), in document order
+ *   (geoloc_track_segments); the fixes are their points in order. Waypoints (wpt) apart
+ *   (geoloc_track_waypoints). Names of tracks, routes, points and waypoints: geoloc_track_name.
+ * - A point's values: lat/lon (required), ele (altitude), time (ISO 8601; no zone means UTC;
+ *   seconds since 1970-01-01 UTC), name, and GPX 1.0's speed and course. An empty or absent
+ *   element is an absent value (NaN): never a dropped point. A point without a time is kept;
+ *   geoloc_track_fixes gives it time NaN, except that a track in which no point has a time
+ *   gets times 0, 1, 2, ... as in 0.3 (geoloc_track_timed says false; geoloc_track_points
+ *   gives NaN). accuracy_m is 0 (GPX has none).
+ * - Encodings: UTF-8 (a byte-order mark allowed), UTF-16 (with a byte-order mark, or starting
+ *   with "<?"), ISO-8859-1, ISO-8859-15, Windows-1252 and US-ASCII, as the XML declaration
+ *   says; another is GEOLOC_E_UNSUPPORTED.
+ * - Extensions, metadata and elements of other namespaces are skipped. The reader is the
+ *   library's own strict XML subset: elements, attributes, text, CDATA, comments, processing
+ *   instructions, the five predefined entities and character references; a DOCTYPE (so any
+ *   entity declaration) is refused; nesting deeper than 64, more than 64 attributes on an
+ *   element or a tag longer than 1 MiB is an error.
+ * Problems (the first 1,000 kept, geoloc_track_issue_total counts them all): a point without a
+ * usable position (no or bad lat/lon, latitude beyond ±90) is skipped; a malformed ele, time,
+ * speed or course is dropped and the point kept. Each is reported with its record number (the
+ * 0-based index of the point among the file's elements of its kind: trkpt, rtept or wpt) and
+ * the reason, which names the kind and gives the line ("trkpt 3 (line 12): lat \"abc\" is not a
+ * decimal number"); with options->strict the first one fails the load with GEOLOC_E_PARSE. Only
+ * options->strict is used (NULL: not strict).
+ * A path that is not a regular file (a FIFO, a device, a directory) is refused before anything
+ * is read or waited for (GEOLOC_E_INVALID_ARGUMENT).
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8 (a UTF-8 document that is not: line and
+ * column), GEOLOC_E_NOT_FOUND (no such file), GEOLOC_E_INVALID_ARGUMENT (not a regular file,
+ * unreadable), GEOLOC_E_PARSE (malformed XML, with its line and column; a root other than gpx;
+ * text not valid in its declared encoding; strict mode), GEOLOC_E_UNSUPPORTED (the encoding),
+ * GEOLOC_E_NO_MEMORY.
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_load_gpx(const char *path, const geoloc_load_options *options,
                                                geoloc_track **out);
 
-/** As geoloc_track_load_gpx, from len bytes of GPX in memory. */
+/** As geoloc_track_load_gpx, from len bytes of GPX in memory (read where they are when UTF-8). */
 GEOLOC_API geoloc_status geoloc_track_parse_gpx(const char *text, size_t len,
                                                 const geoloc_load_options *options,
                                                 geoloc_track **out);
 
 /**
  * Reads a GeoJSON track: a LineString or MultiLineString geometry, a Feature of one, or a
- * FeatureCollection of such Features, positions in order ([lon, lat] or [lon, lat, elevation]).
- * Times, when present, are the Feature's property "times" or "coordTimes" (or
- * "coordinateProperties": {"times": ...}): one per position, ISO 8601 text or seconds. A bad
- * position is reported with its 0-based index among all positions. Otherwise as
- * geoloc_track_load_gpx (GEOLOC_E_PARSE for malformed JSON gives its line and column).
+ * FeatureCollection of such Features, positions in order ([lon, lat] or [lon, lat, elevation];
+ * a null elevation is absent). Each LineString and each line of a MultiLineString is a segment,
+ * each Feature a path named by its "name" property; a Point Feature is a waypoint (its "name",
+ * its "time") (since 0.4). Times, when present, are the Feature's property "times" or
+ * "coordTimes" (or "coordinateProperties": {"times": ...}): one per position, flat or one array
+ * per line, ISO 8601 text, seconds, or null (absent). A bad position is reported with its
+ * 0-based index among all positions; a malformed elevation or time is dropped and the point
+ * kept. Otherwise as geoloc_track_load_gpx (the file is read whole; GEOLOC_E_PARSE for malformed
+ * JSON gives its line and column).
  */
 GEOLOC_API geoloc_status geoloc_track_load_geojson(const char *path,
                                                    const geoloc_load_options *options,
@@ -2103,7 +2130,8 @@ GEOLOC_API geoloc_status geoloc_track_parse_geojson(const char *text, size_t len
 GEOLOC_API void geoloc_track_destroy(geoloc_track *track);
 
 /**
- * The track's fixes in order.
+ * The track's fixes in order: the points of its segments (a point without a time has time NaN
+ * since 0.4, unless no point has one: then 0, 1, 2, ...; see geoloc_track_points).
  * [out] out, cap, count  *count is always set to the number of fixes; when cap < *count the
  *                        first cap are written and GEOLOC_E_BUFFER_TOO_SMALL is returned
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (cap), GEOLOC_E_BUFFER_TOO_SMALL.
@@ -2115,7 +2143,8 @@ GEOLOC_API geoloc_status geoloc_track_fixes(const geoloc_track *track, geoloc_fi
 /** Whether the file had times (false: the times are 0, 1, 2, ...). Errors: NULL_ARGUMENT. */
 GEOLOC_API geoloc_status geoloc_track_timed(const geoloc_track *track, bool *timed);
 
-/** How many points the reader skipped. Errors: GEOLOC_E_NULL_ARGUMENT. */
+/** How many problems the load kept (points skipped, values dropped; at most 1,000: see
+ *  geoloc_track_issue_total). Errors: GEOLOC_E_NULL_ARGUMENT. */
 GEOLOC_API geoloc_status geoloc_track_issue_count(const geoloc_track *track, size_t *count);
 
 /** The i-th skipped point: its record number and the reason, as geoloc_places_issue.
@@ -2126,7 +2155,7 @@ GEOLOC_API geoloc_status geoloc_track_issue(const geoloc_track *track, size_t i,
 /**
  * Writes fixes as a GPX 1.1 document: one trk (with <name> when name is not NULL) and one
  * trkseg; lat/lon with 8 decimals (longitude reduced to [-180, 180)), ele with 3 when present,
- * time as UTC ISO 8601 (times taken as seconds since 1970-01-01 UTC; milliseconds shown when
+ * time when not NaN (since 0.4), as UTC ISO 8601 (times taken as seconds since 1970-01-01 UTC; milliseconds shown when
  * not whole). geoloc_track_parse_gpx reads it back to the same positions within 5e-9 degrees.
  * [out] buf, cap, needed  the text (see the conventions at the top)
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_UTF8 (name),
@@ -2138,10 +2167,151 @@ GEOLOC_API geoloc_status geoloc_track_write_gpx(const geoloc_fix *fixes, size_t 
                                                 size_t *needed);
 
 /** Writes fixes as a GeoJSON Feature with a LineString (with elevations when every fix has an
- *  altitude) and the times as ISO 8601 text in the property "times". As geoloc_track_write_gpx. */
+ *  altitude) and the times as ISO 8601 text in the property "times" (null for a NaN time). As
+ *  geoloc_track_write_gpx. */
 GEOLOC_API geoloc_status geoloc_track_write_geojson(const geoloc_fix *fixes, size_t n, char *buf,
                                                     size_t cap, size_t *needed);
 
+/* Tracks in segments; routes and waypoints (since 0.4). */
+
+/** What a segment of a loaded track is in its file. */
+typedef enum geoloc_segment_kind {
+    /** A GPX trkseg (a recording), or a GeoJSON LineString or line of a MultiLineString. */
+    GEOLOC_SEGMENT_TRACK = 0,
+    /** A GPX rte (a planned route): its rtept in order. */
+    GEOLOC_SEGMENT_ROUTE = 1
+} geoloc_segment_kind;
+
+/** A segment: points first .. first + count - 1 of geoloc_track_points (and of
+ *  geoloc_track_fixes). The gap from one segment to the next is never movement. */
+typedef struct geoloc_track_segment {
+    size_t first;
+    /** 0 for an empty trkseg. */
+    size_t count;
+    /** The path it belongs to: the index, among the file's trk and rte elements (GeoJSON: its
+     *  line features and geometries) in document order, of its own; the segments of one trk
+     *  share it. geoloc_track_name(track, GEOLOC_TRACK_ITEM_PATH, path, ...) gives its name. */
+    size_t path;
+    geoloc_segment_kind kind;
+} geoloc_track_segment;
+
+/**
+ * The segments of a loaded track, in document order. Together they hold every point of
+ * geoloc_track_points once, in order: the segment index of point i is the k with
+ * segments[k].first <= i < segments[k].first + segments[k].count.
+ * [out] out, cap, count  as geoloc_track_fixes
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (cap), GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_segments(const geoloc_track *track, geoloc_track_segment *out,
+                                               size_t cap, size_t *count);
+
+/**
+ * The points of every segment in order, as geoloc_track_fixes gives them but with every absent
+ * value as it is: time NaN for a point without one (also when no point has one), altitude,
+ * speed and course NaN when absent; accuracy_m 0. Pass them with the segments to
+ * geoloc_track_measure_segments, or use geoloc_track_statistics.
+ * [out] out, cap, count  as geoloc_track_fixes
+ * Errors: as geoloc_track_fixes. Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_points(const geoloc_track *track, geoloc_fix *out, size_t cap,
+                                             size_t *count);
+
+/**
+ * The waypoints (GPX wpt; GeoJSON Point features), in document order: position, altitude,
+ * time (NaN when absent), accuracy_m 0. They are not points of any segment.
+ * [out] out, cap, count  as geoloc_track_fixes
+ * Errors: as geoloc_track_fixes. Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_waypoints(const geoloc_track *track, geoloc_fix *out,
+                                                size_t cap, size_t *count);
+
+/** What geoloc_track_name names. */
+typedef enum geoloc_track_item {
+    /** Point i of geoloc_track_points (a trkpt's or rtept's name). */
+    GEOLOC_TRACK_ITEM_POINT = 0,
+    /** Waypoint i. */
+    GEOLOC_TRACK_ITEM_WAYPOINT = 1,
+    /** Path i (a trk or rte; a GeoJSON feature's "name" property): see
+     *  geoloc_track_segment.path. */
+    GEOLOC_TRACK_ITEM_PATH = 2
+} geoloc_track_item;
+
+/**
+ * The name of a point, waypoint or path: "" when it has none (an empty or absent name element).
+ * [out] buf, cap, needed  the name (see the conventions at the top)
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (item), GEOLOC_E_OUT_OF_RANGE
+ * (i not below the count of that item), GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_name(const geoloc_track *track, geoloc_track_item item, size_t i,
+                                           char *buf, size_t cap, size_t *needed);
+
+/** How many problems the reader found in all, those beyond the issues kept included (a load
+ *  keeps the first 1,000: geoloc_track_issue_count). Errors: GEOLOC_E_NULL_ARGUMENT. */
+GEOLOC_API geoloc_status geoloc_track_issue_total(const geoloc_track *track, size_t *total);
+
+/** The statistics of a track in segments, or of one segment. */
+typedef struct geoloc_segment_stats {
+    /** As geoloc_track_measure's, with these meanings where points lack a time or altitude:
+     *  length_m is every leg; duration_s from the first time to the last (the whole track: the
+     *  sum over its segments); the speeds and moving time are over the steps from one timed
+     *  point to the next (the length between them over the time between them); elevation over
+     *  the points that have an altitude. */
+    geoloc_track_stats stats;
+    /** The number of points. */
+    size_t point_count;
+    /** How many had a time (the figures that need times use these only). */
+    size_t timed_count;
+    /** The length of the steps from one timed point to the next that do not go back in time:
+     *  what the speeds measure; equal to length_m when every point has a time and times never
+     *  go back. */
+    double timed_length_m;
+    /** The first and last time; NaN (absent) when no point has one. */
+    double start_time;
+    double end_time;
+    /** How many steps between timed points go back in time (a clock set back, an edited
+     *  track): not counted in the duration (then the sum of the steps forward), the timed
+     *  length, the moving time or the speeds. */
+    size_t backward_steps;
+} geoloc_segment_stats;
+
+/**
+ * Statistics of a track in segments: each segment is measured alone, and the whole as their
+ * sum (their durations added, their longest speed the whole's), so the gap from one segment
+ * to the next is never counted as movement.
+ * [in]  fixes             n fixes; a time may be NaN (absent); a step back in time is
+ *                         counted (backward_steps), not measured
+ * [in]  starts            n_segments ascending indices: segment k is fixes starts[k] ..
+ *                         starts[k + 1] - 1, the last one runs to n - 1; fixes before starts[0]
+ *                         are in no segment. NULL with n_segments 0: one segment of all n.
+ * [in]  model, moving_speed_mps  as geoloc_track_measure
+ * [out] whole             the whole track's statistics
+ * [out] segments          room for n_segments results, or NULL
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (model),
+ * GEOLOC_E_NOT_FINITE (a position, accuracy, a time that is infinite), GEOLOC_E_OUT_OF_RANGE
+ * (starts not ascending or past n; a figure above the largest double: a duration, a speed,
+ * an elevation gain or loss, named in the message). Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_measure_segments(const geoloc_fix *fixes, size_t n,
+                                                       const size_t *starts, size_t n_segments,
+                                                       geoloc_model model, double moving_speed_mps,
+                                                       geoloc_segment_stats *whole,
+                                                       geoloc_segment_stats *segments);
+
+/**
+ * Statistics of a loaded track's own segments (its points as geoloc_track_points gives them):
+ * as geoloc_track_measure_segments.
+ * [out] whole             the whole track's (routes' segments included: select by kind with
+ *                         the per-segment figures when a file holds a route and its recording)
+ * [out] segments, cap, count  per segment; *count is always set; when cap < *count the first
+ *                         cap are written and GEOLOC_E_BUFFER_TOO_SMALL is returned (whole is
+ *                         written in any case). segments NULL with cap 0: the whole only (OK).
+ * Errors: as geoloc_track_measure_segments; GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any.
+ */
+GEOLOC_API geoloc_status geoloc_track_statistics(const geoloc_track *track, geoloc_model model,
+                                                 double moving_speed_mps, geoloc_segment_stats *whole,
+                                                 geoloc_segment_stats *segments, size_t cap,
+                                                 size_t *count);
 /* ---------------------------------------------------------------------------------------------
  * 9. Time: local time from the IANA time zone rules
  * -------------------------------------------------------------------------------------------
