@@ -18,8 +18,10 @@
  *   4. Weather    WMO weather codes as labels and "Rain, 45°F"
  *   5. Address    address forms, US state codes and names, country names
  *   6. Places     place sets, radius and nearest search, regions
- *   7. Geocoding  offline reverse geocoding: "City, State" for a coordinate
+ *   7. Geocoding  offline reverse geocoding: "City, State" for a coordinate; search by name
  *   8. Tracking   location fixes: filtering, stop detection, geofence monitoring, tracks
+ *   9. Time       local time from the IANA rules: offset, daylight saving time, abbreviation,
+ *                 local dates of instants and instants of local dates
  *
  * This header is the reference manual. Conventions that hold for every function:
  *
@@ -1423,6 +1425,216 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode_many_text(const geoloc_gazetteer
                                                           double *distances);
 
 /* ---------------------------------------------------------------------------------------------
+ * 7. Geocoding (continued): finding a place by name, offline
+ * -------------------------------------------------------------------------------------------
+ *
+ * Forward geocoding and autocomplete over a gazetteer: a query in, ranked places out. The shipped
+ * index (cities1000.search, built by the build beside the saved gazetteer from data/search/:
+ * GeoNames' alternate names, CC BY 4.0) holds every place's own name and its alternate names in
+ * every language and script: "Kiev", "Kyiv" and "Київ" find Kyiv, "Bombay" Mumbai, "北京"
+ * Beijing, "Köln" and "Cologne" Cologne, "München" Munich. It covers the gazetteer's 170,391
+ * places (cities1000), not GeoNames' cities500: every result is a gazetteer place, with an index
+ * every other gazetteer call takes.
+ *
+ * Query grammar. `name [, qualifier]...`: the text before the first comma is the place's name
+ * (or, with prefix = true, the start of it); each qualifier after a comma is a first-level region
+ * or a country, and every one must fit the place:
+ *   "Springfield"                        the name alone
+ *   "Springfield, IL", "Toronto, ON"     a region by the code the address forms write (US, CA,
+ *                                        AU, BR, MX, ... codes; GeoNames' own where they are
+ *                                        letters, "ZH")
+ *   "Springfield, Illinois"              a region by name (GeoNames' name, or the address data's
+ *                                        other names of it: "Bayern" for Bavaria)
+ *   "Paris, France", "Paris, FR", "Paris, FRA", "Berlin, Deutschland"   a country by ISO 3166-1
+ *                                        alpha-2 or alpha-3 code, name, or common other name
+ *   "Springfield, Illinois, United States"   both
+ * Qualifiers may come in any order. Without a comma, words at the end that name a region or
+ * country are read as one when the whole is no place's name ("Springfield IL", "Paris France").
+ * A query is at most 1,024 bytes of UTF-8 with at most 8 qualifiers.
+ *
+ * Folding. Names and queries are compared folded (Unicode 15.0 tables compiled into the library
+ * by tools/gen_search_fold.py from Debian's unicode-data): case folded ("ZÜRICH" = "zürich",
+ * "ß" = "ss"); Latin, Greek and Cyrillic letters stripped of accents and marks ("Sao Paulo" = "São
+ * Paulo", "Ł" = "l", "ø" = "o", "æ" = "ae", "ё" = "е", "ά" = "α"); fullwidth and compatibility
+ * forms as their plain letters; apostrophes removed; every other punctuation, symbol or space
+ * a single space ("Saint-Denis" = "Saint Denis", "St. Louis" = "st louis"). Other scripts (CJK,
+ * Arabic, Devanagari, Hangul, kana, ...) are matched as written, case folded where they have case.
+ *
+ * Matching and scoring. A place is found by its own name or an alternate name: exactly; by a
+ * prefix (autocomplete); or within typing errors (insertions, deletions, substitutions, and
+ * transpositions of adjacent letters, each one error; counted on the folded UTF-8 bytes): none
+ * for names under 4 characters, one for 4, two from 5 (max_edits overrides). Typing errors are
+ * searched over the places' own names and the ASCII alternate names of places of 100,000 people
+ * or more ("Kiev", "Peking"), and only when no exact name fits every qualifier. Each candidate's
+ * score, in [0, 1], from its prominence p = min(1, log10(population + 1) / 7) (an alternate name
+ * counts a tenth of the population):
+ *   exact name                       0.75 + 0.25 p
+ *   prefix, with prefix = true       0.75 + 0.25 p (an exact name 0.005 more)
+ *   e typing errors                  0.35 + 0.35 max(0, p - 0.21 (e - 1) - 0.5 max(0, e/L - 0.2))
+ *                                    (L the shorter of the query's and the name's lengths; a
+ *                                    misspelt alternate name counts a hundredth: p - 2/7)
+ *   prefix, with prefix = false      0.30 + 0.30 p (1 + q/L) / 2 (q the query's length)
+ * minus, per qualifier the place does not fit, 0.35, or when the qualifier names no region or
+ * country exactly, 0.04 per typing error when it is within one (two from 7 characters) of a name
+ * of the place's region or country ("Springfield, Ilinois"); plus
+ * 0.12 * 200 / (200 + km) toward the `near` point (nearest first among equals) and 0.08 in the
+ * preferred `country`; the sum is reported clamped to [0, 1], the order uses it unclamped (so the
+ * nearest of several well-known places still comes first). So exact names rank above typing
+ * errors unless a bias lifts them, and one
+ * more typing error weighs about as much as thirty times fewer people. Ties: the larger
+ * population first, then the lower place index. The same query and options always give the same
+ * answer.
+ *
+ * Threshold. Candidates scoring below min_score (default 0.45) are not returned: a query that
+ * nothing fits well gives no result (count 0, GEOLOC_OK), never a wild guess. With the default,
+ * one typing error needs about 100 people, two about 3,000 (more for short names); a wrong
+ * qualifier (-0.35) leaves only exact names of places of about 10,000 or more.
+ */
+
+/** A gazetteer with a search index of its names. Immutable; any thread may use it. */
+typedef struct geoloc_search geoloc_search;
+
+/** How a result's name matched the query. */
+typedef enum geoloc_search_match {
+    GEOLOC_SEARCH_EXACT = 0,  /**< the folded name equals the query's */
+    GEOLOC_SEARCH_PREFIX = 1, /**< the folded name starts with the query's */
+    GEOLOC_SEARCH_TYPO = 2    /**< within one or two typing errors */
+} geoloc_search_match;
+
+/** Search options; geoloc_search_options_default fills in the defaults. */
+typedef struct geoloc_search_options {
+    size_t limit;        /**< at most this many results, 1...1000 (default 10) */
+    double min_score;    /**< results scoring below it are dropped, [0, 1] (default 0.45) */
+    bool prefix;         /**< autocomplete: the name is the start of the place's (default false) */
+    bool has_near;       /**< prefer places near `near` (default false) */
+    geoloc_coord near;   /**< degrees; read when has_near */
+    const char *country; /**< prefer this country (ISO code or name, UTF-8), or NULL (default) */
+    int32_t max_edits;   /**< typing errors allowed, 0...2, or -1 for the default by length */
+} geoloc_search_options;
+
+/** One place found by name. Its texts: geoloc_search_text. */
+typedef struct geoloc_search_result {
+    size_t index;               /**< the place's index in the gazetteer's place set */
+    int64_t geonames_id;        /**< the place's id read as a number (GeoNames id); 0 if not one */
+    geoloc_coord coord;         /**< the place, degrees */
+    int64_t population;         /**< GeoNames' population, 0 when unknown */
+    double score;               /**< in [0, 1], see above */
+    geoloc_search_match match;  /**< exact, prefix or typo */
+    int32_t edits;              /**< typing errors (0 unless match is GEOLOC_SEARCH_TYPO) */
+    bool alternate;             /**< the name that matched is an alternate name of the place */
+    size_t name_key;            /**< the name that matched, for geoloc_search_text */
+} geoloc_search_result;
+
+/** The texts of a result (geoloc_search_text). */
+typedef enum geoloc_search_field {
+    GEOLOC_SEARCH_NAME = 0,         /**< the place's name as the gazetteer has it ("Munich") */
+    GEOLOC_SEARCH_REGION = 1,       /**< first-level region's name ("Bavaria"); "" if unknown */
+    GEOLOC_SEARCH_REGION_CODE = 2,  /**< GeoNames admin1 code ("IL", "02"); "" if unknown */
+    GEOLOC_SEARCH_COUNTRY_CODE = 3, /**< ISO 3166-1 alpha-2 ("DE") */
+    GEOLOC_SEARCH_COUNTRY = 4,      /**< the country's name ("Germany"); "" if unknown */
+    GEOLOC_SEARCH_MATCHED_NAME = 5  /**< the name that matched, folded ("munchen", "kiev") */
+} geoloc_search_field;
+
+/** Fills *options with the defaults (limit 10, min_score 0.45, no prefix, no bias, max_edits
+ *  -1). NULL is ignored. Thread safety: any thread. */
+GEOLOC_API void geoloc_search_options_default(geoloc_search_options *options);
+
+/**
+ * Opens a search over a gazetteer with a saved index.
+ * [in]  gazetteer  the gazetteer, or NULL for the shipped one (geoloc_gazetteer_open(NULL))
+ * [in]  index_path a file written by geoloc_search_save for this gazetteer, or NULL: for the
+ *                  shipped gazetteer the shipped index ($GEOLOC_SEARCH_INDEX, then
+ *                  cities1000.search where geoloc_gazetteer_open looks for the gazetteer; when
+ *                  none fits, built in memory from the alternate names found there or in the
+ *                  source tree, about a second), for another gazetteer an index of its own
+ *                  names built in memory. Opening a saved index maps it (shared between
+ *                  processes) and checks it: about 5 ms for the shipped one.
+ * [out] out        free it with geoloc_search_destroy; it keeps the gazetteer alive
+ * Errors: GEOLOC_E_NULL_ARGUMENT (out), GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND, GEOLOC_E_PARSE
+ * (not a search index, truncated or corrupted), GEOLOC_E_UNSUPPORTED (a newer version, other
+ * folding tables, big-endian), GEOLOC_E_INVALID_ARGUMENT (built for another gazetteer; a
+ * destroyed or wrong handle), GEOLOC_E_NO_MEMORY.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_search_open(const geoloc_gazetteer *gazetteer, const char *index_path,
+                                            geoloc_search **out);
+
+/**
+ * Builds a search index in memory over a gazetteer's own names and, optionally, files of
+ * alternate names and country names.
+ * [in]  gazetteer        the gazetteer, or NULL for the shipped one
+ * [in]  alternate_names  NULL, or a UTF-8 file: per line a place's id (the gazetteer's `id`),
+ *                        then its alternate names, tab-separated; unknown ids and lines starting
+ *                        with '#' are skipped (data/search/alternate_names.tsv)
+ * [in]  countries        NULL, or a UTF-8 file: per line an ISO alpha-2 code, then other names or
+ *                        codes of the country, tab-separated (data/search/countries.tsv)
+ * [out] out              free it with geoloc_search_destroy
+ * Errors: as geoloc_search_open, and GEOLOC_E_COUNT_TOO_LARGE (2^28 places or more).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_search_build(const geoloc_gazetteer *gazetteer, const char *alternate_names,
+                                             const char *countries, geoloc_search **out);
+
+/** Writes the search's index to path (versioned, checksummed; a temporary file renamed into
+ *  place). Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT
+ *  (cannot write). Thread safety: any thread. */
+GEOLOC_API geoloc_status geoloc_search_save(const geoloc_search *search, const char *path);
+
+/** Frees a search. NULL is allowed. Not while another thread uses it. */
+GEOLOC_API void geoloc_search_destroy(geoloc_search *search);
+
+/** The gazetteer searched (owned by the search: valid until geoloc_search_destroy; not to be
+ *  destroyed by the caller). Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT. */
+GEOLOC_API geoloc_status geoloc_search_gazetteer(const geoloc_search *search, const geoloc_gazetteer **out);
+
+/**
+ * Finds places by name: the best results first.
+ * [in]  query    UTF-8, see the grammar above
+ * [in]  options  NULL for the defaults
+ * [out] results  cap results; nothing is written when they do not fit
+ * [out] count    always set: how many results there are (at most options->limit), 0 when
+ *                nothing scores min_score or more
+ * Errors: GEOLOC_E_NULL_ARGUMENT (search, query, count; results with cap > 0),
+ * GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (a query over 1,024 bytes or with more than
+ * 8 qualifiers; a destroyed or wrong handle), GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_NOT_FINITE
+ * (options), GEOLOC_E_BUFFER_TOO_SMALL (cap < *count).
+ * Thread safety: any thread, also on the same search.
+ */
+GEOLOC_API geoloc_status geoloc_search_find(const geoloc_search *search, const char *query,
+                                            const geoloc_search_options *options,
+                                            geoloc_search_result *results, size_t cap, size_t *count);
+
+/**
+ * Finds places for n queries in one call.
+ * [in]  queries    n fields of `width` bytes each, one after another: query i is the UTF-8
+ *                  bytes of field i up to its first NUL or its end (numpy's fixed-width bytes
+ *                  arrays, dtype 'S<width>', have this layout)
+ * [in]  options    NULL for the defaults
+ * [out] results    n * per_query results: query i's at results[i * per_query], best first
+ * [out] counts     n counts: query i has counts[i] results (at most per_query and the limit)
+ * Every query is checked (UTF-8, length) before anything is written; the message names the
+ * first bad one as queries[i].
+ * Errors: as geoloc_search_find, GEOLOC_E_NULL_ARGUMENT (queries, results, counts with n > 0),
+ * GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_OUT_OF_RANGE (per_query 0 with n > 0).
+ * Thread safety: any thread, also on the same search.
+ */
+GEOLOC_API geoloc_status geoloc_search_find_many(const geoloc_search *search, const char *queries, size_t width,
+                                                 size_t n, const geoloc_search_options *options,
+                                                 geoloc_search_result *results, size_t per_query,
+                                                 size_t *counts);
+
+/**
+ * A text of a result (the buffer contract of section 1: *needed always set).
+ * [in] result  a result of this search
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (field), GEOLOC_E_OUT_OF_RANGE (an
+ * index or name_key this search does not have), GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_search_text(const geoloc_search *search, const geoloc_search_result *result,
+                                            geoloc_search_field field, char *buf, size_t cap,
+                                            size_t *needed);
+
+/* ---------------------------------------------------------------------------------------------
  * 8. Tracking: fixes, the fix filter and stop detection, geofences, tracks
  * -------------------------------------------------------------------------------------------
  *
@@ -1768,11 +1980,16 @@ typedef struct geoloc_track_stats {
 } geoloc_track_stats;
 
 /**
- * Statistics of a track: n fixes with times that do not decrease.
+ * Statistics of a track: n fixes with times that do not decrease (one segment; for a track in
+ * segments, or fixes without times, see geoloc_track_measure_segments). Every figure is finite:
+ * one that would pass the largest double (a duration of times ±1e308, a speed over a leg of a
+ * few ulps, an elevation gain or loss of altitudes ±1e308) is refused with the bound in the
+ * message, never returned as infinity (since 0.4).
  * [in]  model             the Earth model of the legs' lengths
  * [in]  moving_speed_mps  a leg counts as moving at this speed or above (>= 0; e.g. 0.5)
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (model),
- * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (also a time before the previous fix's).
+ * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (also a time before the previous fix's, and a
+ * figure above the largest double).
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_measure(const geoloc_fix *fixes, size_t n,
@@ -1807,7 +2024,8 @@ typedef enum geoloc_resample_mode {
 /**
  * Points along a track (times not decreasing) at a fixed step, from the first fix to the last
  * (both included). A point between two fixes lies on the great-circle arc between them; its time,
- * accuracy, speed and altitude are interpolated linearly (NaN when either fix lacks the value);
+ * accuracy, speed and altitude are interpolated linearly (NaN when either fix lacks the value),
+ * without overflow: between finite values the result is finite and between them (since 0.4);
  * its course is NaN.
  * [in]  step              > 0, finite, in meters or seconds
  * [out] out, cap, needed  *needed always set to the number of points; when cap < *needed
@@ -1849,40 +2067,61 @@ GEOLOC_API geoloc_status geoloc_track_stay_points(const geoloc_fix *fixes, size_
 typedef struct geoloc_track geoloc_track;
 
 /**
- * Reads a GPX 1.1 file: the trkpt elements of every trk and trkseg, in document order, with
- * lat/lon, ele (altitude), time (ISO 8601; no zone means UTC; times become seconds since
- * 1970-01-01 UTC) and, when present, speed and course. GPX has no accuracy: fixes have
- * accuracy_m 0. A track in which no point has a time gets times 0, 1, 2, ...
- * (geoloc_track_timed says false). The reader is the library's own strict XML subset: elements,
- * attributes, text, CDATA, comments, processing instructions, the five predefined entities and
- * character references; a DOCTYPE is refused; nesting deeper than 64 or more than 64 attributes
- * on an element is an error.
- * A point that cannot be used (no or bad lat/lon, latitude beyond ±90, malformed ele, time,
- * speed or course, no time in a track with times) is skipped and reported with its record
- * number (the 0-based index of the trkpt in the document) and the reason, which also gives the
- * line ("trkpt 3 (line 12): lat \"abc\" is not a decimal number"); with options->strict the
- * first one fails the load with GEOLOC_E_PARSE. Only options->strict is used (NULL: not
- * strict).
- * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND (no such file),
- * GEOLOC_E_INVALID_ARGUMENT (unreadable file), GEOLOC_E_PARSE (malformed XML, with its line and
- * column; a root other than gpx; strict mode), GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NO_MEMORY.
+ * Reads a GPX 1.0 or 1.1 file as devices and apps write it, streaming: the file is read a chunk
+ * at a time (memory holds what the track keeps, about 32 bytes a point, not the file), in time
+ * linear in its size. Since 0.4:
+ * - Segments: each trkseg of each trk, and each rte (its rtept), in document order
+ *   (geoloc_track_segments); the fixes are their points in order. Waypoints (wpt) apart
+ *   (geoloc_track_waypoints). Names of tracks, routes, points and waypoints: geoloc_track_name.
+ * - A point's values: lat/lon (required), ele (altitude), time (ISO 8601; no zone means UTC;
+ *   seconds since 1970-01-01 UTC), name, and GPX 1.0's speed and course. An empty or absent
+ *   element is an absent value (NaN): never a dropped point. A point without a time is kept;
+ *   geoloc_track_fixes gives it time NaN, except that a track in which no point has a time
+ *   gets times 0, 1, 2, ... as in 0.3 (geoloc_track_timed says false; geoloc_track_points
+ *   gives NaN). accuracy_m is 0 (GPX has none).
+ * - Encodings: UTF-8 (a byte-order mark allowed), UTF-16 (with a byte-order mark, or starting
+ *   with "<?"), ISO-8859-1, ISO-8859-15, Windows-1252 and US-ASCII, as the XML declaration
+ *   says; another is GEOLOC_E_UNSUPPORTED.
+ * - Extensions, metadata and elements of other namespaces are skipped. The reader is the
+ *   library's own strict XML subset: elements, attributes, text, CDATA, comments, processing
+ *   instructions, the five predefined entities and character references; a DOCTYPE (so any
+ *   entity declaration) is refused; nesting deeper than 64, more than 64 attributes on an
+ *   element or a tag longer than 1 MiB is an error.
+ * Problems (the first 1,000 kept, geoloc_track_issue_total counts them all): a point without a
+ * usable position (no or bad lat/lon, latitude beyond ±90) is skipped; a malformed ele, time,
+ * speed or course is dropped and the point kept. Each is reported with its record number (the
+ * 0-based index of the point among the file's elements of its kind: trkpt, rtept or wpt) and
+ * the reason, which names the kind and gives the line ("trkpt 3 (line 12): lat \"abc\" is not a
+ * decimal number"); with options->strict the first one fails the load with GEOLOC_E_PARSE. Only
+ * options->strict is used (NULL: not strict).
+ * A path that is not a regular file (a FIFO, a device, a directory) is refused before anything
+ * is read or waited for (GEOLOC_E_INVALID_ARGUMENT).
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8 (a UTF-8 document that is not: line and
+ * column), GEOLOC_E_NOT_FOUND (no such file), GEOLOC_E_INVALID_ARGUMENT (not a regular file,
+ * unreadable), GEOLOC_E_PARSE (malformed XML, with its line and column; a root other than gpx;
+ * text not valid in its declared encoding; strict mode), GEOLOC_E_UNSUPPORTED (the encoding),
+ * GEOLOC_E_NO_MEMORY.
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_load_gpx(const char *path, const geoloc_load_options *options,
                                                geoloc_track **out);
 
-/** As geoloc_track_load_gpx, from len bytes of GPX in memory. */
+/** As geoloc_track_load_gpx, from len bytes of GPX in memory (read where they are when UTF-8). */
 GEOLOC_API geoloc_status geoloc_track_parse_gpx(const char *text, size_t len,
                                                 const geoloc_load_options *options,
                                                 geoloc_track **out);
 
 /**
  * Reads a GeoJSON track: a LineString or MultiLineString geometry, a Feature of one, or a
- * FeatureCollection of such Features, positions in order ([lon, lat] or [lon, lat, elevation]).
- * Times, when present, are the Feature's property "times" or "coordTimes" (or
- * "coordinateProperties": {"times": ...}): one per position, ISO 8601 text or seconds. A bad
- * position is reported with its 0-based index among all positions. Otherwise as
- * geoloc_track_load_gpx (GEOLOC_E_PARSE for malformed JSON gives its line and column).
+ * FeatureCollection of such Features, positions in order ([lon, lat] or [lon, lat, elevation];
+ * a null elevation is absent). Each LineString and each line of a MultiLineString is a segment,
+ * each Feature a path named by its "name" property; a Point Feature is a waypoint (its "name",
+ * its "time") (since 0.4). Times, when present, are the Feature's property "times" or
+ * "coordTimes" (or "coordinateProperties": {"times": ...}): one per position, flat or one array
+ * per line, ISO 8601 text, seconds, or null (absent). A bad position is reported with its
+ * 0-based index among all positions; a malformed elevation or time is dropped and the point
+ * kept. Otherwise as geoloc_track_load_gpx (the file is read whole; GEOLOC_E_PARSE for malformed
+ * JSON gives its line and column).
  */
 GEOLOC_API geoloc_status geoloc_track_load_geojson(const char *path,
                                                    const geoloc_load_options *options,
@@ -1898,7 +2137,8 @@ GEOLOC_API geoloc_status geoloc_track_parse_geojson(const char *text, size_t len
 GEOLOC_API void geoloc_track_destroy(geoloc_track *track);
 
 /**
- * The track's fixes in order.
+ * The track's fixes in order: the points of its segments (a point without a time has time NaN
+ * since 0.4, unless no point has one: then 0, 1, 2, ...; see geoloc_track_points).
  * [out] out, cap, count  *count is always set to the number of fixes; when cap < *count the
  *                        first cap are written and GEOLOC_E_BUFFER_TOO_SMALL is returned
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (cap), GEOLOC_E_BUFFER_TOO_SMALL.
@@ -1910,7 +2150,8 @@ GEOLOC_API geoloc_status geoloc_track_fixes(const geoloc_track *track, geoloc_fi
 /** Whether the file had times (false: the times are 0, 1, 2, ...). Errors: NULL_ARGUMENT. */
 GEOLOC_API geoloc_status geoloc_track_timed(const geoloc_track *track, bool *timed);
 
-/** How many points the reader skipped. Errors: GEOLOC_E_NULL_ARGUMENT. */
+/** How many problems the load kept (points skipped, values dropped; at most 1,000: see
+ *  geoloc_track_issue_total). Errors: GEOLOC_E_NULL_ARGUMENT. */
 GEOLOC_API geoloc_status geoloc_track_issue_count(const geoloc_track *track, size_t *count);
 
 /** The i-th skipped point: its record number and the reason, as geoloc_places_issue.
@@ -1921,7 +2162,7 @@ GEOLOC_API geoloc_status geoloc_track_issue(const geoloc_track *track, size_t i,
 /**
  * Writes fixes as a GPX 1.1 document: one trk (with <name> when name is not NULL) and one
  * trkseg; lat/lon with 8 decimals (longitude reduced to [-180, 180)), ele with 3 when present,
- * time as UTC ISO 8601 (times taken as seconds since 1970-01-01 UTC; milliseconds shown when
+ * time when not NaN (since 0.4), as UTC ISO 8601 (times taken as seconds since 1970-01-01 UTC; milliseconds shown when
  * not whole). geoloc_track_parse_gpx reads it back to the same positions within 5e-9 degrees.
  * [out] buf, cap, needed  the text (see the conventions at the top)
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_UTF8 (name),
@@ -1933,9 +2174,349 @@ GEOLOC_API geoloc_status geoloc_track_write_gpx(const geoloc_fix *fixes, size_t 
                                                 size_t *needed);
 
 /** Writes fixes as a GeoJSON Feature with a LineString (with elevations when every fix has an
- *  altitude) and the times as ISO 8601 text in the property "times". As geoloc_track_write_gpx. */
+ *  altitude) and the times as ISO 8601 text in the property "times" (null for a NaN time). As
+ *  geoloc_track_write_gpx. */
 GEOLOC_API geoloc_status geoloc_track_write_geojson(const geoloc_fix *fixes, size_t n, char *buf,
                                                     size_t cap, size_t *needed);
+
+/* Tracks in segments; routes and waypoints (since 0.4). */
+
+/** What a segment of a loaded track is in its file. */
+typedef enum geoloc_segment_kind {
+    /** A GPX trkseg (a recording), or a GeoJSON LineString or line of a MultiLineString. */
+    GEOLOC_SEGMENT_TRACK = 0,
+    /** A GPX rte (a planned route): its rtept in order. */
+    GEOLOC_SEGMENT_ROUTE = 1
+} geoloc_segment_kind;
+
+/** A segment: points first .. first + count - 1 of geoloc_track_points (and of
+ *  geoloc_track_fixes). The gap from one segment to the next is never movement. */
+typedef struct geoloc_track_segment {
+    size_t first;
+    /** 0 for an empty trkseg. */
+    size_t count;
+    /** The path it belongs to: the index, among the file's trk and rte elements (GeoJSON: its
+     *  line features and geometries) in document order, of its own; the segments of one trk
+     *  share it. geoloc_track_name(track, GEOLOC_TRACK_ITEM_PATH, path, ...) gives its name. */
+    size_t path;
+    geoloc_segment_kind kind;
+} geoloc_track_segment;
+
+/**
+ * The segments of a loaded track, in document order. Together they hold every point of
+ * geoloc_track_points once, in order: the segment index of point i is the k with
+ * segments[k].first <= i < segments[k].first + segments[k].count.
+ * [out] out, cap, count  as geoloc_track_fixes
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (cap), GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_segments(const geoloc_track *track, geoloc_track_segment *out,
+                                               size_t cap, size_t *count);
+
+/**
+ * The points of every segment in order, as geoloc_track_fixes gives them but with every absent
+ * value as it is: time NaN for a point without one (also when no point has one), altitude,
+ * speed and course NaN when absent; accuracy_m 0. Pass them with the segments to
+ * geoloc_track_measure_segments, or use geoloc_track_statistics.
+ * [out] out, cap, count  as geoloc_track_fixes
+ * Errors: as geoloc_track_fixes. Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_points(const geoloc_track *track, geoloc_fix *out, size_t cap,
+                                             size_t *count);
+
+/**
+ * The waypoints (GPX wpt; GeoJSON Point features), in document order: position, altitude,
+ * time (NaN when absent), accuracy_m 0. They are not points of any segment.
+ * [out] out, cap, count  as geoloc_track_fixes
+ * Errors: as geoloc_track_fixes. Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_waypoints(const geoloc_track *track, geoloc_fix *out,
+                                                size_t cap, size_t *count);
+
+/** What geoloc_track_name names. */
+typedef enum geoloc_track_item {
+    /** Point i of geoloc_track_points (a trkpt's or rtept's name). */
+    GEOLOC_TRACK_ITEM_POINT = 0,
+    /** Waypoint i. */
+    GEOLOC_TRACK_ITEM_WAYPOINT = 1,
+    /** Path i (a trk or rte; a GeoJSON feature's "name" property): see
+     *  geoloc_track_segment.path. */
+    GEOLOC_TRACK_ITEM_PATH = 2
+} geoloc_track_item;
+
+/**
+ * The name of a point, waypoint or path: "" when it has none (an empty or absent name element).
+ * [out] buf, cap, needed  the name (see the conventions at the top)
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (item), GEOLOC_E_OUT_OF_RANGE
+ * (i not below the count of that item), GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_name(const geoloc_track *track, geoloc_track_item item, size_t i,
+                                           char *buf, size_t cap, size_t *needed);
+
+/** How many problems the reader found in all, those beyond the issues kept included (a load
+ *  keeps the first 1,000: geoloc_track_issue_count). Errors: GEOLOC_E_NULL_ARGUMENT. */
+GEOLOC_API geoloc_status geoloc_track_issue_total(const geoloc_track *track, size_t *total);
+
+/** The statistics of a track in segments, or of one segment. */
+typedef struct geoloc_segment_stats {
+    /** As geoloc_track_measure's, with these meanings where points lack a time or altitude:
+     *  length_m is every leg; duration_s from the first time to the last (the whole track: the
+     *  sum over its segments); the speeds and moving time are over the steps from one timed
+     *  point to the next (the length between them over the time between them); elevation over
+     *  the points that have an altitude. */
+    geoloc_track_stats stats;
+    /** The number of points. */
+    size_t point_count;
+    /** How many had a time (the figures that need times use these only). */
+    size_t timed_count;
+    /** The length of the steps from one timed point to the next that do not go back in time:
+     *  what the speeds measure; equal to length_m when every point has a time and times never
+     *  go back. */
+    double timed_length_m;
+    /** The first and last time; NaN (absent) when no point has one. */
+    double start_time;
+    double end_time;
+    /** How many steps between timed points go back in time (a clock set back, an edited
+     *  track): not counted in the duration (then the sum of the steps forward), the timed
+     *  length, the moving time or the speeds. */
+    size_t backward_steps;
+} geoloc_segment_stats;
+
+/**
+ * Statistics of a track in segments: each segment is measured alone, and the whole as their
+ * sum (their durations added, their longest speed the whole's), so the gap from one segment
+ * to the next is never counted as movement.
+ * [in]  fixes             n fixes; a time may be NaN (absent); a step back in time is
+ *                         counted (backward_steps), not measured
+ * [in]  starts            n_segments ascending indices: segment k is fixes starts[k] ..
+ *                         starts[k + 1] - 1, the last one runs to n - 1; fixes before starts[0]
+ *                         are in no segment. NULL with n_segments 0: one segment of all n.
+ * [in]  model, moving_speed_mps  as geoloc_track_measure
+ * [out] whole             the whole track's statistics
+ * [out] segments          room for n_segments results, or NULL
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (model),
+ * GEOLOC_E_NOT_FINITE (a position, accuracy, a time that is infinite), GEOLOC_E_OUT_OF_RANGE
+ * (starts not ascending or past n; a figure above the largest double: a duration, a speed,
+ * an elevation gain or loss, named in the message). Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_measure_segments(const geoloc_fix *fixes, size_t n,
+                                                       const size_t *starts, size_t n_segments,
+                                                       geoloc_model model, double moving_speed_mps,
+                                                       geoloc_segment_stats *whole,
+                                                       geoloc_segment_stats *segments);
+
+/**
+ * Statistics of a loaded track's own segments (its points as geoloc_track_points gives them):
+ * as geoloc_track_measure_segments.
+ * [out] whole             the whole track's (routes' segments included: select by kind with
+ *                         the per-segment figures when a file holds a route and its recording)
+ * [out] segments, cap, count  per segment; *count is always set; when cap < *count the first
+ *                         cap are written and GEOLOC_E_BUFFER_TOO_SMALL is returned (whole is
+ *                         written in any case). segments NULL with cap 0: the whole only (OK).
+ * Errors: as geoloc_track_measure_segments; GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any.
+ */
+GEOLOC_API geoloc_status geoloc_track_statistics(const geoloc_track *track, geoloc_model model,
+                                                 double moving_speed_mps, geoloc_segment_stats *whole,
+                                                 geoloc_segment_stats *segments, size_t cap,
+                                                 size_t *count);
+/* ---------------------------------------------------------------------------------------------
+ * 9. Time: local time from the IANA time zone rules
+ * -------------------------------------------------------------------------------------------
+ *
+ * Local time: for an IANA zone name ("America/Chicago", a link such as "US/Central", "UTC")
+ * and an instant, the UTC offset, whether daylight saving time is in force, the abbreviation
+ * ("CST", "+0330"), the local date and time and the next transition; many instants of one zone
+ * in one call (the local dates of a track's fixes); a local date and time read back to
+ * instants, with the ambiguous and skipped times of a transition reported as such; and the text
+ * "2026-11-24 14:05 CST".
+ *
+ * The rules are the IANA time zone database compiled in TZif (RFC 8536). The library ships one
+ * release compiled into one file, zoneinfo.rules (installed in <prefix>/share/geoloc/, beside
+ * libgeoloc.so in the Python package, in data/time/ of the source tree), and reads the system's
+ * /usr/share/zoneinfo instead when that holds a newer release (as its tzdata.zi or +VERSION
+ * says); a zone missing from the one is read from the other. Environment, read once at the
+ * first call that needs a zone: GEOLOC_TZRULES, the path of the compiled file; GEOLOC_ZONEINFO,
+ * the system directory ("none" or "": none, as on a machine without one).
+ *
+ * Instants are Unix seconds (POSIX time: no leap seconds) from GEOLOC_TIME_MIN
+ * (0001-01-01T00:00:00Z) to GEOLOC_TIME_MAX (9999-12-31T23:59:59Z); others fail with
+ * GEOLOC_E_OUT_OF_RANGE. After a zone's last listed transition the rule of its TZif footer
+ * applies ("CST6CDT,M3.2.0,M11.1.0"), through year 9999; before its first, its first type (the
+ * local mean time of the IANA data). Results equal Python's zoneinfo on the same release.
+ *
+ * Zone names are case-sensitive IANA names; a name that matches no zone exactly but exactly one
+ * without regard to ASCII case is taken as that one. A name that cannot be an IANA name (other
+ * characters than ASCII letters, digits and / _ - + ., an empty, "." or ".." component, more
+ * than 255 bytes) fails with GEOLOC_E_INVALID_ARGUMENT; an unknown zone with
+ * GEOLOC_E_NOT_FOUND, as does a call when no rules are found at all.
+ *
+ * Thread safety: any thread, any number at once. Zones are read on first use and kept.
+ */
+
+/** The first and last instants local time is computed for (the years 1 to 9999 UTC). */
+#define GEOLOC_TIME_MIN INT64_C(-62135596800)
+#define GEOLOC_TIME_MAX INT64_C(253402300799)
+
+/** What a zone's clocks show at an instant. 64 bytes, no padding inside: a C-contiguous array
+ *  of them is a numpy structured array. */
+typedef struct geoloc_local_time {
+    /** The instant, Unix seconds. */
+    int64_t instant;
+    /** The first instant after this one at which the offset, the DST flag or the abbreviation
+     *  changes; INT64_MAX when none does up to GEOLOC_TIME_MAX. */
+    int64_t next_transition;
+    /** Seconds east of UTC (Chicago in winter: -21600). */
+    int32_t utc_offset_s;
+    /** The local date and time (proleptic Gregorian; year 0 or 10000 at the ends of the
+     *  range). */
+    int32_t year;
+    int32_t month;
+    int32_t day;
+    int32_t hour;
+    int32_t minute;
+    int32_t second;
+    /** ISO 8601: 1 Monday .. 7 Sunday. */
+    int32_t weekday;
+    /** 1 .. 366. */
+    int32_t day_of_year;
+    /** Whether daylight saving time is in force (as the IANA data marks it: Ireland's winter
+     *  time is its DST). */
+    bool is_dst;
+    /** The abbreviation, NUL-terminated: 1 to 10 ASCII letters, digits, '+' or '-'. */
+    char abbreviation[11];
+} geoloc_local_time;
+
+/**
+ * The local time of one instant in a zone.
+ * [in]  zone     IANA name, NUL-terminated UTF-8
+ * [in]  instant  Unix seconds, GEOLOC_TIME_MIN .. GEOLOC_TIME_MAX
+ * [out] out
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (not a zone
+ * name), GEOLOC_E_OUT_OF_RANGE (instant), GEOLOC_E_NOT_FOUND (zone, or no rules), GEOLOC_E_PARSE
+ * (a system TZif file that is malformed, when it is the only source of the zone).
+ */
+GEOLOC_API geoloc_status geoloc_local_time_at(const char *zone, int64_t instant,
+                                              geoloc_local_time *out);
+
+/**
+ * The local times of n instants in one zone, in one call (a track's fixes: their local dates,
+ * the offsets to add). Times are Unix seconds as doubles (geoloc_fix.time), each rounded down
+ * to a whole second; all are checked first, and the message names the first bad one
+ * ("times[7] is nan"). Times in order cost a comparison each between transitions.
+ * [in]  times  n doubles (NULL allowed when n == 0)
+ * [out] out    n local times
+ * Errors: as geoloc_local_time_at, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NOT_FINITE (a time).
+ * Nothing is written on failure.
+ */
+GEOLOC_API geoloc_status geoloc_local_times(const char *zone, const double *times, size_t n,
+                                            geoloc_local_time *out);
+
+/** How a local time is written. */
+typedef enum geoloc_time_style {
+    /** "2026-11-24 14:05 CST" */
+    GEOLOC_TIME_MINUTES = 0,
+    /** "2026-11-24 14:05:09 CST" */
+    GEOLOC_TIME_SECONDS = 1,
+    /** "2026-11-24T14:05:09-06:00" (ISO 8601 / RFC 3339; an offset with seconds, as a local
+     *  mean time has, is written "-05:50:36") */
+    GEOLOC_TIME_ISO8601 = 2,
+    /** "2:05 PM CST" */
+    GEOLOC_TIME_12_HOUR = 3
+} geoloc_time_style;
+
+/**
+ * The local time of an instant as text ("2026-11-24 14:05 CST").
+ * [out] buf, cap, needed  the text (see the conventions at the top)
+ * Errors: as geoloc_local_time_at, GEOLOC_E_INVALID_ARGUMENT (style), GEOLOC_E_BUFFER_TOO_SMALL.
+ */
+GEOLOC_API geoloc_status geoloc_local_time_text(const char *zone, int64_t instant,
+                                                geoloc_time_style style, char *buf, size_t cap,
+                                                size_t *needed);
+
+/** A date and time on a zone's clocks. */
+typedef struct geoloc_local_date_time {
+    /** 1 .. 9999 */
+    int32_t year;
+    /** 1 .. 12 */
+    int32_t month;
+    /** 1 .. the days of the month */
+    int32_t day;
+    /** 0 .. 23 */
+    int32_t hour;
+    /** 0 .. 59 */
+    int32_t minute;
+    /** 0 .. 59 */
+    int32_t second;
+} geoloc_local_date_time;
+
+/** How often a zone's clocks showed a local date and time. */
+typedef enum geoloc_local_kind {
+    /** Once. */
+    GEOLOC_LOCAL_UNIQUE = 0,
+    /** Twice: the clocks were set back over it (the end of daylight saving time). */
+    GEOLOC_LOCAL_AMBIGUOUS = 1,
+    /** Never: the clocks were set forward over it (the start of daylight saving time). */
+    GEOLOC_LOCAL_SKIPPED = 2
+} geoloc_local_kind;
+
+/** A local date and time read back to instants. `before` and `after` read it with the offset
+ *  in force before and after the transition (Python's fold=0 and fold=1). */
+typedef struct geoloc_local_instants {
+    /** UNIQUE: the instant. AMBIGUOUS: the first occurrence. SKIPPED: an instant after the
+     *  transition (when the clocks showed the local time plus the gap). */
+    int64_t before;
+    /** UNIQUE: the same instant. AMBIGUOUS: the second occurrence. SKIPPED: an instant before
+     *  the transition. */
+    int64_t after;
+    /** AMBIGUOUS, SKIPPED: the instant of the transition; UNIQUE: 0. */
+    int64_t transition;
+    geoloc_local_kind kind;
+    /** The offsets before and after the transition, seconds east of UTC (UNIQUE: both the
+     *  one offset). */
+    int32_t offset_before_s;
+    int32_t offset_after_s;
+} geoloc_local_instants;
+
+/**
+ * Reads a local date and time of a zone back to instants; the ambiguous and skipped times of a
+ * transition are reported (kind), never guessed.
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (zone name),
+ * GEOLOC_E_OUT_OF_RANGE (a field; a local time whose instants fall outside the range),
+ * GEOLOC_E_NOT_FOUND.
+ */
+GEOLOC_API geoloc_status geoloc_local_time_resolve(const char *zone,
+                                                   const geoloc_local_date_time *local,
+                                                   geoloc_local_instants *out);
+
+/**
+ * The local time of an instant by the rules of a TZif file in memory (RFC 8536, versions 1 to
+ * 4: a file of /usr/share/zoneinfo, or one an app carries). The file is checked whole: a
+ * malformed one is refused with a message naming the fault, whatever its contents.
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_PARSE (malformed), GEOLOC_E_UNSUPPORTED (leap-second
+ * records, the "right/" zones: their times are not Unix seconds), GEOLOC_E_OUT_OF_RANGE
+ * (instant).
+ */
+GEOLOC_API geoloc_status geoloc_tzif_local_time(const void *bytes, size_t len, int64_t instant,
+                                                geoloc_local_time *out);
+
+/**
+ * Every zone name known (zones and links), sorted bytewise, one per line ("\n" after each).
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FOUND (no rules), GEOLOC_E_BUFFER_TOO_SMALL.
+ */
+GEOLOC_API geoloc_status geoloc_time_zone_names(char *buf, size_t cap, size_t *needed);
+
+/**
+ * The IANA release of the rules in use ("2026f"; "" when the system directory is the only
+ * source and says none).
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FOUND (no rules), GEOLOC_E_BUFFER_TOO_SMALL.
+ */
+GEOLOC_API geoloc_status geoloc_tzdata_version(char *buf, size_t cap, size_t *needed);
+
+/**
+ * Where the zones are read from first: the compiled file's path, or the system directory when
+ * it holds the newer release. Errors: as geoloc_tzdata_version.
+ */
+GEOLOC_API geoloc_status geoloc_tzdata_source(char *buf, size_t cap, size_t *needed);
 
 #ifdef __cplusplus
 } /* extern "C" */

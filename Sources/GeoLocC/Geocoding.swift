@@ -113,3 +113,221 @@ public func geoloc_reverse_geocode_many_text(
         return GEOLOC_OK
     }
 }
+
+// MARK: - Search by name
+//
+// geoloc_search_*: a gazetteer with a search index of its names (Sources/GeoLoc/Geocoding/Search*.swift).
+
+/// What a geoloc_search handle holds: the search and the gazetteer handle handed out by
+/// geoloc_search_gazetteer (owned here).
+final class SearchHandle {
+    let search: PlaceSearch
+    let gazetteer: OpaquePointer
+    init(_ search: PlaceSearch) {
+        self.search = search
+        gazetteer = retained(GazetteerHandle(search.gazetteer), .gazetteer)
+    }
+    deinit { release(gazetteer, .gazetteer, "the search's gazetteer") }
+}
+
+/// The gazetteer a search call names: a handle's, or the shipped one for NULL.
+private func searchGazetteer(_ p: OpaquePointer?) throws(GeoLocError) -> Gazetteer {
+    guard let p else { return try Gazetteer.shipped() }
+    return try borrow(p, .gazetteer, as: GazetteerHandle.self, "gazetteer").gazetteer
+}
+
+/// C options, checked, as the core's.
+private func searchOptions(_ p: UnsafePointer<geoloc_search_options>?) throws(GeoLocError) -> SearchOptions {
+    guard let o = p?.pointee else { return SearchOptions() }
+    var s = SearchOptions()
+    guard o.limit >= 1 && o.limit <= 1000 else { throw GeoLocError(.outOfRange, "options->limit \(UInt(bitPattern: o.limit)) is outside 1...1000") }
+    s.limit = o.limit
+    guard o.min_score.isFinite else { throw GeoLocError(.notFinite, "options->min_score is not finite") }
+    guard o.min_score >= 0 && o.min_score <= 1 else { throw GeoLocError(.outOfRange, "options->min_score \(o.min_score) is outside [0, 1]") }
+    s.minimumScore = o.min_score
+    s.prefix = o.prefix
+    if o.has_near { s.near = try coordinate(o.near, "options->near") }
+    s.country = try optionalText(o.country, "options->country")
+    guard o.max_edits >= -1 && o.max_edits <= 2 else { throw GeoLocError(.outOfRange, "options->max_edits \(o.max_edits) is outside -1...2") }
+    s.maxEdits = o.max_edits < 0 ? nil : Int(o.max_edits)
+    return s
+}
+
+@inline(__always)
+private func searchResult(_ s: PlaceSearch, _ h: SearchHit) -> geoloc_search_result {
+    let places = s.gazetteer.places
+    let c = places.coordinate(at: h.place)
+    return geoloc_search_result(
+        index: h.place, geonames_id: Int64(places.id(at: h.place)) ?? 0, coord: geoloc_coord(lat: c.latitude, lon: c.longitude),
+        population: s.population(ofPlace: h.place), score: h.score,
+        match: geoloc_search_match(rawValue: UInt32(h.match.rawValue)), edits: Int32(h.edits), alternate: h.alternate,
+        name_key: h.key)
+}
+
+@c @implementation
+public func geoloc_search_options_default(_ options: UnsafeMutablePointer<geoloc_search_options>?) {
+    guard let options else { return }
+    let d = SearchOptions()
+    options.pointee = geoloc_search_options(
+        limit: d.limit, min_score: d.minimumScore, prefix: d.prefix, has_near: false, near: geoloc_coord(lat: 0, lon: 0),
+        country: nil, max_edits: -1)
+}
+
+@c @implementation
+public func geoloc_search_open(
+    _ gazetteer: OpaquePointer?, _ indexPath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let out = try required(out, "out")
+        let path = try optionalText(indexPath, "index_path")
+        let s: PlaceSearch
+        if let path {
+            s = try PlaceSearch(gazetteer: try searchGazetteer(gazetteer), indexPath: path)
+        } else if gazetteer == nil {
+            s = try PlaceSearch.shipped()
+        } else {
+            let g = try searchGazetteer(gazetteer)
+            let shipped = try? Gazetteer.shipped()
+            s = shipped === g ? try PlaceSearch.shipped() : try PlaceSearch(gazetteer: g)
+        }
+        out.pointee = retained(SearchHandle(s), .search)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_search_build(
+    _ gazetteer: OpaquePointer?, _ alternateNames: UnsafePointer<CChar>?, _ countries: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let out = try required(out, "out")
+        let names = try optionalText(alternateNames, "alternate_names")
+        let countryFile = try optionalText(countries, "countries")
+        let s = try PlaceSearch(gazetteer: try searchGazetteer(gazetteer), alternateNames: names, countries: countryFile)
+        out.pointee = retained(SearchHandle(s), .search)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_search_save(_ search: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(search, .search, as: SearchHandle.self, "search")
+        try h.search.save(to: try readText(path, "path"))
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_search_destroy(_ search: OpaquePointer?) {
+    release(search, .search, "search")
+}
+
+@c @implementation
+public func geoloc_search_gazetteer(_ search: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(search, .search, as: SearchHandle.self, "search")
+        let out = try required(out, "out")
+        out.pointee = h.gazetteer
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_search_find(
+    _ search: OpaquePointer?, _ query: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_search_options>?,
+    _ results: UnsafeMutablePointer<geoloc_search_result>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(search, .search, as: SearchHandle.self, "search")
+        let query = try required(query, "query")
+        let count = try required(count, "count")
+        if results == nil && cap != 0 { throw GeoLocError(.nullArgument, "results is NULL but cap is \(UInt(bitPattern: cap))") }
+        let o = try searchOptions(options)
+        let start = UnsafeRawPointer(query).assumingMemoryBound(to: UInt8.self)
+        var length = 0
+        while length < SearchQuery_maxBytesPlusOne && start[length] != 0 { length += 1 }
+        let bytes = UnsafeBufferPointer(start: start, count: length)
+        try PlaceSearch.checkQuery(bytes, "query")
+        let hits = try h.search.rank(bytes, o)
+        count.pointee = hits.count
+        guard cap < 0 || cap >= hits.count else {
+            throw GeoLocError(.bufferTooSmall, "the \(hits.count) results need cap \(hits.count) but cap is \(cap)")
+        }
+        for (i, hit) in hits.enumerated() { results![i] = searchResult(h.search, hit) }
+        return GEOLOC_OK
+    }
+}
+
+/// One more than a query's longest length: a longer query is refused without reading past it.
+private let SearchQuery_maxBytesPlusOne = 1025
+
+@c @implementation
+public func geoloc_search_find_many(
+    _ search: OpaquePointer?, _ queries: UnsafePointer<CChar>?, _ width: Int, _ n: Int,
+    _ options: UnsafePointer<geoloc_search_options>?, _ results: UnsafeMutablePointer<geoloc_search_result>?,
+    _ perQuery: Int, _ counts: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(search, .search, as: SearchHandle.self, "search")
+        let n = try checkCount(n, "n")
+        let o = try searchOptions(options)
+        guard n > 0 else { return GEOLOC_OK }
+        guard let queries else { throw GeoLocError(.nullArgument, "queries is NULL with n = \(n)") }
+        guard let results else { throw GeoLocError(.nullArgument, "results is NULL with n = \(n)") }
+        guard let counts else { throw GeoLocError(.nullArgument, "counts is NULL with n = \(n)") }
+        guard width >= 0 else { throw GeoLocError(.outOfRange, "width \(UInt(bitPattern: width)) is too large") }
+        guard perQuery > 0 else { throw GeoLocError(.outOfRange, "per_query is \(perQuery) with n = \(n)") }
+        let (total, overflow) = n.multipliedReportingOverflow(by: perQuery)
+        let (span, overflow2) = n.multipliedReportingOverflow(by: Swift.max(width, 1))
+        guard !overflow, !overflow2, total <= Int.max / MemoryLayout<geoloc_search_result>.stride else {
+            throw GeoLocError(.countTooLarge, "n * per_query or n * width is too large")
+        }
+        _ = span
+        let base = UnsafeRawPointer(queries).assumingMemoryBound(to: UInt8.self)
+        func query(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+            let p = base + i * width
+            var len = 0
+            while len < width && p[len] != 0 { len += 1 }
+            return UnsafeBufferPointer(start: p, count: len)
+        }
+        // Every query is checked before anything is written.
+        for i in 0..<n { try PlaceSearch.checkQuery(query(i), "queries[\(i)]") }
+        var limited = o
+        limited.limit = Swift.min(o.limit, perQuery)
+        for i in 0..<n {
+            let hits = try h.search.rank(query(i), limited)
+            for (j, hit) in hits.enumerated() { results[i * perQuery + j] = searchResult(h.search, hit) }
+            counts[i] = hits.count
+        }
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_search_text(
+    _ search: OpaquePointer?, _ result: UnsafePointer<geoloc_search_result>?, _ field: geoloc_search_field,
+    _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(search, .search, as: SearchHandle.self, "search")
+        let r = try required(result, "result").pointee
+        try outputBuffer(buf, cap, needed)
+        let s = h.search
+        guard r.index >= 0 && r.index < s.gazetteer.places.count else {
+            throw GeoLocError(.outOfRange, "result->index \(UInt(bitPattern: r.index)) is outside 0..<\(s.gazetteer.places.count)")
+        }
+        guard r.name_key >= 0 && r.name_key < s.nameCount else {
+            throw GeoLocError(.outOfRange, "result->name_key \(UInt(bitPattern: r.name_key)) is outside 0..<\(s.nameCount)")
+        }
+        guard field.rawValue <= 5 else { throw GeoLocError(.invalidArgument, "field \(field.rawValue) is not a known value") }
+        let text: String
+        if field.rawValue == 5 {
+            text = String(decoding: s.keyBytes(r.name_key), as: UTF8.self)
+        } else {
+            text = s.placeText(r.index, field: Int(field.rawValue))
+        }
+        return writeText(text, buf, cap, needed)
+    }
+}

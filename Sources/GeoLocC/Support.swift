@@ -318,10 +318,11 @@ extension geoloc_order_result: CResult {
     }
 }
 extension geoloc_fix: CResult {
+    /// time NaN: a track point without a time (geoloc_track_points, since 0.4).
     var nonFinite: (field: String, value: Double)? {
         if bad(lat) { return ("lat", lat) }
         if bad(lon) { return ("lon", lon) }
-        if bad(time) { return ("time", time) }
+        if bad(time, absentAllowed: true) { return ("time", time) }
         if bad(accuracy_m) { return ("accuracy_m", accuracy_m) }
         if bad(speed_mps, absentAllowed: true) { return ("speed_mps", speed_mps) }
         if bad(course_deg, absentAllowed: true) { return ("course_deg", course_deg) }
@@ -360,6 +361,19 @@ extension geoloc_track_stats: CResult {
             ("max_speed_mps", max_speed_mps), ("elevation_gain_m", elevation_gain_m), ("elevation_loss_m", elevation_loss_m),
         ]
         return fields.first { bad($0.1) }
+    }
+}
+extension geoloc_track_segment: CResult {
+    var nonFinite: (field: String, value: Double)? { nil }
+}
+extension geoloc_segment_stats: CResult {
+    /// start_time and end_time are NaN when no point has a time.
+    var nonFinite: (field: String, value: Double)? {
+        if let s = stats.nonFinite { return ("stats." + s.field, s.value) }
+        if bad(timed_length_m) { return ("timed_length_m", timed_length_m) }
+        if bad(start_time, absentAllowed: true) { return ("start_time", start_time) }
+        if bad(end_time, absentAllowed: true) { return ("end_time", end_time) }
+        return nil
     }
 }
 extension geoloc_stay_point: CResult {

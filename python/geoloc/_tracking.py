@@ -49,11 +49,6 @@ __all__ = [
     "simplify_track",
     "resample_track",
     "stay_points",
-    "Track",
-    "read_gpx",
-    "read_track_geojson",
-    "write_gpx",
-    "write_track_geojson",
 ]
 
 FIX_COLUMNS = ("lat", "lon", "time", "accuracy_m", "speed_mps", "course_deg", "altitude_m")
@@ -522,69 +517,3 @@ def stay_points(fixes: Any, distance: float, time_s: float, unit: UnitLike = Uni
     _lib.geoloc_track_stay_points(_fix_ptr(arr), arr.shape[0], _meters(distance, unit, "distance"), float(time_s),
                                   out.ctypes.data_as(POINTER(CStayPoint)), out.shape[0], byref(needed))
     return out[: needed.value].copy()
-
-
-class Track(NamedTuple):
-    """A track read from a file: fixes (n, 7), issues [(record, reason)], and whether it had times."""
-
-    fixes: numpy.ndarray
-    issues: List[Tuple[int, str]]
-    timed: bool
-
-
-def _read(kind: str, source: Any, strict: bool) -> Track:
-    o = CLoadOptions()
-    o.strict = bool(strict)
-    ptr = TrackPtr()
-    if isinstance(source, (bytes, bytearray, memoryview)) or (isinstance(source, str) and source.lstrip()[:1] in ("<", "{")):
-        data = source.encode("utf-8") if isinstance(source, str) else bytes(source)
-        fn = _lib.geoloc_track_parse_gpx if kind == "gpx" else _lib.geoloc_track_parse_geojson
-        fn(data, len(data), byref(o), byref(ptr))
-    else:
-        path = os.fsencode(source)
-        fn = _lib.geoloc_track_load_gpx if kind == "gpx" else _lib.geoloc_track_load_geojson
-        fn(path, byref(o), byref(ptr))
-    try:
-        n = c_size_t(0)
-        try:
-            _lib.geoloc_track_fixes(ptr, None, 0, byref(n))
-        except BufferTooSmallError:
-            pass
-        arr = numpy.zeros((n.value, 7))
-        _lib.geoloc_track_fixes(ptr, _fix_ptr(arr), n.value, byref(n))
-        timed = c_bool(False)
-        _lib.geoloc_track_timed(ptr, byref(timed))
-        _lib.geoloc_track_issue_count(ptr, byref(n))
-        issues = []
-        for i in range(n.value):
-            record = c_size_t(0)
-            reason = _text_result(lambda buf, cap, needed: _lib.geoloc_track_issue(ptr, i, byref(record), buf, cap, needed))
-            issues.append((record.value, reason))
-        return Track(arr, issues, timed.value)
-    finally:
-        _lib.geoloc_track_destroy(ptr)
-
-
-def read_gpx(source: Any, strict: bool = False) -> Track:
-    """A GPX 1.1 track from a path, or from GPX text (str starting with '<', or bytes)."""
-    return _read("gpx", source, strict)
-
-
-def read_track_geojson(source: Any, strict: bool = False) -> Track:
-    """A GeoJSON track from a path, or from GeoJSON text (str starting with '{', or bytes)."""
-    return _read("geojson", source, strict)
-
-
-def write_gpx(fixes: Any, name: Optional[str] = None) -> str:
-    """Fixes as a GPX 1.1 document."""
-    arr = _fix_array(fixes)
-    title = _text_arg(name)
-    return _text_result(lambda buf, cap, needed: _lib.geoloc_track_write_gpx(
-        _fix_ptr(arr), arr.shape[0], title, buf, cap, needed))
-
-
-def write_track_geojson(fixes: Any) -> str:
-    """Fixes as a GeoJSON Feature with a LineString and the times."""
-    arr = _fix_array(fixes)
-    return _text_result(lambda buf, cap, needed: _lib.geoloc_track_write_geojson(
-        _fix_ptr(arr), arr.shape[0], buf, cap, needed))

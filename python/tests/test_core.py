@@ -33,7 +33,7 @@ from geoloc import (
     TempUnit,
     Unit,
 )
-from geoloc import _address, _errors, _ffi, _geocoding, _places, _route, _tracking
+from geoloc import _address, _errors, _ffi, _geocoding, _places, _route, _time, _track_files, _tracking
 import golden_cases
 from golden_cases import expect_failure
 from helpers import random_lat_lon, CENTRALIA, HOME, INF, NAN, STOP_A, raises, rel_close
@@ -106,7 +106,7 @@ def _ctype_of(c_type):
     key = c_type.replace(" ", "")
     enums = {"geoloc_status", "geoloc_unit", "geoloc_model", "geoloc_coord_style", "geoloc_daylight",
              "geoloc_temp_unit", "geoloc_address_style", "geoloc_activity", "geoloc_resample_mode",
-             "geoloc_load_format", "geoloc_route_end"}
+             "geoloc_load_format", "geoloc_route_end", "geoloc_track_item", "geoloc_time_style"}
     if key in enums:
         return ctypes.c_int
     handles = {"places": _places.PlacesPtr, "region": _places.RegionPtr, "gazetteer": _geocoding.GazetteerPtr,
@@ -156,9 +156,16 @@ def _ctype_of(c_type):
         "geoloc_geofence_event*": ctypes.POINTER(_tracking.CGeofenceEvent),
         "geoloc_track_stats*": ctypes.POINTER(_tracking.CTrackStats),
         "geoloc_stay_point*": ctypes.POINTER(_tracking.CStayPoint),
+        "geoloc_track_segment*": ctypes.POINTER(_track_files.CTrackSegment),
+        "geoloc_segment_stats*": ctypes.POINTER(_track_files.CSegmentStats),
+        "constsize_t*": ctypes.POINTER(c_size_t),
         "constdouble*": ctypes.POINTER(c_double),
         "constgeoloc_order_options*": ctypes.POINTER(_route.COrderOptions),
         "geoloc_order_result*": ctypes.POINTER(_route.COrderResult),
+        "int64_t": c_int64,
+        "geoloc_local_time*": ctypes.POINTER(_time.CLocalTime),
+        "constgeoloc_local_date_time*": ctypes.POINTER(_time.CLocalDateTime),
+        "geoloc_local_instants*": ctypes.POINTER(_time.CLocalInstants),
     }
     return table[key]
 
