@@ -77,6 +77,7 @@ from ._tracking import (
     write_gpx,
     write_track_geojson,
 )
+from ._time import TimeZone, TimeZones, shared_timezones, timezone_at, timezone_at_many
 from ._enums import AddressStyle, CoordStyle, Daylight, Model, TempUnit, Unit
 from ._errors import (
     BufferTooSmallError,
@@ -180,6 +181,12 @@ __all__ = [
     "read_track_geojson",
     "write_gpx",
     "write_track_geojson",
+    # time: the zone at a point
+    "TimeZone",
+    "TimeZones",
+    "shared_timezones",
+    "timezone_at",
+    "timezone_at_many",
     # errors: every exception class of _errors
     *(name for name in _errors.__all__ if name.endswith("Error")),
 ]
