@@ -1912,7 +1912,9 @@ GEOLOC_API geoloc_status geoloc_track_write_geojson(const geoloc_fix *fixes, siz
  *    wins (Asia/Urumqi over Asia/Shanghai);
  *  - where no polygon covers a point (about 100 specks, 0.3 km^2 in all, where the nautical
  *    zones meet a coast), the nautical zone of its longitude.
- * Longitude 180 is longitude -180.
+ * Longitude -180 and 180 are one meridian, the date line: a point on it is looked up at 180,
+ * that is in the zone just west of it (as any point on a border); the South Pole, on the border
+ * of every Antarctic polygon, 1e-7 degree north of it (Antarctica/McMurdo).
  *
  * The nautical zones. At sea (beyond territorial waters) a point is in a 15-degree zone centred
  * on a multiple of 15 degrees of longitude: Etc/GMT for [-7.5, 7.5), Etc/GMT-1 for [7.5, 22.5),

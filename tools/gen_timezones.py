@@ -58,7 +58,7 @@ QX0 = 1_800_000_000
 QY0 = 900_000_000
 ROOT_SHIFT = 24
 MAX_DEPTH = 8
-MAX_EDGES = 48
+MAX_EDGES = 128
 FORMAT_VERSION = 1
 HEADER_SIZE = 128
 ZONE_BITS = 9
@@ -269,6 +269,7 @@ class Builder:
         self.nautical_zone = nautical_zone
         self.node_count = 0
         self.only_rows = None
+        self.only_cols = None
         self.leaf_bytes = 0
         self.leaf_count = 0
         self.uniform_count = 0
@@ -382,6 +383,9 @@ class Builder:
             corner = self.row_corner_masks(Y0, cols)
             for c in range(cols):
                 X0 = c << ROOT_SHIFT
+                if self.only_cols and not (self.only_cols[0] <= c < self.only_cols[1]):
+                    entries.append((TAG_NAUTICAL, 0))
+                    continue
                 idx = rep[bounds[r * cols + c]:bounds[r * cols + c + 1]]
                 idx = self.touching(idx, X0, Y0, S)
                 entries.append(self.build_cell(idx, X0, Y0, S, 0, corner[c]))
@@ -829,6 +833,10 @@ class Reader:
     def zone(self, lat, lon):
         qx = int(lon * 1e7) + QX0
         qy = int(lat * 1e7) + QY0
+        if qx == 0:  # the date line: looked up at +180 (a point on a border counts as west of it)
+            qx = 2 * QX0
+        if qy == 0:  # the South Pole: 1e-7 degree north of it
+            qy = 1
         shift = self.shift
         X0 = (qx >> shift) << shift
         Y0 = (qy >> shift) << shift
@@ -957,6 +965,7 @@ def main():
     ap.add_argument("--check", type=int, default=0, metavar="N")
     ap.add_argument("--check-only", action="store_true")
     ap.add_argument("--rows", help="A:B: build only root rows A..B-1 (for measuring; the map is incomplete)")
+    ap.add_argument("--cols", help="A:B: build only root columns A..B-1 (with --rows: a small map for fuzzing)")
     ap.add_argument("--max-edges", type=int, default=MAX_EDGES)
     args = ap.parse_args()
     ensure_environment(args.venv)
@@ -992,6 +1001,8 @@ def main():
     globals()["MAX_EDGES"] = args.max_edges
     if args.rows:
         b.only_rows = tuple(int(v) for v in args.rows.split(":"))
+    if args.cols:
+        b.only_cols = tuple(int(v) for v in args.cols.split(":"))
     cols = -(-(2 * QX0 + 1) // (1 << ROOT_SHIFT))
     rows = -(-(2 * QY0 + 1) // (1 << ROOT_SHIFT))
     root = b.build_root(cols, rows)

@@ -19,7 +19,8 @@ extension TimeZoneMap {
     /// its full-precision data, to the 1e-7 degree grid a coordinate is truncated to), with
     /// these rules where the polygons do not settle it:
     /// - a point on a border (on a polygon edge, to 1e-7 degree) counts as west of it, and on a
-    ///   vertex as below it (the rule of a ray cast east, timezonefinder's);
+    ///   vertex as below it (the rule of a ray cast east, timezonefinder's); so longitude -180
+    ///   (the date line) is looked up as +180, and the South Pole 1e-7 degree north of it;
     /// - where polygons of several zones overlap (disputed areas, slivers along some borders),
     ///   the zone of smallest total area;
     /// - where no polygon covers the point (specks where the nautical zones meet a coast), the
@@ -76,9 +77,15 @@ extension TimeZoneMap {
     /// The zone at a checked latitude and a longitude in [-180, 180).
     @inline(__always)
     func zone(latitude: Double, longitude: Double) throws(GeoLocError) -> TimeZoneID {
-        // timezonefinder's grid: truncated toward zero, then shifted to start at 0.
-        let qx = Int(Int64(longitude * 1e7) + TimeZoneFile.xShift)
-        let qy = Int(Int64(latitude * 1e7) + TimeZoneFile.yShift)
+        // timezonefinder's grid: truncated toward zero, then shifted to start at 0. A point on
+        // the date line itself (-180) is looked up at +180: a point on a border counts as west
+        // of it, and west of -180 is the east end of the map. The South Pole, on the border of
+        // every Antarctic polygon, is looked up 1e-7 degree north of it (a point on a border
+        // counts as below it, and below -90 is nothing).
+        var qx = Int(Int64(longitude * 1e7) + TimeZoneFile.xShift)
+        var qy = Int(Int64(latitude * 1e7) + TimeZoneFile.yShift)
+        if qx == 0 { qx = 2 * Int(TimeZoneFile.xShift) }
+        if qy == 0 { qy = 1 }
         var shift = rootShift
         var x0 = (qx >> shift) << shift
         var y0 = (qy >> shift) << shift
@@ -118,8 +125,9 @@ extension TimeZoneMap {
     private func bits(_ pos: inout Int, _ width: Int) -> UInt64 {
         let byte = Swift.min(pos >> 3, leafBytes)
         let word = UInt64(littleEndian: leaves.loadUnaligned(fromByteOffset: byte, as: UInt64.self))
+        let shift = UInt64(pos & 7)
         pos &+= width
-        return (word >> UInt64(pos &- width & 7)) & ((1 << UInt64(width)) &- 1)
+        return (word >> shift) & ((1 << UInt64(width)) &- 1)
     }
 
     /// A local mask of `nz` (1...64) bits.
