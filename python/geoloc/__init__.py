@@ -77,7 +77,28 @@ from ._tracking import (
     write_gpx,
     write_track_geojson,
 )
-from ._time import TimeZone, TimeZones, shared_timezones, timezone_at, timezone_at_many
+from ._time import (
+    LOCAL_TIME_DTYPE,
+    TIME_MAX,
+    TIME_MIN,
+    TIME_STYLES,
+    LocalInstants,
+    LocalTime,
+    TimeZone,
+    TimeZones,
+    local_dates,
+    local_time,
+    local_time_text,
+    local_times,
+    resolve_local_time,
+    shared_timezones,
+    time_zone_names,
+    timezone_at,
+    timezone_at_many,
+    tzdata_source,
+    tzdata_version,
+    tzif_local_time,
+)
 from ._enums import AddressStyle, CoordStyle, Daylight, Model, TempUnit, Unit
 from ._errors import (
     BufferTooSmallError,
@@ -187,6 +208,22 @@ __all__ = [
     "shared_timezones",
     "timezone_at",
     "timezone_at_many",
+    # time: local time from the IANA rules
+    "TIME_MIN",
+    "TIME_MAX",
+    "TIME_STYLES",
+    "LOCAL_TIME_DTYPE",
+    "LocalTime",
+    "LocalInstants",
+    "local_time",
+    "local_time_text",
+    "local_times",
+    "local_dates",
+    "resolve_local_time",
+    "tzif_local_time",
+    "time_zone_names",
+    "tzdata_version",
+    "tzdata_source",
     # errors: every exception class of _errors
     *(name for name in _errors.__all__ if name.endswith("Error")),
 ]

@@ -62,9 +62,7 @@ extension TimeZoneMap {
     public func zones(degrees: UnsafeBufferPointer<Double>, count n: Int, into out: UnsafeMutablePointer<UInt16>,
                       name: String = "points") throws(GeoLocError) {
         precondition(degrees.count >= 2 * n)
-        for i in 0..<n {
-            try checkPoint(degrees[2 * i], degrees[2 * i + 1], at: "\(name)[\(i)]")
-        }
+        try CoordinateArray.check(degrees, n, name)
         for i in 0..<n {
             do {
                 out[i] = try zone(latitude: degrees[2 * i], longitude: normalizedLongitude(degrees[2 * i + 1])).rawValue
