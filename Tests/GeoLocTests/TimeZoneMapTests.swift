@@ -103,7 +103,12 @@ final class TimeZoneMapTests: XCTestCase {
             do {
                 _ = try bytes.withUnsafeBytes { try TimeZoneMap.open(fileBytes: $0) }
                 return nil
-            } catch { return error }
+            } catch let e as GeoLocError {
+                return e
+            } catch {
+                XCTFail("\(error)")
+                return nil
+            }
         }
         XCTAssertNil(open(original))
         XCTAssertEqual(open(Array(original.prefix(1000)))?.code, .parse)  // truncated
