@@ -20,8 +20,9 @@
  *   6. Places     place sets, radius and nearest search, regions
  *   7. Geocoding  offline reverse geocoding: "City, State" for a coordinate; search by name
  *   8. Tracking   location fixes: filtering, stop detection, geofence monitoring, tracks
- *   9. Time       local time from the IANA rules: offset, daylight saving time, abbreviation,
- *                 local dates of instants and instants of local dates
+ *   9. Time       the time zone at a point (the time-zone map); local time from the IANA rules:
+ *                 offset, daylight saving time, abbreviation, local dates of instants and
+ *                 instants of local dates
  *
  * This header is the reference manual. Conventions that hold for every function:
  *
@@ -2319,6 +2320,126 @@ GEOLOC_API geoloc_status geoloc_track_statistics(const geoloc_track *track, geol
                                                  double moving_speed_mps, geoloc_segment_stats *whole,
                                                  geoloc_segment_stats *segments, size_t cap,
                                                  size_t *count);
+/* ---------------------------------------------------------------------------------------------
+ * 9. Time: the time zone at a point
+ * -------------------------------------------------------------------------------------------
+ *
+ * The IANA time zone of any point on Earth, offline: on land and in territorial waters as the
+ * boundary data draws them, and at sea the nautical zones. The shipped map is built from
+ * timezone-boundary-builder (release 2026c, with the oceans; (c) OpenStreetMap contributors,
+ * ODbL 1.0: see data/time/README.md, installed with the library) by tools/gen_timezones.py into
+ * one file (timezones.zones, about 13 MB) that geoloc_timezones_open maps read-only: it opens in
+ * milliseconds, processes share its pages, and a lookup takes no lock and allocates nothing.
+ *
+ * Exact: a point gets the zone of the source polygon that holds it, to the 1e-7 degree grid a
+ * coordinate is truncated to (toward zero: timezonefinder's grid; the polygons' vertices are
+ * on the source's 1e-6 degree grid), everywhere, within a metre of a border too: the same answer
+ * as timezonefinder with its full-precision data. Where the polygons do not settle it:
+ *  - on a border (a point on a polygon edge, to 1e-7 degree) a point counts as west of the
+ *    edge, and on a vertex as just below it: the rule of a ray cast east;
+ *  - where polygons of several zones overlap (disputed areas such as Xinjiang, Abyei or the
+ *    West Bank, and slivers of metres along a few borders), the zone of smallest total area
+ *    wins (Asia/Urumqi over Asia/Shanghai);
+ *  - where no polygon covers a point (about 100 specks, 0.3 km^2 in all, where the nautical
+ *    zones meet a coast), the nautical zone of its longitude.
+ * Longitude -180 and 180 are one meridian, the date line: a point on it is looked up at 180,
+ * that is in the zone just west of it (as any point on a border); the South Pole, on the border
+ * of every Antarctic polygon, 1e-7 degree north of it (Antarctica/McMurdo).
+ *
+ * The nautical zones. At sea (beyond territorial waters) a point is in a 15-degree zone centred
+ * on a multiple of 15 degrees of longitude: Etc/GMT for [-7.5, 7.5), Etc/GMT-1 for [7.5, 22.5),
+ * ..., Etc/GMT-12 east of 172.5 and Etc/GMT+12 west of -172.5. Mind the sign: the IANA names of
+ * these zones carry the POSIX sign, the opposite of the offset as people read it. Etc/GMT-5 is
+ * five hours AHEAD of UTC (UTC+5, the time of the Maldives' longitudes), Etc/GMT+5 five hours
+ * behind (UTC-5). geoloc_timezone.utc_offset_hours gives the offset the way people read it.
+ * (The source also uses Etc/UTC, in parts of Antarctica: offset 0.)
+ */
+
+/** A time-zone map (opaque). geoloc_timezones_open(NULL, ...) gives the shipped one. */
+typedef struct geoloc_timezones geoloc_timezones;
+
+/** The zone at a point. */
+typedef struct geoloc_timezone {
+    /** The zone's number in the map, 0 .. count - 1 (zones are numbered in code-point order of
+     *  their names; geoloc_timezones_name gives the name, such as "America/Chicago"). Numbers
+     *  belong to one map file: keep names, not numbers, across versions. */
+    uint16_t zone;
+    /** Whether it is a nautical zone: Etc/GMT+N, Etc/GMT-N, Etc/GMT or Etc/UTC. */
+    bool nautical;
+    /** For a nautical zone, its offset from UTC in hours as people read it: +5 for Etc/GMT-5,
+     *  -5 for Etc/GMT+5. 0 for every other zone (their offset depends on the date: local time). */
+    int8_t utc_offset_hours;
+} geoloc_timezone;
+
+/**
+ * Opens a time-zone map: the file at path (written by tools/gen_timezones.py), or with path NULL
+ * the shipped map, looked for at $GEOLOC_TIMEZONES, then timezones.zones where the shipped
+ * gazetteer is looked for (<libdir>/../share/geoloc/, beside the library, the source tree's
+ * data/time/); the shipped map is opened once per process and shared by every handle.
+ * The file is mapped read-only and checked before the first lookup (its format version, size,
+ * checksum and index; a forged file cannot make a lookup read outside it).
+ * [out] out  free it with geoloc_timezones_destroy
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8 (path), GEOLOC_E_NOT_FOUND (no such
+ * file; for NULL the message names every path tried), GEOLOC_E_PARSE (not a time-zone map,
+ * truncated or corrupted: the message says which), GEOLOC_E_UNSUPPORTED (a newer format
+ * version), GEOLOC_E_INVALID_ARGUMENT (not a regular file, cannot be read), GEOLOC_E_NO_MEMORY.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_timezones_open(const char *path, geoloc_timezones **out);
+
+/** Frees a map handle (the shipped map stays mapped for the process). NULL is allowed. A
+ *  destroyed handle or one of another type is left alone and this thread's message says why. */
+GEOLOC_API void geoloc_timezones_destroy(geoloc_timezones *timezones);
+
+/** The number of zones in the map (444 in the shipped one). Errors: GEOLOC_E_NULL_ARGUMENT. */
+GEOLOC_API geoloc_status geoloc_timezones_count(const geoloc_timezones *timezones, size_t *count);
+
+/**
+ * The IANA name of zone number `zone` ("America/Chicago", "Etc/GMT-5").
+ * [out] buf, cap, needed  the text (see the conventions at the top)
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_OUT_OF_RANGE (zone >= count), GEOLOC_E_BUFFER_TOO_SMALL.
+ */
+GEOLOC_API geoloc_status geoloc_timezones_name(const geoloc_timezones *timezones, uint16_t zone,
+                                               char *buf, size_t cap, size_t *needed);
+
+/** The number of the zone named `name` (exactly, as the map has it: "Europe/Berlin").
+ *  Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND. */
+GEOLOC_API geoloc_status geoloc_timezones_find(const geoloc_timezones *timezones, const char *name,
+                                               uint16_t *zone);
+
+/** The boundary release the map was built from ("2026c"). [out] buf, cap, needed: the text.
+ *  Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_BUFFER_TOO_SMALL. */
+GEOLOC_API geoloc_status geoloc_timezones_version(const geoloc_timezones *timezones, char *buf,
+                                                  size_t cap, size_t *needed);
+
+/**
+ * The zone at c (see the rules at the top of this section). About 0.1 microsecond.
+ * [out] out  the zone, whether it is nautical, and a nautical zone's offset
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (latitude),
+ * GEOLOC_E_PARSE (only for a map file forged to pass its checks).
+ * Thread safety: any number of threads on one handle.
+ */
+GEOLOC_API geoloc_status geoloc_timezone_at(const geoloc_timezones *timezones, geoloc_coord c,
+                                            geoloc_timezone *out);
+
+/**
+ * The zones of n points in one call: zones[i] is the zone number of points[i] (as
+ * geoloc_timezone_at's .zone).
+ * [in]  points  n coordinates (NULL allowed when n == 0), all checked first
+ * [out] zones   n zone numbers; nothing is written unless every point passes
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NOT_FINITE,
+ * GEOLOC_E_OUT_OF_RANGE (the message names the first bad point: "points[7]: ...").
+ * Thread safety: any number of threads on one handle.
+ */
+GEOLOC_API geoloc_status geoloc_timezone_at_many(const geoloc_timezones *timezones,
+                                                 const geoloc_coord *points, size_t n,
+                                                 uint16_t *zones);
+
+/** The name of the zone at c ("America/Chicago"), as geoloc_timezone_at then
+ *  geoloc_timezones_name. [out] buf, cap, needed: the text. Errors: as both. */
+GEOLOC_API geoloc_status geoloc_timezone_name_at(const geoloc_timezones *timezones, geoloc_coord c,
+                                                 char *buf, size_t cap, size_t *needed);
+
 /* ---------------------------------------------------------------------------------------------
  * 9. Time: local time from the IANA time zone rules
  * -------------------------------------------------------------------------------------------

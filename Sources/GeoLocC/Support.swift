@@ -291,6 +291,7 @@ extension Double: CResult {
 extension Int: CResult { var nonFinite: (field: String, value: Double)? { nil } }
 extension Int64: CResult { var nonFinite: (field: String, value: Double)? { nil } }
 extension Bool: CResult { var nonFinite: (field: String, value: Double)? { nil } }
+extension UInt16: CResult { var nonFinite: (field: String, value: Double)? { nil } }
 extension OpaquePointer: CResult { var nonFinite: (field: String, value: Double)? { nil } }
 extension UnsafePointer: CResult { var nonFinite: (field: String, value: Double)? { nil } }
 extension Optional: CResult where Wrapped: CResult { var nonFinite: (field: String, value: Double)? { self?.nonFinite } }
@@ -376,6 +377,7 @@ extension geoloc_segment_stats: CResult {
         return nil
     }
 }
+extension geoloc_timezone: CResult { var nonFinite: (field: String, value: Double)? { nil } }
 extension geoloc_stay_point: CResult {
     var nonFinite: (field: String, value: Double)? {
         if let c = center.nonFinite { return ("center." + c.field, c.value) }

@@ -22,6 +22,7 @@ FILES_BY_CAPABILITY: Dict[str, Tuple[str, ...]] = {
     "weather": ("weather.tsv",),
     "address": ("address.tsv", "us_states.tsv"),
     "geocoding": ("reverse_geocode.tsv",),
+    "time": ("timezones.tsv",),
 }
 
 NULL = "<NULL>"
@@ -40,6 +41,7 @@ COLUMNS: Dict[str, Tuple[str, ...]] = {
     "address.tsv": ("name", "style", "parts", "expected"),
     "us_states.tsv": ("name", "code"),
     "reverse_geocode.tsv": ("lat", "lon", "style", "name", "text"),
+    "timezones.tsv": ("case", "lat", "lon", "zone", "utc_offset_hours"),
     "geodesic_inverse.tsv": ("case", "lat1", "lon1", "lat2", "lon2", "s12_m", "azi1_deg", "azi2_deg"),
     "geodesic_direct.tsv": ("case", "lat1", "lon1", "azi1", "s12_m", "lat2", "lon2", "azi2"),
 }

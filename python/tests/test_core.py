@@ -111,7 +111,7 @@ def _ctype_of(c_type):
         return ctypes.c_int
     handles = {"places": _places.PlacesPtr, "region": _places.RegionPtr, "gazetteer": _geocoding.GazetteerPtr,
                "fix_filter": _tracking.FilterPtr, "geofences": _tracking.GeofencesPtr,
-               "monitor": _tracking.MonitorPtr, "track": _tracking.TrackPtr}
+               "monitor": _tracking.MonitorPtr, "track": _tracking.TrackPtr, "timezones": _time.TimeZonesPtr}
     for handle, ptr in handles.items():
         for const in ("", "const"):
             if key == "%sgeoloc_%s*" % (const, handle):
@@ -166,6 +166,9 @@ def _ctype_of(c_type):
         "geoloc_local_time*": ctypes.POINTER(_time.CLocalTime),
         "constgeoloc_local_date_time*": ctypes.POINTER(_time.CLocalDateTime),
         "geoloc_local_instants*": ctypes.POINTER(_time.CLocalInstants),
+        "uint16_t": ctypes.c_uint16,
+        "uint16_t*": ctypes.POINTER(ctypes.c_uint16),
+        "geoloc_timezone*": ctypes.POINTER(_time.CTimeZone),
     }
     return table[key]
 

@@ -153,7 +153,8 @@ def test_licences_are_inside_the_package():
     licences = os.path.join(PACKAGE_DIR, "licenses")
     names = sorted(os.listdir(licences))
     assert names == ["LICENSE", "address-formatting-LICENSE.txt", "address-formatting-README.md",
-                     "gazetteer-README.md", "search-README.md", "time-README.md"], names
+                     "gazetteer-README.md", "search-README.md", "time-README.md",
+                     "timezones-LICENSE-ODbL.txt"], names
     with open(os.path.join(licences, "gazetteer-README.md"), encoding="utf-8") as f:
         assert "CC BY 4.0" in f.read()
 
