@@ -202,6 +202,54 @@ def reach_km(population):
     return REACH_KM_PER_ROOT_PERSON * math.sqrt(max(population, 0))
 
 
+class Localities:
+    """The localities that can have sections, found near a point: in population tiers (a factor
+    of 10 each), each on a grid of cubes as wide as the farthest reach of its tier, so that a
+    place's candidates are in the 27 cubes around it."""
+
+    def __init__(self, cities, pops, xyz):
+        self.cities, self.pops, self.xyz = cities, pops, xyz
+        self.tiers = []
+        low = FLOOR_POPULATION
+        while low <= max(pops):
+            self.tiers.append((low, PPLX_REACHES * reach_km(10 * low), collections.defaultdict(list)))
+            low *= 10
+
+    def add(self, i):
+        for low, side, grid in self.tiers:
+            if low <= self.pops[i] < 10 * low:
+                grid[tuple(math.floor(v / side) for v in self.xyz[i])].append(i)
+
+    def deepest(self, i, least, reaches, same_admin1):
+        """The locality j != i with at least `least` people, in i's country (and first-level
+        division when same_admin1 and both have one), within `reaches` of its reach of place i,
+        with the smallest distance / reach (ties: the lowest index); None when there is none."""
+        c, best = self.cities[i], None
+        for low, side, grid in self.tiers:
+            if 10 * low <= least:
+                continue
+            cx, cy, cz = (math.floor(v / side) for v in self.xyz[i])
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    for dz in (-1, 0, 1):
+                        for j in grid.get((cx + dx, cy + dy, cz + dz), ()):
+                            q = self.cities[j]
+                            if j == i or q["countrycode"] != c["countrycode"] or self.pops[j] < least:
+                                continue
+                            if same_admin1 and admin1_of(c) and admin1_of(q) and admin1_of(c) != admin1_of(q):
+                                continue
+                            r = reach_km(self.pops[j])
+                            d = chord_km(self.xyz[i], self.xyz[j])
+                            if d <= reaches * r and (best is None or (d / r, j) < best):
+                                best = (d / r, j)
+        return best[1] if best else None
+
+
+def admin1_of(c):
+    code = c.get("admin1code") or ""
+    return "" if code == "00" else code
+
+
 def sections(cities, codes):
     """The locality of each place that is a section of another (a neighbourhood, a district, a
     ward: "Chicago Loop" of Chicago), as an index into cities, else None:
@@ -216,57 +264,42 @@ def sections(cities, codes):
     by geonameid), so a locality is known before the places that may be its sections.
     """
     pops = [c.get("population") or 0 for c in cities]
-    xyz = [to_xyz(c["latitude"], c["longitude"]) for c in cities]
-    # The localities that can have sections, in population tiers (a factor of 10 each), each on a
-    # grid of cubes as wide as the farthest reach of its tier, so that a place's candidates are in
-    # the 27 cubes around it.
-    tiers = []
-    low = FLOOR_POPULATION
-    while low <= max(pops):
-        tiers.append((low, PPLX_REACHES * reach_km(10 * low), collections.defaultdict(list)))
-        low *= 10
-
-    def add(i):
-        for low, side, grid in tiers:
-            if low <= pops[i] < 10 * low:
-                grid[tuple(math.floor(v / side) for v in xyz[i])].append(i)
-
-    def admin1(c):
-        code = c.get("admin1code") or ""
-        return "" if code == "00" else code
-
+    grid = Localities(cities, pops, [to_xyz(c["latitude"], c["longitude"]) for c in cities])
     result = [None] * len(cities)
     for i, code in enumerate(codes):
         if code and code != "PPLX":
-            add(i)
+            grid.add(i)
     undecided = [i for i, code in enumerate(codes) if not code or code == "PPLX"]
     undecided.sort(key=lambda i: (-pops[i], cities[i]["geonameid"]))
     for i in undecided:
-        c, pplx = cities[i], codes[i] == "PPLX"
-        least = PPLX_MIN_SHARE * pops[i] if pplx else MUCH_LARGER * max(pops[i], FLOOR_POPULATION)
-        best = None
-        for low, side, grid in tiers:
-            if 10 * low <= least:
-                continue
-            cx, cy, cz = (math.floor(v / side) for v in xyz[i])
-            for dx in (-1, 0, 1):
-                for dy in (-1, 0, 1):
-                    for dz in (-1, 0, 1):
-                        for j in grid.get((cx + dx, cy + dy, cz + dz), ()):
-                            q = cities[j]
-                            if j == i or q["countrycode"] != c["countrycode"] or pops[j] < least:
-                                continue
-                            if not pplx and admin1(c) and admin1(q) and admin1(c) != admin1(q):
-                                continue
-                            r = reach_km(pops[j])
-                            d = chord_km(xyz[i], xyz[j])
-                            if d <= (PPLX_REACHES if pplx else 1.0) * r and (best is None or (d / r, j) < best):
-                                best = (d / r, j)
-        if best:
-            result[i] = best[1]
+        if codes[i] == "PPLX":
+            parent = grid.deepest(i, PPLX_MIN_SHARE * pops[i], PPLX_REACHES, False)
         else:
-            add(i)
+            parent = grid.deepest(i, MUCH_LARGER * max(pops[i], FLOOR_POPULATION), 1.0, True)
+        if parent is None:
+            grid.add(i)
+        result[i] = parent
     return result
+
+
+def measure(cities, codes):
+    """How well the rule for places without a code would do on the places with one: each coded
+    place is judged by the rule against the coded localities around it, as if its own code were
+    unknown. Returns counts by code: (places, taken for sections)."""
+    pops = [c.get("population") or 0 for c in cities]
+    grid = Localities(cities, pops, [to_xyz(c["latitude"], c["longitude"]) for c in cities])
+    for i, code in enumerate(codes):
+        if code and code != "PPLX":
+            grid.add(i)
+    counts = collections.defaultdict(lambda: [0, 0])
+    for i, code in enumerate(codes):
+        if not code:
+            continue
+        kind = "PPLX" if code == "PPLX" else "coded localities"
+        counts[kind][0] += 1
+        if grid.deepest(i, MUCH_LARGER * max(pops[i], FLOOR_POPULATION), 1.0, True) is not None:
+            counts[kind][1] += 1
+    return dict(counts)
 
 
 def to_xyz(lat, lon):
@@ -351,7 +384,15 @@ def main():
     ap.add_argument("--check", action="store_true", help="compare with the file in the tree, write nothing")
     ap.add_argument("--output", default=OUT, help="where to write (default: %(default)s)")
     ap.add_argument("--wheels", default=default_wheel_dir(), help="where the pinned wheels are kept (default: %(default)s)")
+    ap.add_argument("--measure", action="store_true",
+                    help="print the section rule's error rates on the places that have a feature code, write nothing")
     args = ap.parse_args()
+    if args.measure:
+        cities, _, _ = load_sources(args.wheels)
+        codes, _ = feature_codes(cities, args.wheels)
+        for kind, (n, taken) in sorted(measure(cities, codes).items()):
+            print(f"{kind}: {n} places, {taken} ({100.0 * taken / n:.2f}%) taken for sections by the rule")
+        return 0
     rows, stats = build(args.wheels)
     data = render(rows)
     if args.check:
