@@ -13,7 +13,7 @@ expected, for
 
 The set's expectations are GeoNames ids. libgeoloc's answers are compared by id; reverse_geocoder
 gives no id, so its answer counts as right when its name is the expected place's name in the 2015
-release or in the shipped gazetteer (and, for far points, when it answers nothing: it always
+release or in the shipped gazetteer, compared without case and accents (and, for far points, when it answers nothing: it always
 answers). Misses are listed with --show KIND.
 
 Usage:
@@ -28,6 +28,7 @@ import csv
 import math
 import os
 import sys
+import unicodedata
 
 import numpy
 
@@ -70,11 +71,16 @@ def main():
     }
     by_id = {ident: k for k, ident in enumerate(ids)}
 
+    def fold(name):
+        """Without case and accents: reverse_geocoder writes many names in ASCII ("Sao Paulo")."""
+        text = unicodedata.normalize("NFKD", name)
+        return "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+
     def name_ok(r, name):
         if not r["expect_id"]:
             return name is None
         k = by_id.get(r["expect_id"])
-        return name is not None and (name == r["name"] or (k is not None and name == names[k]))
+        return name is not None and (fold(name) == fold(r["name"]) or (k is not None and fold(name) == fold(names[k])))
 
     rg_names = None
     try:

@@ -79,9 +79,11 @@ static void test_reverse_geocode(void)
         CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, NULL, 0, NULL, NULL));
         CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, buf, 0, NULL, &only));
     }
-    /* The pole and the middle of the Pacific still have a nearest place. */
-    CHECK_OK(geoloc_reverse_geocode(gazetteer, (geoloc_coord){90, 0}, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL));
-    CHECK_OK(geoloc_reverse_geocode(gazetteer, (geoloc_coord){-30, -140}, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL));
+    /* The pole and the middle of the Pacific have no locality (a soft failure: "" written, and the
+     * nearest place, over 900 km away). */
+    CHECK_ERR(GEOLOC_E_NO_LOCALITY, geoloc_reverse_geocode(gazetteer, (geoloc_coord){90, 0}, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, &place));
+    CHECK(buf[0] == '\0' && needed == 1 && place.distance > 900000);
+    CHECK_ERR(GEOLOC_E_NO_LOCALITY, geoloc_reverse_geocode(gazetteer, (geoloc_coord){-30, -140}, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL));
 
     CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode(NULL, springfield, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, &needed, NULL));
     CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode(gazetteer, springfield, GEOLOC_ADDRESS_CITY_STATE, buf, sizeof buf, NULL, NULL));
