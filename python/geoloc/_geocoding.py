@@ -6,7 +6,6 @@ from __future__ import annotations
 import threading
 import weakref
 import ctypes
-import math
 from ctypes import POINTER, Structure, byref, c_bool, c_char_p, c_double, c_size_t
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
@@ -16,7 +15,7 @@ import numpy
 from . import _ffi
 from ._enums import AddressStyle, coerce
 from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
-from ._errors import BufferTooSmallError, GeolocError, InternalError
+from ._errors import BufferTooSmallError, InternalError, NoLocalityError
 from ._core import (
     Coord,
     CoordLike,
@@ -70,9 +69,6 @@ _LOCALITY_DTYPE = numpy.dtype({
     "offsets": [getattr(CLocality, f[0]).offset for f in CLocality._fields_],
     "itemsize": ctypes.sizeof(CLocality),
 })
-#: The status of a point with no locality (GEOLOC_E_NO_LOCALITY): a soft failure, never raised
-#: by this module (the text is then the region and country alone, or "").
-E_NO_LOCALITY = 16
 #: geoloc_reverse_options' defaults: 50 km to the nearest place for a locality, 200 km for the
 #: region and country alone (include/geoloc.h, section 7, says why).
 DEFAULT_MAX_DISTANCE_M = 50_000.0
@@ -140,12 +136,11 @@ def _options(max_distance_m: Optional[float], country_reach_m: Optional[float], 
 
 
 def _soft(call: Any) -> bool:
-    """Runs a call whose GEOLOC_E_NO_LOCALITY is a soft failure; False when it was."""
+    """Runs a call whose GEOLOC_E_NO_LOCALITY is a soft failure (never raised: the text is then
+    the region and country alone, or ""); False when it was."""
     try:
         call()
-    except GeolocError as err:
-        if err.status != E_NO_LOCALITY:
-            raise
+    except NoLocalityError:
         return False
     return True
 

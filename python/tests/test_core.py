@@ -158,6 +158,8 @@ def _ctype_of(c_type):
         "constdouble*": ctypes.POINTER(c_double),
         "constgeoloc_order_options*": ctypes.POINTER(_route.COrderOptions),
         "geoloc_order_result*": ctypes.POINTER(_route.COrderResult),
+        "constgeoloc_reverse_options*": ctypes.POINTER(_geocoding.CReverseOptions),
+        "geoloc_locality*": ctypes.POINTER(_geocoding.CLocality),
     }
     return table[key]
 
