@@ -7,7 +7,7 @@ import threading
 import weakref
 import ctypes
 from ctypes import POINTER, Structure, byref, c_bool, c_char_p, c_double, c_size_t
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union, cast
 
 import numpy
 
@@ -62,13 +62,15 @@ class CLocality(Structure):
 
 
 #: geoloc_locality as a numpy record, at the C struct's offsets.
-_LOCALITY_DTYPE = numpy.dtype({
-    "names": [f[0] for f in CLocality._fields_],
-    "formats": [numpy.uint64 if t is c_size_t else numpy.float64 if t is c_double else numpy.bool_
-                for _, t in CLocality._fields_],
-    "offsets": [getattr(CLocality, f[0]).offset for f in CLocality._fields_],
+_LOCALITY_NAMES = ["locality", "distance_m", "sublocality", "nearest", "nearest_distance_m", "reach_m", "within_reach",
+                   "in_country"]
+_SIZE = "u%d" % ctypes.sizeof(c_size_t)
+_LOCALITY_DTYPE: Any = numpy.dtype(cast(Any, {
+    "names": _LOCALITY_NAMES,
+    "formats": [_SIZE, "f8", _SIZE, _SIZE, "f8", "f8", "?", "?"],
+    "offsets": [getattr(CLocality, name).offset for name in _LOCALITY_NAMES],
     "itemsize": ctypes.sizeof(CLocality),
-})
+}))
 #: geoloc_reverse_options' defaults: 50 km to the nearest place for a locality, 200 km for the
 #: region and country alone (include/geoloc.h, section 7, says why).
 DEFAULT_MAX_DISTANCE_M = 50_000.0

@@ -280,8 +280,8 @@ def test_locality_reference_set(gazetteer) -> None:
     for kind, least in REFERENCE_LEAST.items():
         right, total = score[kind]
         assert right / total >= least, (kind, right, total)
-    # The row-by-row path (reverse) agrees with the many-points path.
-    if _REFERENCE:
+    # The row-by-row path (reverse) agrees with the many-points path, when every row ran first.
+    if sum(total for _, total in _REFERENCE.values()) == len(cases):
         assert _REFERENCE == score
 
 
