@@ -57,11 +57,17 @@ public struct ReverseGeocodeOptions: Sendable, Equatable {
     }
 
     /// `.notFinite` for NaN, `.outOfRange` for a negative distance (infinity is allowed).
+    @inline(__always)
     func check() throws(GeoLocError) {
-        for (name, value) in [("maximum distance", maxDistance), ("country reach", countryReach)] {
-            if value.isNaN { throw GeoLocError(.notFinite, "\(name) is NaN") }
-            if value < 0 { throw GeoLocError(.outOfRange, "\(name) \(show(value)) is negative") }
-        }
+        // The common case, both set and non-negative, without building a message.
+        if maxDistance >= 0 && countryReach >= 0 { return }
+        try ReverseGeocodeOptions.check(maxDistance, "maximum distance")
+        try ReverseGeocodeOptions.check(countryReach, "country reach")
+    }
+
+    private static func check(_ value: Double, _ name: String) throws(GeoLocError) {
+        if value.isNaN { throw GeoLocError(.notFinite, "\(name) is NaN") }
+        if value < 0 { throw GeoLocError(.outOfRange, "\(name) \(show(value)) is negative") }
     }
 }
 
@@ -160,6 +166,11 @@ extension Gazetteer {
     var localityIndex: LocalityIndex {
         let slot = localitySlot
         if let p = glk_load_acquire(slot) { return Unmanaged<LocalityIndex>.fromOpaque(p).takeUnretainedValue() }
+        return makeLocalityIndex(slot)
+    }
+
+    @inline(never)
+    private func makeLocalityIndex(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> LocalityIndex {
         let made = LocalityIndex(self)
         let raw = Unmanaged.passRetained(made).toOpaque()
         if glk_publish(slot, raw) != 0 { return made }
