@@ -180,17 +180,19 @@ extension Gazetteer {
 }
 
 /// The section structure of a gazetteer: each place's locality (when it is a section), each
-/// place's reach, and an index of the localities whose reach is larger than the minimum.
+/// place's reach, and a grid of the localities whose reach is larger than the minimum.
 final class LocalityIndex: @unchecked Sendable {
     /// parents[i]: the index of place i's locality, or -1 when place i is a locality.
     let parents: [Int32]
     /// reach[i]: place i's reach in meters.
     let reach: [Float]
-    /// The localities that reach farther than `Gazetteer.minimumReach`, as a place set whose
-    /// place k is `large[k]` of the gazetteer.
-    let largeSet: PlaceSet?
-    let large: [Int32]
-    let largestReach: Double
+    /// The localities that reach farther than `Gazetteer.minimumReach`, by the cells of a
+    /// latitude/longitude grid (`cellDegrees` wide) that their reach touches: a point's
+    /// candidates are the list of its cell (key `latCell * lonCells + lonCell`).
+    let cells: [Int: [Int32]]
+    let places: PlaceSet
+    static let cellDegrees = 0.25
+    static let lonCells = 1440
 
     init(_ g: Gazetteer) {
         let places = g.places
@@ -229,19 +231,34 @@ final class LocalityIndex: @unchecked Sendable {
                 }
             }
         }
-        var large: [Int32] = []
-        var b = PlaceSetBuilder(attributeNames: [], numberedIDs: true)
-        var largest = 0.0
+        var cells: [Int: [Int32]] = [:]
+        let cd = LocalityIndex.cellDegrees
+        let latCells = Int(180 / cd)
+        let metersPerDegree = Earth.meanRadius * .pi / 180
         for i in 0..<n where parents[i] < 0 && Double(reach[i]) > Gazetteer.minimumReach {
-            large.append(Int32(i))
-            largest = Swift.max(largest, Double(reach[i]))
-            try? b.append(places.coordinate(at: i), id: "", name: "", attributes: [])
+            let c = places.coordinate(at: i)
+            let dlat = Double(reach[i]) / metersPerDegree * 1.01 + 1e-9
+            let lat0 = Swift.max(0, Int(((c.latitude - dlat + 90) / cd).rounded(.down)))
+            let lat1 = Swift.min(latCells - 1, Int(((c.latitude + dlat + 90) / cd).rounded(.down)))
+            let far = Swift.min(90, abs(c.latitude) + dlat)
+            let cosFar = cos(far * .pi / 180)
+            let dlon = cosFar > 0.01 ? dlat / cosFar : 360
+            var lons: [Int] = []
+            if dlon >= 180 {
+                lons = Array(0..<LocalityIndex.lonCells)
+            } else {
+                let lon0 = Int(((c.longitude - dlon + 180) / cd).rounded(.down))
+                let lon1 = Int(((c.longitude + dlon + 180) / cd).rounded(.down))
+                for k in lon0...lon1 { lons.append(((k % LocalityIndex.lonCells) + LocalityIndex.lonCells) % LocalityIndex.lonCells) }
+            }
+            for a in lat0...Swift.max(lat0, lat1) {
+                for b in lons { cells[a * LocalityIndex.lonCells + b, default: []].append(Int32(i)) }
+            }
         }
         self.parents = parents
         self.reach = reach
-        self.large = large
-        largestReach = largest
-        largeSet = large.isEmpty ? nil : try? b.build()
+        self.cells = cells
+        self.places = places
     }
 
     @inline(__always)
@@ -253,14 +270,21 @@ final class LocalityIndex: @unchecked Sendable {
     /// The locality with a reach larger than `least` meters whose reach covers `c`, the one `c`
     /// lies deepest in (the smallest distance / reach; ties by index), with its distance.
     func covering(_ c: Coordinate, largerThan least: Float) -> (Int, Double)? {
-        guard let largeSet, let found = try? largeSet.within(largestReach, of: c) else { return nil }
+        let cd = LocalityIndex.cellDegrees
+        let a = Swift.min(Int(180 / cd) - 1, Swift.max(0, Int(((c.latitude + 90) / cd).rounded(.down))))
+        var lon = c.longitude.truncatingRemainder(dividingBy: 360)
+        if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        let b = Swift.min(LocalityIndex.lonCells - 1, Swift.max(0, Int(((lon + 180) / cd).rounded(.down))))
+        guard let list = cells[a * LocalityIndex.lonCells + b] else { return nil }
         var best: (Int, Double, Double)? = nil
-        for m in found {
-            let i = Int(large[m.index])
+        for k in list {
+            let i = Int(k)
+            guard reach[i] > least else { continue }
             let r = Double(reach[i])
-            guard reach[i] > least, m.distance <= r else { continue }
-            let depth = m.distance / r
-            if best == nil || depth < best!.2 { best = (i, m.distance, depth) }
+            let d = c.distance(to: places.coordinate(at: i), model: .sphere, unit: .meters)
+            guard d <= r else { continue }
+            let depth = d / r
+            if best == nil || depth < best!.2 || (depth == best!.2 && i < best!.0) { best = (i, d, depth) }
         }
         return best.map { ($0.0, $0.1) }
     }
