@@ -11,14 +11,17 @@
  * modules (geoloc/_<name>.py) and the tests (ARCHITECTURE.md has the map):
  *
  *   1. Core       versions, status codes and errors, units and Earth models, coordinates,
- *                 distance text: what every capability shares
+ *                 distance text, the options and limits of loading files: what every
+ *                 capability shares
  *   2. Distance   distance of one pair or of batches, on the sphere or WGS84; WGS84 geodesics
  *   3. Route      path length, round-trip mileage, ETA, the best order of a day's stops
  *   4. Weather    WMO weather codes as labels and "Rain, 45°F"
  *   5. Address    address forms, US state codes and names, country names
  *   6. Places     place sets, radius and nearest search, regions
- *   7. Geocoding  offline reverse geocoding: "City, State" for a coordinate
+ *   7. Geocoding  offline reverse geocoding: "City, State" for a coordinate; search by name
  *   8. Tracking   location fixes: filtering, stop detection, geofence monitoring, tracks
+ *   9. Time       local time from the IANA rules: offset, daylight saving time, abbreviation,
+ *                 local dates of instants and instants of local dates
  *
  * This header is the reference manual. Conventions that hold for every function:
  *
@@ -288,6 +291,98 @@ GEOLOC_API geoloc_status geoloc_coord_format(geoloc_coord c, geoloc_coord_style 
  */
 GEOLOC_API geoloc_status geoloc_distance_text(double meters, geoloc_unit unit, char *buf,
                                               size_t cap, size_t *needed);
+
+/* ---------------------------------------------------------------------------------------------
+ * 1. Core: loading files
+ * -------------------------------------------------------------------------------------------
+ *
+ * What every loader shares: the place loaders of section 6 (geoloc_places_load_csv,
+ * geoloc_places_load_geojson, geoloc_places_load_limited, geoloc_places_open), the track
+ * loaders of section 8 (geoloc_track_load_gpx, geoloc_track_load_geojson) and the gazetteer of
+ * section 7 (geoloc_gazetteer_open).
+ *
+ * Files that are not files: every loader opens its path without blocking (O_NONBLOCK) and
+ * checks that it is a regular file before any call that could block or read, so a FIFO, a
+ * character device (/dev/zero, /dev/urandom), a socket or a directory is refused at once with
+ * GEOLOC_E_INVALID_ARGUMENT ("...: not a regular file (a FIFO)", "...: Is a directory");
+ * symbolic links are followed.
+ * A path that does not exist is GEOLOC_E_NOT_FOUND. To load from a pipe, read it yourself and
+ * pass the bytes to a parse function (geoloc_places_parse_csv, geoloc_track_parse_gpx, ...).
+ *
+ * Bounds: every load reads at most max_bytes bytes and max_records records and keeps at most
+ * max_issues issue reports (geoloc_load_limits, with the defaults below), so no input makes a
+ * load use memory or time without bound.
+ */
+
+/** Options of the loaders (section 6's CSV and GeoJSON place loaders, section 8's GPX and
+ *  GeoJSON track loaders: each says which members it reads); NULL options mean all defaults
+ *  (a zeroed struct). This struct keeps its 0.2 layout: programs compiled against 0.2 pass it
+ *  by pointer, so it cannot grow. The load limits, which came later, are in geoloc_load_limits. */
+typedef struct geoloc_load_options {
+    /** Refuse the whole load at the first unusable record (GEOLOC_E_PARSE or
+     *  GEOLOC_E_INVALID_UTF8) instead of skipping it and reporting it. */
+    bool strict;
+    /** CSV: the latitude and longitude columns; NULL finds them by the usual names (lat,
+     *  latitude, y; lon, lng, long, longitude, x), case-insensitively. */
+    const char *latitude_column;
+    const char *longitude_column;
+    /** The id column or property; NULL: id, geonameid, place_id (CSV), the feature's "id"
+     *  (GeoJSON); else the 1-based record number (CSV) or the 0-based feature index (GeoJSON). */
+    const char *id_column;
+    /** The name column or property; NULL: name, title. */
+    const char *name_column;
+    /** CSV: the field delimiter; 0 means ',' unless the header row has a tab and no comma. */
+    char delimiter;
+} geoloc_load_options;
+
+/** The default of geoloc_load_limits.max_issues: the issue reports a load keeps. */
+#define GEOLOC_LOAD_DEFAULT_MAX_ISSUES ((size_t)1000)
+/** The default of geoloc_load_limits.max_places. */
+#define GEOLOC_LOAD_DEFAULT_MAX_PLACES GEOLOC_MAX_COUNT
+/** The default of geoloc_load_limits.max_bytes: 1 GiB (since 0.4). */
+#define GEOLOC_LOAD_DEFAULT_MAX_BYTES GEOLOC_MAX_COUNT
+/** The default of geoloc_load_limits.max_records (since 0.4). */
+#define GEOLOC_LOAD_DEFAULT_MAX_RECORDS GEOLOC_MAX_COUNT
+
+/**
+ * Bounds on what one load reads and keeps in memory (since 0.3; max_bytes and max_records since
+ * 0.4). Every loader applies them: the functions without a limits argument
+ * (geoloc_places_load_csv, geoloc_track_load_gpx, geoloc_gazetteer_open, ...) with the
+ * defaults; geoloc_places_load_limited and geoloc_places_parse_limited take them from the
+ * caller.
+ *
+ * Memory: a load reads at most max_bytes bytes (a larger file is refused from its size, before
+ * anything is allocated), keeps its records (at most max_records of them are read, usable or
+ * not) and at most max_issues issue reports (about 100 bytes each, so about 100 kB by default),
+ * however many records are bad: 50 MB of bad rows keeps 1,000 reports and a count of the rest,
+ * where without a bound it would keep millions.
+ *
+ * Compatibility: struct_size, the first member, must be set to sizeof(geoloc_load_limits).
+ * A later version may append members; it reads only the first struct_size bytes, so a program
+ * compiled against this header keeps working, and the members it does not know take their
+ * defaults. Initialise it with designated initializers
+ * (`geoloc_load_limits l = {.struct_size = sizeof l, .max_issues = 10};`) so that any member
+ * left unset takes its default, and a program stays warning-free when members are appended
+ * (a positional initializer of every member is reported by -Wextra once the struct grows).
+ */
+typedef struct geoloc_load_limits {
+    /** sizeof(geoloc_load_limits); smaller than a size_t is GEOLOC_E_INVALID_ARGUMENT. */
+    size_t struct_size;
+    /** The most issues kept for geoloc_places_issue; the rest are only counted
+     *  (geoloc_places_issue_total). 0: GEOLOC_LOAD_DEFAULT_MAX_ISSUES; SIZE_MAX: no bound. */
+    size_t max_issues;
+    /** The most places the load accepts; one more fails it with GEOLOC_E_COUNT_TOO_LARGE.
+     *  0: GEOLOC_LOAD_DEFAULT_MAX_PLACES. */
+    size_t max_places;
+    /** The most bytes the load reads: the file's size, or `len` of text in memory; more fails
+     *  it with GEOLOC_E_COUNT_TOO_LARGE before anything is read. 0:
+     *  GEOLOC_LOAD_DEFAULT_MAX_BYTES; SIZE_MAX: no bound (since 0.4). */
+    size_t max_bytes;
+    /** The most records (CSV rows, GeoJSON features, track points) the load reads, usable or
+     *  not; one more fails it with GEOLOC_E_COUNT_TOO_LARGE. 0: GEOLOC_LOAD_DEFAULT_MAX_RECORDS;
+     *  SIZE_MAX: no bound (since 0.4). */
+    size_t max_records;
+} geoloc_load_limits;
 
 /* ---------------------------------------------------------------------------------------------
  * 2. Distance: one pair and batches, on the sphere or WGS84
@@ -873,58 +968,6 @@ GEOLOC_API geoloc_status geoloc_places_create(const geoloc_coord *coords,
                                               const char *const *attr_names, size_t n_attrs,
                                               const char *const *attr_values,
                                               geoloc_places **out);
-
-/** Options of the CSV and GeoJSON loaders; NULL options mean all defaults (a zeroed struct).
- *  This struct keeps its 0.2 layout: programs compiled against 0.2 pass it by pointer, so it
- *  cannot grow. The load limits, which came later, are in geoloc_load_limits. */
-typedef struct geoloc_load_options {
-    /** Refuse the whole load at the first unusable record (GEOLOC_E_PARSE or
-     *  GEOLOC_E_INVALID_UTF8) instead of skipping it and reporting it. */
-    bool strict;
-    /** CSV: the latitude and longitude columns; NULL finds them by the usual names (lat,
-     *  latitude, y; lon, lng, long, longitude, x), case-insensitively. */
-    const char *latitude_column;
-    const char *longitude_column;
-    /** The id column or property; NULL: id, geonameid, place_id (CSV), the feature's "id"
-     *  (GeoJSON); else the 1-based record number (CSV) or the 0-based feature index (GeoJSON). */
-    const char *id_column;
-    /** The name column or property; NULL: name, title. */
-    const char *name_column;
-    /** CSV: the field delimiter; 0 means ',' unless the header row has a tab and no comma. */
-    char delimiter;
-} geoloc_load_options;
-
-/** The default of geoloc_load_limits.max_issues: the issue reports a load keeps. */
-#define GEOLOC_LOAD_DEFAULT_MAX_ISSUES ((size_t)1000)
-/** The default of geoloc_load_limits.max_places. */
-#define GEOLOC_LOAD_DEFAULT_MAX_PLACES GEOLOC_MAX_COUNT
-
-/**
- * Bounds on what one load keeps in memory (since 0.3). Every loader applies them, the 0.2
- * functions (geoloc_places_load_csv, ...) with the defaults; geoloc_places_load_limited and
- * geoloc_places_parse_limited take them from the caller.
- *
- * Memory: a load keeps its places (their number is bounded by the input's size) and at most
- * max_issues issue reports (about 100 bytes each, so about 100 kB by default), however many
- * records are bad: 50 MB of bad rows keeps 1,000 reports and a count of the rest, where without
- * a bound it would keep millions.
- *
- * Compatibility: struct_size, the first member, must be set to sizeof(geoloc_load_limits).
- * A later version may append members; it reads only the first struct_size bytes, so a program
- * compiled against this header keeps working, and the members it does not know take their
- * defaults. Zero-initialise the struct (`geoloc_load_limits l = {sizeof l};`) so that any
- * member left unset takes its default.
- */
-typedef struct geoloc_load_limits {
-    /** sizeof(geoloc_load_limits); smaller than a size_t is GEOLOC_E_INVALID_ARGUMENT. */
-    size_t struct_size;
-    /** The most issues kept for geoloc_places_issue; the rest are only counted
-     *  (geoloc_places_issue_total). 0: GEOLOC_LOAD_DEFAULT_MAX_ISSUES; SIZE_MAX: no bound. */
-    size_t max_issues;
-    /** The most places the load accepts; one more fails it with GEOLOC_E_COUNT_TOO_LARGE.
-     *  0: GEOLOC_LOAD_DEFAULT_MAX_PLACES. */
-    size_t max_places;
-} geoloc_load_limits;
 
 /** The text formats of geoloc_places_load_limited and geoloc_places_parse_limited. */
 typedef enum geoloc_load_format {
@@ -1537,6 +1580,216 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode_many_text_options(
     geoloc_locality *out);
 
 /* ---------------------------------------------------------------------------------------------
+ * 7. Geocoding (continued): finding a place by name, offline
+ * -------------------------------------------------------------------------------------------
+ *
+ * Forward geocoding and autocomplete over a gazetteer: a query in, ranked places out. The shipped
+ * index (cities1000.search, built by the build beside the saved gazetteer from data/search/:
+ * GeoNames' alternate names, CC BY 4.0) holds every place's own name and its alternate names in
+ * every language and script: "Kiev", "Kyiv" and "Київ" find Kyiv, "Bombay" Mumbai, "北京"
+ * Beijing, "Köln" and "Cologne" Cologne, "München" Munich. It covers the gazetteer's 170,391
+ * places (cities1000), not GeoNames' cities500: every result is a gazetteer place, with an index
+ * every other gazetteer call takes.
+ *
+ * Query grammar. `name [, qualifier]...`: the text before the first comma is the place's name
+ * (or, with prefix = true, the start of it); each qualifier after a comma is a first-level region
+ * or a country, and every one must fit the place:
+ *   "Springfield"                        the name alone
+ *   "Springfield, IL", "Toronto, ON"     a region by the code the address forms write (US, CA,
+ *                                        AU, BR, MX, ... codes; GeoNames' own where they are
+ *                                        letters, "ZH")
+ *   "Springfield, Illinois"              a region by name (GeoNames' name, or the address data's
+ *                                        other names of it: "Bayern" for Bavaria)
+ *   "Paris, France", "Paris, FR", "Paris, FRA", "Berlin, Deutschland"   a country by ISO 3166-1
+ *                                        alpha-2 or alpha-3 code, name, or common other name
+ *   "Springfield, Illinois, United States"   both
+ * Qualifiers may come in any order. Without a comma, words at the end that name a region or
+ * country are read as one when the whole is no place's name ("Springfield IL", "Paris France").
+ * A query is at most 1,024 bytes of UTF-8 with at most 8 qualifiers.
+ *
+ * Folding. Names and queries are compared folded (Unicode 15.0 tables compiled into the library
+ * by tools/gen_search_fold.py from Debian's unicode-data): case folded ("ZÜRICH" = "zürich",
+ * "ß" = "ss"); Latin, Greek and Cyrillic letters stripped of accents and marks ("Sao Paulo" = "São
+ * Paulo", "Ł" = "l", "ø" = "o", "æ" = "ae", "ё" = "е", "ά" = "α"); fullwidth and compatibility
+ * forms as their plain letters; apostrophes removed; every other punctuation, symbol or space
+ * a single space ("Saint-Denis" = "Saint Denis", "St. Louis" = "st louis"). Other scripts (CJK,
+ * Arabic, Devanagari, Hangul, kana, ...) are matched as written, case folded where they have case.
+ *
+ * Matching and scoring. A place is found by its own name or an alternate name: exactly; by a
+ * prefix (autocomplete); or within typing errors (insertions, deletions, substitutions, and
+ * transpositions of adjacent letters, each one error; counted on the folded UTF-8 bytes): none
+ * for names under 4 characters, one for 4, two from 5 (max_edits overrides). Typing errors are
+ * searched over the places' own names and the ASCII alternate names of places of 100,000 people
+ * or more ("Kiev", "Peking"), and only when no exact name fits every qualifier. Each candidate's
+ * score, in [0, 1], from its prominence p = min(1, log10(population + 1) / 7) (an alternate name
+ * counts a tenth of the population):
+ *   exact name                       0.75 + 0.25 p
+ *   prefix, with prefix = true       0.75 + 0.25 p (an exact name 0.005 more)
+ *   e typing errors                  0.35 + 0.35 max(0, p - 0.21 (e - 1) - 0.5 max(0, e/L - 0.2))
+ *                                    (L the shorter of the query's and the name's lengths; a
+ *                                    misspelt alternate name counts a hundredth: p - 2/7)
+ *   prefix, with prefix = false      0.30 + 0.30 p (1 + q/L) / 2 (q the query's length)
+ * minus, per qualifier the place does not fit, 0.35, or when the qualifier names no region or
+ * country exactly, 0.04 per typing error when it is within one (two from 7 characters) of a name
+ * of the place's region or country ("Springfield, Ilinois"); plus
+ * 0.12 * 200 / (200 + km) toward the `near` point (nearest first among equals) and 0.08 in the
+ * preferred `country`; the sum is reported clamped to [0, 1], the order uses it unclamped (so the
+ * nearest of several well-known places still comes first). So exact names rank above typing
+ * errors unless a bias lifts them, and one
+ * more typing error weighs about as much as thirty times fewer people. Ties: the larger
+ * population first, then the lower place index. The same query and options always give the same
+ * answer.
+ *
+ * Threshold. Candidates scoring below min_score (default 0.45) are not returned: a query that
+ * nothing fits well gives no result (count 0, GEOLOC_OK), never a wild guess. With the default,
+ * one typing error needs about 100 people, two about 3,000 (more for short names); a wrong
+ * qualifier (-0.35) leaves only exact names of places of about 10,000 or more.
+ */
+
+/** A gazetteer with a search index of its names. Immutable; any thread may use it. */
+typedef struct geoloc_search geoloc_search;
+
+/** How a result's name matched the query. */
+typedef enum geoloc_search_match {
+    GEOLOC_SEARCH_EXACT = 0,  /**< the folded name equals the query's */
+    GEOLOC_SEARCH_PREFIX = 1, /**< the folded name starts with the query's */
+    GEOLOC_SEARCH_TYPO = 2    /**< within one or two typing errors */
+} geoloc_search_match;
+
+/** Search options; geoloc_search_options_default fills in the defaults. */
+typedef struct geoloc_search_options {
+    size_t limit;        /**< at most this many results, 1...1000 (default 10) */
+    double min_score;    /**< results scoring below it are dropped, [0, 1] (default 0.45) */
+    bool prefix;         /**< autocomplete: the name is the start of the place's (default false) */
+    bool has_near;       /**< prefer places near `near` (default false) */
+    geoloc_coord near;   /**< degrees; read when has_near */
+    const char *country; /**< prefer this country (ISO code or name, UTF-8), or NULL (default) */
+    int32_t max_edits;   /**< typing errors allowed, 0...2, or -1 for the default by length */
+} geoloc_search_options;
+
+/** One place found by name. Its texts: geoloc_search_text. */
+typedef struct geoloc_search_result {
+    size_t index;               /**< the place's index in the gazetteer's place set */
+    int64_t geonames_id;        /**< the place's id read as a number (GeoNames id); 0 if not one */
+    geoloc_coord coord;         /**< the place, degrees */
+    int64_t population;         /**< GeoNames' population, 0 when unknown */
+    double score;               /**< in [0, 1], see above */
+    geoloc_search_match match;  /**< exact, prefix or typo */
+    int32_t edits;              /**< typing errors (0 unless match is GEOLOC_SEARCH_TYPO) */
+    bool alternate;             /**< the name that matched is an alternate name of the place */
+    size_t name_key;            /**< the name that matched, for geoloc_search_text */
+} geoloc_search_result;
+
+/** The texts of a result (geoloc_search_text). */
+typedef enum geoloc_search_field {
+    GEOLOC_SEARCH_NAME = 0,         /**< the place's name as the gazetteer has it ("Munich") */
+    GEOLOC_SEARCH_REGION = 1,       /**< first-level region's name ("Bavaria"); "" if unknown */
+    GEOLOC_SEARCH_REGION_CODE = 2,  /**< GeoNames admin1 code ("IL", "02"); "" if unknown */
+    GEOLOC_SEARCH_COUNTRY_CODE = 3, /**< ISO 3166-1 alpha-2 ("DE") */
+    GEOLOC_SEARCH_COUNTRY = 4,      /**< the country's name ("Germany"); "" if unknown */
+    GEOLOC_SEARCH_MATCHED_NAME = 5  /**< the name that matched, folded ("munchen", "kiev") */
+} geoloc_search_field;
+
+/** Fills *options with the defaults (limit 10, min_score 0.45, no prefix, no bias, max_edits
+ *  -1). NULL is ignored. Thread safety: any thread. */
+GEOLOC_API void geoloc_search_options_default(geoloc_search_options *options);
+
+/**
+ * Opens a search over a gazetteer with a saved index.
+ * [in]  gazetteer  the gazetteer, or NULL for the shipped one (geoloc_gazetteer_open(NULL))
+ * [in]  index_path a file written by geoloc_search_save for this gazetteer, or NULL: for the
+ *                  shipped gazetteer the shipped index ($GEOLOC_SEARCH_INDEX, then
+ *                  cities1000.search where geoloc_gazetteer_open looks for the gazetteer; when
+ *                  none fits, built in memory from the alternate names found there or in the
+ *                  source tree, about a second), for another gazetteer an index of its own
+ *                  names built in memory. Opening a saved index maps it (shared between
+ *                  processes) and checks it: about 5 ms for the shipped one.
+ * [out] out        free it with geoloc_search_destroy; it keeps the gazetteer alive
+ * Errors: GEOLOC_E_NULL_ARGUMENT (out), GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND, GEOLOC_E_PARSE
+ * (not a search index, truncated or corrupted), GEOLOC_E_UNSUPPORTED (a newer version, other
+ * folding tables, big-endian), GEOLOC_E_INVALID_ARGUMENT (built for another gazetteer; a
+ * destroyed or wrong handle), GEOLOC_E_NO_MEMORY.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_search_open(const geoloc_gazetteer *gazetteer, const char *index_path,
+                                            geoloc_search **out);
+
+/**
+ * Builds a search index in memory over a gazetteer's own names and, optionally, files of
+ * alternate names and country names.
+ * [in]  gazetteer        the gazetteer, or NULL for the shipped one
+ * [in]  alternate_names  NULL, or a UTF-8 file: per line a place's id (the gazetteer's `id`),
+ *                        then its alternate names, tab-separated; unknown ids and lines starting
+ *                        with '#' are skipped (data/search/alternate_names.tsv)
+ * [in]  countries        NULL, or a UTF-8 file: per line an ISO alpha-2 code, then other names or
+ *                        codes of the country, tab-separated (data/search/countries.tsv)
+ * [out] out              free it with geoloc_search_destroy
+ * Errors: as geoloc_search_open, and GEOLOC_E_COUNT_TOO_LARGE (2^28 places or more).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_search_build(const geoloc_gazetteer *gazetteer, const char *alternate_names,
+                                             const char *countries, geoloc_search **out);
+
+/** Writes the search's index to path (versioned, checksummed; a temporary file renamed into
+ *  place). Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT
+ *  (cannot write). Thread safety: any thread. */
+GEOLOC_API geoloc_status geoloc_search_save(const geoloc_search *search, const char *path);
+
+/** Frees a search. NULL is allowed. Not while another thread uses it. */
+GEOLOC_API void geoloc_search_destroy(geoloc_search *search);
+
+/** The gazetteer searched (owned by the search: valid until geoloc_search_destroy; not to be
+ *  destroyed by the caller). Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT. */
+GEOLOC_API geoloc_status geoloc_search_gazetteer(const geoloc_search *search, const geoloc_gazetteer **out);
+
+/**
+ * Finds places by name: the best results first.
+ * [in]  query    UTF-8, see the grammar above
+ * [in]  options  NULL for the defaults
+ * [out] results  cap results; nothing is written when they do not fit
+ * [out] count    always set: how many results there are (at most options->limit), 0 when
+ *                nothing scores min_score or more
+ * Errors: GEOLOC_E_NULL_ARGUMENT (search, query, count; results with cap > 0),
+ * GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (a query over 1,024 bytes or with more than
+ * 8 qualifiers; a destroyed or wrong handle), GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_NOT_FINITE
+ * (options), GEOLOC_E_BUFFER_TOO_SMALL (cap < *count).
+ * Thread safety: any thread, also on the same search.
+ */
+GEOLOC_API geoloc_status geoloc_search_find(const geoloc_search *search, const char *query,
+                                            const geoloc_search_options *options,
+                                            geoloc_search_result *results, size_t cap, size_t *count);
+
+/**
+ * Finds places for n queries in one call.
+ * [in]  queries    n fields of `width` bytes each, one after another: query i is the UTF-8
+ *                  bytes of field i up to its first NUL or its end (numpy's fixed-width bytes
+ *                  arrays, dtype 'S<width>', have this layout)
+ * [in]  options    NULL for the defaults
+ * [out] results    n * per_query results: query i's at results[i * per_query], best first
+ * [out] counts     n counts: query i has counts[i] results (at most per_query and the limit)
+ * Every query is checked (UTF-8, length) before anything is written; the message names the
+ * first bad one as queries[i].
+ * Errors: as geoloc_search_find, GEOLOC_E_NULL_ARGUMENT (queries, results, counts with n > 0),
+ * GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_OUT_OF_RANGE (per_query 0 with n > 0).
+ * Thread safety: any thread, also on the same search.
+ */
+GEOLOC_API geoloc_status geoloc_search_find_many(const geoloc_search *search, const char *queries, size_t width,
+                                                 size_t n, const geoloc_search_options *options,
+                                                 geoloc_search_result *results, size_t per_query,
+                                                 size_t *counts);
+
+/**
+ * A text of a result (the buffer contract of section 1: *needed always set).
+ * [in] result  a result of this search
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (field), GEOLOC_E_OUT_OF_RANGE (an
+ * index or name_key this search does not have), GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_search_text(const geoloc_search *search, const geoloc_search_result *result,
+                                            geoloc_search_field field, char *buf, size_t cap,
+                                            size_t *needed);
+
+/* ---------------------------------------------------------------------------------------------
  * 8. Tracking: fixes, the fix filter and stop detection, geofences, tracks
  * -------------------------------------------------------------------------------------------
  *
@@ -2050,6 +2303,205 @@ GEOLOC_API geoloc_status geoloc_track_write_gpx(const geoloc_fix *fixes, size_t 
  *  altitude) and the times as ISO 8601 text in the property "times". As geoloc_track_write_gpx. */
 GEOLOC_API geoloc_status geoloc_track_write_geojson(const geoloc_fix *fixes, size_t n, char *buf,
                                                     size_t cap, size_t *needed);
+
+/* ---------------------------------------------------------------------------------------------
+ * 9. Time: local time from the IANA time zone rules
+ * -------------------------------------------------------------------------------------------
+ *
+ * Local time: for an IANA zone name ("America/Chicago", a link such as "US/Central", "UTC")
+ * and an instant, the UTC offset, whether daylight saving time is in force, the abbreviation
+ * ("CST", "+0330"), the local date and time and the next transition; many instants of one zone
+ * in one call (the local dates of a track's fixes); a local date and time read back to
+ * instants, with the ambiguous and skipped times of a transition reported as such; and the text
+ * "2026-11-24 14:05 CST".
+ *
+ * The rules are the IANA time zone database compiled in TZif (RFC 8536). The library ships one
+ * release compiled into one file, zoneinfo.rules (installed in <prefix>/share/geoloc/, beside
+ * libgeoloc.so in the Python package, in data/time/ of the source tree), and reads the system's
+ * /usr/share/zoneinfo instead when that holds a newer release (as its tzdata.zi or +VERSION
+ * says); a zone missing from the one is read from the other. Environment, read once at the
+ * first call that needs a zone: GEOLOC_TZRULES, the path of the compiled file; GEOLOC_ZONEINFO,
+ * the system directory ("none" or "": none, as on a machine without one).
+ *
+ * Instants are Unix seconds (POSIX time: no leap seconds) from GEOLOC_TIME_MIN
+ * (0001-01-01T00:00:00Z) to GEOLOC_TIME_MAX (9999-12-31T23:59:59Z); others fail with
+ * GEOLOC_E_OUT_OF_RANGE. After a zone's last listed transition the rule of its TZif footer
+ * applies ("CST6CDT,M3.2.0,M11.1.0"), through year 9999; before its first, its first type (the
+ * local mean time of the IANA data). Results equal Python's zoneinfo on the same release.
+ *
+ * Zone names are case-sensitive IANA names; a name that matches no zone exactly but exactly one
+ * without regard to ASCII case is taken as that one. A name that cannot be an IANA name (other
+ * characters than ASCII letters, digits and / _ - + ., an empty, "." or ".." component, more
+ * than 255 bytes) fails with GEOLOC_E_INVALID_ARGUMENT; an unknown zone with
+ * GEOLOC_E_NOT_FOUND, as does a call when no rules are found at all.
+ *
+ * Thread safety: any thread, any number at once. Zones are read on first use and kept.
+ */
+
+/** The first and last instants local time is computed for (the years 1 to 9999 UTC). */
+#define GEOLOC_TIME_MIN INT64_C(-62135596800)
+#define GEOLOC_TIME_MAX INT64_C(253402300799)
+
+/** What a zone's clocks show at an instant. 64 bytes, no padding inside: a C-contiguous array
+ *  of them is a numpy structured array. */
+typedef struct geoloc_local_time {
+    /** The instant, Unix seconds. */
+    int64_t instant;
+    /** The first instant after this one at which the offset, the DST flag or the abbreviation
+     *  changes; INT64_MAX when none does up to GEOLOC_TIME_MAX. */
+    int64_t next_transition;
+    /** Seconds east of UTC (Chicago in winter: -21600). */
+    int32_t utc_offset_s;
+    /** The local date and time (proleptic Gregorian; year 0 or 10000 at the ends of the
+     *  range). */
+    int32_t year;
+    int32_t month;
+    int32_t day;
+    int32_t hour;
+    int32_t minute;
+    int32_t second;
+    /** ISO 8601: 1 Monday .. 7 Sunday. */
+    int32_t weekday;
+    /** 1 .. 366. */
+    int32_t day_of_year;
+    /** Whether daylight saving time is in force (as the IANA data marks it: Ireland's winter
+     *  time is its DST). */
+    bool is_dst;
+    /** The abbreviation, NUL-terminated: 1 to 10 ASCII letters, digits, '+' or '-'. */
+    char abbreviation[11];
+} geoloc_local_time;
+
+/**
+ * The local time of one instant in a zone.
+ * [in]  zone     IANA name, NUL-terminated UTF-8
+ * [in]  instant  Unix seconds, GEOLOC_TIME_MIN .. GEOLOC_TIME_MAX
+ * [out] out
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (not a zone
+ * name), GEOLOC_E_OUT_OF_RANGE (instant), GEOLOC_E_NOT_FOUND (zone, or no rules), GEOLOC_E_PARSE
+ * (a system TZif file that is malformed, when it is the only source of the zone).
+ */
+GEOLOC_API geoloc_status geoloc_local_time_at(const char *zone, int64_t instant,
+                                              geoloc_local_time *out);
+
+/**
+ * The local times of n instants in one zone, in one call (a track's fixes: their local dates,
+ * the offsets to add). Times are Unix seconds as doubles (geoloc_fix.time), each rounded down
+ * to a whole second; all are checked first, and the message names the first bad one
+ * ("times[7] is nan"). Times in order cost a comparison each between transitions.
+ * [in]  times  n doubles (NULL allowed when n == 0)
+ * [out] out    n local times
+ * Errors: as geoloc_local_time_at, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NOT_FINITE (a time).
+ * Nothing is written on failure.
+ */
+GEOLOC_API geoloc_status geoloc_local_times(const char *zone, const double *times, size_t n,
+                                            geoloc_local_time *out);
+
+/** How a local time is written. */
+typedef enum geoloc_time_style {
+    /** "2026-11-24 14:05 CST" */
+    GEOLOC_TIME_MINUTES = 0,
+    /** "2026-11-24 14:05:09 CST" */
+    GEOLOC_TIME_SECONDS = 1,
+    /** "2026-11-24T14:05:09-06:00" (ISO 8601 / RFC 3339; an offset with seconds, as a local
+     *  mean time has, is written "-05:50:36") */
+    GEOLOC_TIME_ISO8601 = 2,
+    /** "2:05 PM CST" */
+    GEOLOC_TIME_12_HOUR = 3
+} geoloc_time_style;
+
+/**
+ * The local time of an instant as text ("2026-11-24 14:05 CST").
+ * [out] buf, cap, needed  the text (see the conventions at the top)
+ * Errors: as geoloc_local_time_at, GEOLOC_E_INVALID_ARGUMENT (style), GEOLOC_E_BUFFER_TOO_SMALL.
+ */
+GEOLOC_API geoloc_status geoloc_local_time_text(const char *zone, int64_t instant,
+                                                geoloc_time_style style, char *buf, size_t cap,
+                                                size_t *needed);
+
+/** A date and time on a zone's clocks. */
+typedef struct geoloc_local_date_time {
+    /** 1 .. 9999 */
+    int32_t year;
+    /** 1 .. 12 */
+    int32_t month;
+    /** 1 .. the days of the month */
+    int32_t day;
+    /** 0 .. 23 */
+    int32_t hour;
+    /** 0 .. 59 */
+    int32_t minute;
+    /** 0 .. 59 */
+    int32_t second;
+} geoloc_local_date_time;
+
+/** How often a zone's clocks showed a local date and time. */
+typedef enum geoloc_local_kind {
+    /** Once. */
+    GEOLOC_LOCAL_UNIQUE = 0,
+    /** Twice: the clocks were set back over it (the end of daylight saving time). */
+    GEOLOC_LOCAL_AMBIGUOUS = 1,
+    /** Never: the clocks were set forward over it (the start of daylight saving time). */
+    GEOLOC_LOCAL_SKIPPED = 2
+} geoloc_local_kind;
+
+/** A local date and time read back to instants. `before` and `after` read it with the offset
+ *  in force before and after the transition (Python's fold=0 and fold=1). */
+typedef struct geoloc_local_instants {
+    /** UNIQUE: the instant. AMBIGUOUS: the first occurrence. SKIPPED: an instant after the
+     *  transition (when the clocks showed the local time plus the gap). */
+    int64_t before;
+    /** UNIQUE: the same instant. AMBIGUOUS: the second occurrence. SKIPPED: an instant before
+     *  the transition. */
+    int64_t after;
+    /** AMBIGUOUS, SKIPPED: the instant of the transition; UNIQUE: 0. */
+    int64_t transition;
+    geoloc_local_kind kind;
+    /** The offsets before and after the transition, seconds east of UTC (UNIQUE: both the
+     *  one offset). */
+    int32_t offset_before_s;
+    int32_t offset_after_s;
+} geoloc_local_instants;
+
+/**
+ * Reads a local date and time of a zone back to instants; the ambiguous and skipped times of a
+ * transition are reported (kind), never guessed.
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (zone name),
+ * GEOLOC_E_OUT_OF_RANGE (a field; a local time whose instants fall outside the range),
+ * GEOLOC_E_NOT_FOUND.
+ */
+GEOLOC_API geoloc_status geoloc_local_time_resolve(const char *zone,
+                                                   const geoloc_local_date_time *local,
+                                                   geoloc_local_instants *out);
+
+/**
+ * The local time of an instant by the rules of a TZif file in memory (RFC 8536, versions 1 to
+ * 4: a file of /usr/share/zoneinfo, or one an app carries). The file is checked whole: a
+ * malformed one is refused with a message naming the fault, whatever its contents.
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_PARSE (malformed), GEOLOC_E_UNSUPPORTED (leap-second
+ * records, the "right/" zones: their times are not Unix seconds), GEOLOC_E_OUT_OF_RANGE
+ * (instant).
+ */
+GEOLOC_API geoloc_status geoloc_tzif_local_time(const void *bytes, size_t len, int64_t instant,
+                                                geoloc_local_time *out);
+
+/**
+ * Every zone name known (zones and links), sorted bytewise, one per line ("\n" after each).
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FOUND (no rules), GEOLOC_E_BUFFER_TOO_SMALL.
+ */
+GEOLOC_API geoloc_status geoloc_time_zone_names(char *buf, size_t cap, size_t *needed);
+
+/**
+ * The IANA release of the rules in use ("2026f"; "" when the system directory is the only
+ * source and says none).
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FOUND (no rules), GEOLOC_E_BUFFER_TOO_SMALL.
+ */
+GEOLOC_API geoloc_status geoloc_tzdata_version(char *buf, size_t cap, size_t *needed);
+
+/**
+ * Where the zones are read from first: the compiled file's path, or the system directory when
+ * it holds the newer release. Errors: as geoloc_tzdata_version.
+ */
+GEOLOC_API geoloc_status geoloc_tzdata_source(char *buf, size_t cap, size_t *needed);
 
 #ifdef __cplusplus
 } /* extern "C" */

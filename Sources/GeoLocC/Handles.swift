@@ -53,6 +53,7 @@ enum HandleKind: UInt64 {
     case geofences = 0x474C_4645_4E43_4553   // "GLFENCES": a geoloc_geofences
     case monitor = 0x474C_4D4F_4E49_5452     // "GLMONITR": a geoloc_monitor
     case track = 0x474C_5452_4143_4B21       // "GLTRACK!": a geoloc_track
+    case search = 0x474C_5345_4152_4348      // "GLSEARCH": a geoloc_search
     case destroyed = 0x474C_4445_4144_2121   // "GLDEAD!!"
 
     var name: String {
@@ -65,6 +66,7 @@ enum HandleKind: UInt64 {
         case .geofences: return "a geofence set"
         case .monitor: return "a monitor"
         case .track: return "a track"
+        case .search: return "a place search"
         case .destroyed: return "a destroyed handle"
         }
     }
@@ -116,6 +118,32 @@ func borrow<T: AnyObject>(
         let object = header.pointee.object
     else { throw misuse(tag, expected: kind, what) }
     return Unmanaged<T>.fromOpaque(object).takeUnretainedValue()
+}
+
+/// The shape of a handle's accessor, check, call, map: borrow the handle (named `what`), require
+/// the out-pointer (named `outName`), deliver what `value` reads from the object.
+func answer<T: AnyObject, R: CResult>(
+    _ p: OpaquePointer?, _ kind: HandleKind, as: T.Type, _ what: String,
+    _ out: UnsafeMutablePointer<R>?, _ outName: String, _ value: (T) throws(GeoLocError) -> R
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let object = try borrow(p, kind, as: T.self, what)
+        let out = try required(out, outName)
+        try deliver(try value(object), to: out, outName)
+        return GEOLOC_OK
+    }
+}
+
+/// The shape of a constructor: require `out` first, then make the object (which checks its
+/// arguments) and hand out a new handle of `kind` holding it.
+func create(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ kind: HandleKind, _ make: () throws(GeoLocError) -> AnyObject
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let out = try required(out, "out")
+        try deliver(retained(try make(), kind), to: out)
+        return GEOLOC_OK
+    }
 }
 
 private func misuse(_ tag: UInt64, expected: HandleKind, _ what: String) -> GeoLocError {

@@ -1,6 +1,6 @@
-// The C ABI of place sets and regions (Sources/GeoLoc/Places): creating and loading sets, reading
-// them, radius and nearest queries, regions. Every function checks its arguments, calls the core,
-// and maps every error to a status.
+// The C ABI of place sets (Sources/GeoLoc/Places): creating, loading, saving, opening and reading
+// sets. Their queries and regions are in Places+Queries.swift. Every function checks its
+// arguments, calls the core, and maps every error to a status.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,47 +8,6 @@ import Musl
 #endif
 import CGeoLoc
 @_spi(CABI) import GeoLoc
-
-// MARK: - Shared checks
-
-/// The checks every query shares, in the header's order of precedence: the pointers, then the
-/// counts (cap and limit), then the enum arguments.
-private func queryArguments(
-    _ places: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int,
-    _ count: UnsafeMutablePointer<Int>?, limit: Int, model: geoloc_model, unit: geoloc_unit
-) throws(GeoLocError) -> (PlaceSet, EarthModel, DistanceUnit, Int?) {
-    let handle = try borrow(places, .places, as: PlacesHandle.self, "places")
-    guard count != nil else { throw GeoLocError(.nullArgument, "count is NULL") }
-    if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
-    _ = try checkCount(cap, "cap")
-    let lim = try checkCount(limit, "limit")
-    let (m, u) = try measure(model, unit)
-    return (handle.set, m, u, lim == 0 ? nil : lim)
-}
-
-/// The max_distance argument of the nearest queries: NaN and negative values refused, INFINITY
-/// meaning no bound (nil).
-private func distanceBound(_ maxDistance: Double) throws(GeoLocError) -> Double? {
-    if maxDistance.isNaN { throw GeoLocError(.notFinite, "max_distance is NaN") }
-    if maxDistance < 0 { throw GeoLocError(.outOfRange, "max_distance \(show(maxDistance)) is negative") }
-    return maxDistance == .infinity ? nil : maxDistance
-}
-
-/// Writes matches to the caller's array under the header's contract: *count is the full number,
-/// the first min(cap, count) are written, BUFFER_TOO_SMALL when they did not all fit.
-private func writeMatches(
-    _ matches: [PlaceMatch], _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
-) -> geoloc_status {
-    count?.pointee = matches.count
-    let n = min(cap, matches.count)
-    if n > 0, let out {
-        for i in 0..<n { out[i] = geoloc_match(index: matches[i].index, distance: matches[i].distance) }
-    }
-    if matches.count > cap {
-        return fail(.bufferTooSmall, "the query has \(matches.count) results but the array holds \(cap)")
-    }
-    return GEOLOC_OK
-}
 
 // MARK: - Creating and loading
 
@@ -59,12 +18,9 @@ public func geoloc_places_create(
     _ attrNames: UnsafePointer<UnsafePointer<CChar>?>?, _ nAttrs: Int,
     _ attrValues: UnsafePointer<UnsafePointer<CChar>?>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        let n = try checkCount(n, "n")
-        if n != 0 && coords == nil { throw GeoLocError(.nullArgument, "coords is NULL with n = \(n)") }
-        let k = try checkCount(nAttrs, "n_attrs")
-        if k != 0 && attrNames == nil { throw GeoLocError(.nullArgument, "attr_names is NULL with n_attrs = \(k)") }
+    create(out, .places) { () throws(GeoLocError) in
+        let n = try inputArray(coords, n, "coords").count
+        let k = try inputArray(attrNames, nAttrs, "attr_names", count: "n_attrs").count
         let (total, overflow) = n.multipliedReportingOverflow(by: k)
         if overflow || total > maxCount {
             throw GeoLocError(.countTooLarge, "n * n_attrs (\(n) * \(k)) is larger than \(maxCount)")
@@ -101,38 +57,8 @@ public func geoloc_places_create(
             try builder.append(
                 Coordinate(latitude: latLon[2 * i], longitude: latLon[2 * i + 1]), id: id, name: name, attributes: values)
         }
-        out.pointee = retained(PlacesHandle(try builder.build()), .places)
-        return GEOLOC_OK
+        return PlacesHandle(try builder.build())
     }
-}
-
-/// The loader options, checked: NULL means the defaults.
-private func loadOptions(_ p: UnsafePointer<geoloc_load_options>?, into o: inout LoadOptions) throws(GeoLocError) {
-    guard let p else { return }
-    let c = p.pointee
-    o.strict = c.strict
-    o.latitudeColumn = try optionalText(c.latitude_column, "options->latitude_column")
-    o.longitudeColumn = try optionalText(c.longitude_column, "options->longitude_column")
-    o.idColumn = try optionalText(c.id_column, "options->id_column")
-    o.nameColumn = try optionalText(c.name_column, "options->name_column")
-    o.delimiter = c.delimiter == 0 ? nil : UInt8(bitPattern: c.delimiter)
-}
-
-/// The load limits, checked: NULL means the defaults, a zero field its default, and fields past
-/// limits->struct_size (a caller compiled against an older header) their defaults.
-private func loadLimits(_ p: UnsafePointer<geoloc_load_limits>?, _ o: inout LoadOptions) throws(GeoLocError) {
-    guard let p else { return }
-    let size = p.pointee.struct_size
-    guard size >= MemoryLayout<Int>.size else {
-        throw GeoLocError(.invalidArgument, "limits->struct_size \(size) is smaller than a size_t; set it to sizeof(geoloc_load_limits)")
-    }
-    func field(_ path: KeyPath<geoloc_load_limits, Int>, _ offset: Int) -> Int {
-        size >= offset + MemoryLayout<Int>.size ? p.pointee[keyPath: path] : 0
-    }
-    // size_t arrives as Int: SIZE_MAX and anything above Int.max mean "no bound".
-    func bound(_ v: Int, _ fallback: Int) -> Int { v == 0 ? fallback : v < 0 ? Int.max : v }
-    o.maxIssues = bound(field(\.max_issues, MemoryLayout<geoloc_load_limits>.offset(of: \.max_issues)!), LoadOptions.defaultMaxIssues)
-    o.maxPlaces = bound(field(\.max_places, MemoryLayout<geoloc_load_limits>.offset(of: \.max_places)!), LoadOptions.defaultMaxPlaces)
 }
 
 private enum Format { case csv, geoJSON }
@@ -150,20 +76,16 @@ private func load(
     _ options: UnsafePointer<geoloc_load_options>?, _ limits: UnsafePointer<geoloc_load_limits>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        guard path != nil else { throw GeoLocError(.nullArgument, "path is NULL") }
+    create(out, .places) { () throws(GeoLocError) in
+        _ = try required(path, "path")
         let format = try format()
-        var o = LoadOptions()
-        try loadLimits(limits, &o)
-        try loadOptions(options, into: &o)
+        let o = try loadOptions(options, limits)
         let file = try readText(path, "path")
         let r = switch format {
         case .csv: try PlaceSet.load(csvFile: file, options: o)
         case .geoJSON: try PlaceSet.load(geoJSONFile: file, options: o)
         }
-        out.pointee = retained(PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count), .places)
-        return GEOLOC_OK
+        return PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count)
     }
 }
 
@@ -172,21 +94,15 @@ private func load(
     _ options: UnsafePointer<geoloc_load_options>?, _ limits: UnsafePointer<geoloc_load_limits>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        if text == nil && len != 0 { throw GeoLocError(.nullArgument, "text is NULL with len = \(UInt(bitPattern: len))") }
-        guard len >= 0 else { throw GeoLocError(.countTooLarge, "len \(UInt(bitPattern: len)) is larger than memory") }
+    create(out, .places) { () throws(GeoLocError) in
+        let bytes = try byteSpan(text, len, "text")
         let format = try format()
-        var o = LoadOptions()
-        try loadLimits(limits, &o)
-        try loadOptions(options, into: &o)
-        let bytes = UnsafeRawBufferPointer(start: text.map { UnsafeRawPointer($0) }, count: len)
+        let o = try loadOptions(options, limits)
         let r = switch format {
         case .csv: try PlaceSet.load(csv: bytes, options: o)
         case .geoJSON: try PlaceSet.load(geoJSON: bytes, options: o)
         }
-        out.pointee = retained(PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count), .places)
-        return GEOLOC_OK
+        return PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count)
     }
 }
 
@@ -249,11 +165,9 @@ public func geoloc_places_save(_ places: OpaquePointer?, _ path: UnsafePointer<C
 
 @c @implementation
 public func geoloc_places_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+    create(out, .places) { () throws(GeoLocError) in
         let file = try readText(path, "path")
-        out.pointee = retained(PlacesHandle(try PlaceSet.open(file)), .places)
-        return GEOLOC_OK
+        return PlacesHandle(try PlaceSet.open(file))
     }
 }
 
@@ -266,32 +180,17 @@ public func geoloc_places_destroy(_ places: OpaquePointer?) {
 
 @c @implementation
 public func geoloc_places_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        count.pointee = h.set.count
-        return GEOLOC_OK
-    }
+    answer(places, .places, as: PlacesHandle.self, "places", count, "count") { $0.set.count }
 }
 
 @c @implementation
 public func geoloc_places_issue_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        count.pointee = h.issues.count
-        return GEOLOC_OK
-    }
+    answer(places, .places, as: PlacesHandle.self, "places", count, "count") { $0.issues.count }
 }
 
 @c @implementation
 public func geoloc_places_issue_total(_ places: OpaquePointer?, _ total: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard let total else { throw GeoLocError(.nullArgument, "total is NULL") }
-        total.pointee = h.issues.count + h.issuesDropped
-        return GEOLOC_OK
-    }
+    answer(places, .places, as: PlacesHandle.self, "places", total, "total") { $0.issues.count + $0.issuesDropped }
 }
 
 @c @implementation
@@ -301,9 +200,9 @@ public func geoloc_places_issue(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try outputBuffer(buf, cap, needed)
         let i = try index(i, h.issues.count, "issue")
-        record?.pointee = h.issues[i].record
+        try deliver(h.issues[i].record, toOptional: record, "record")
         return writeText(h.issues[i].reason, buf, cap, needed)
     }
 }
@@ -322,9 +221,9 @@ public func geoloc_places_coord(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let c = h.set.coordinate(at: try index(i, h.set.count, "place"))
-        out.pointee = geoloc_coord(lat: c.latitude, lon: c.longitude)
+        try deliver(geoloc_coord(lat: c.latitude, lon: c.longitude), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -335,19 +234,11 @@ public func geoloc_places_coords(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
-        let cap = try checkCount(cap, "cap")
-        let n = h.set.count
-        count.pointee = n
-        if let out {
-            for i in 0..<min(cap, n) {
-                let c = h.set.coordinate(at: i)
-                out[i] = geoloc_coord(lat: c.latitude, lon: c.longitude)
-            }
+        let results = try CallerArray(out, cap, count, needed: "count")
+        return try results.fill(h.set.count, partial: true, "the set has \(h.set.count) places") {
+            let c = h.set.coordinate(at: $0)
+            return geoloc_coord(lat: c.latitude, lon: c.longitude)
         }
-        if n > cap { throw GeoLocError(.bufferTooSmall, "the set has \(n) places but the array holds \(cap)") }
-        return GEOLOC_OK
     }
 }
 
@@ -358,7 +249,7 @@ private func placeText(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try outputBuffer(buf, cap, needed)
         let i = try index(i, h.set.count, "place")
         return writeText(text(h.set, i), buf, cap, needed)
     }
@@ -386,36 +277,14 @@ private func placeTexts(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard let needed else { throw GeoLocError(.nullArgument, "needed is NULL") }
-        if cap != 0 && buf == nil { throw GeoLocError(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
+        try outputBuffer(buf, cap, needed)
         let count = try checkCount(count, "count")
         let n = h.set.count
         guard first >= 0 && first <= n && count <= n - first else {
             throw GeoLocError(
                 .outOfRange, "first \(UInt(bitPattern: first)) + count \(count) is beyond the set of \(n) places")
         }
-        var size = 0
-        for i in first..<(first + count) { size += text(h.set, i).utf8.count + 1 }
-        needed.pointee = size
-        // size_t arrives as Int: a capacity above Int.max is negative here and is certainly enough.
-        guard cap < 0 || cap >= size, let buf else {
-            if let buf, cap != 0 { buf.pointee = 0 }
-            if size == 0 { return GEOLOC_OK }
-            throw GeoLocError(.bufferTooSmall, "the texts need \(size) bytes but the buffer holds \(cap)")
-        }
-        var at = 0
-        for i in first..<(first + count) {
-            var s = text(h.set, i)
-            s.withUTF8 { bytes in
-                if let base = bytes.baseAddress {
-                    UnsafeMutableRawPointer(buf + at).copyMemory(from: base, byteCount: bytes.count)
-                }
-                at += bytes.count
-            }
-            buf[at] = 0
-            at += 1
-        }
-        return GEOLOC_OK
+        return writeTexts(count, { text(h.set, first + $0) }, buf, cap, needed)
     }
 }
 
@@ -437,12 +306,7 @@ public func geoloc_places_names(
 
 @c @implementation
 public func geoloc_places_attribute_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        count.pointee = h.set.attributeNames.count
-        return GEOLOC_OK
-    }
+    answer(places, .places, as: PlacesHandle.self, "places", count, "count") { $0.set.attributeNames.count }
 }
 
 @c @implementation
@@ -451,7 +315,7 @@ public func geoloc_places_attribute_name(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try outputBuffer(buf, cap, needed)
         let names = h.set.attributeNames
         return writeText(names[try index(j, names.count, "attribute")], buf, cap, needed)
     }
@@ -464,7 +328,7 @@ public func geoloc_places_attribute(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try outputBuffer(buf, cap, needed)
         let key = try readText(name, "name")
         let i = try index(i, h.set.count, "place")
         guard let column = h.set.index(ofAttribute: key) else {
@@ -474,171 +338,5 @@ public func geoloc_places_attribute(
             throw GeoLocError(.notFound, "place \(i) has no value for \(quote(key))")
         }
         return writeText(value, buf, cap, needed)
-    }
-}
-
-// MARK: - Queries
-
-@c @implementation
-public func geoloc_places_within(
-    _ places: OpaquePointer?, _ center: geoloc_coord, _ radius: Double, _ model: geoloc_model, _ unit: geoloc_unit,
-    _ limit: Int, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let (set, m, u, lim) = try queryArguments(places, out, cap, count, limit: limit, model: model, unit: unit)
-        let matches = try set.within(radius, u, of: coordinate(center), model: m, limit: lim)
-        return writeMatches(matches, out, cap, count)
-    }
-}
-
-@c @implementation
-public func geoloc_places_nearest(
-    _ places: OpaquePointer?, _ point: geoloc_coord, _ k: Int, _ model: geoloc_model, _ unit: geoloc_unit,
-    _ maxDistance: Double, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let (set, m, u, _) = try queryArguments(places, out, cap, count, limit: 0, model: model, unit: unit)
-        let k = try checkCount(k, "k")
-        let p = try coordinate(point)
-        let bound = try distanceBound(maxDistance)
-        let matches = try set.nearest(to: p, count: k, model: m, unit: u, maxDistance: bound)
-        return writeMatches(matches, out, cap, count)
-    }
-}
-
-@c @implementation
-public func geoloc_places_within_many(
-    _ places: OpaquePointer?, _ centers: UnsafePointer<geoloc_coord>?, _ n: Int, _ radius: Double,
-    _ model: geoloc_model, _ unit: geoloc_unit, _ limit: Int, _ offsets: UnsafeMutablePointer<Int>?,
-    _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        let n = try checkCount(n, "n")
-        if n != 0 && centers == nil { throw GeoLocError(.nullArgument, "centers is NULL with n = \(n)") }
-        guard let offsets else { throw GeoLocError(.nullArgument, "offsets is NULL") }
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
-        let cap = try checkCount(cap, "cap")
-        let lim = try checkCount(limit, "limit")
-        let (m, u) = try measure(model, unit)
-        let points = try BatchDistance.coordinates(
-            degrees(centers, n),
-            count: n, name: "centers")
-        if !radius.isFinite { throw GeoLocError(.notFinite, "radius \(show(radius)) is not finite") }
-        if radius < 0 { throw GeoLocError(.outOfRange, "radius \(show(radius)) is negative") }
-        var all: [[PlaceMatch]] = []
-        all.reserveCapacity(n)
-        var total = 0
-        for p in points {
-            let matches = try h.set.within(radius, u, of: p, model: m, limit: lim == 0 ? nil : lim)
-            total += matches.count
-            if total > maxCount {
-                throw GeoLocError(.countTooLarge, "the queries have more than \(maxCount) results in all")
-            }
-            all.append(matches)
-        }
-        var at = 0
-        for (i, matches) in all.enumerated() {
-            offsets[i] = at
-            for match in matches {
-                if at < cap, let out { out[at] = geoloc_match(index: match.index, distance: match.distance) }
-                at += 1
-            }
-        }
-        offsets[n] = at
-        count.pointee = total
-        if total > cap {
-            throw GeoLocError(.bufferTooSmall, "the queries have \(total) results but the array holds \(cap)")
-        }
-        return GEOLOC_OK
-    }
-}
-
-@c @implementation
-public func geoloc_places_nearest_many(
-    _ places: OpaquePointer?, _ points: UnsafePointer<geoloc_coord>?, _ n: Int, _ k: Int, _ model: geoloc_model,
-    _ unit: geoloc_unit, _ maxDistance: Double, _ indices: UnsafeMutablePointer<Int>?,
-    _ distances: UnsafeMutablePointer<Double>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        let n = try checkCount(n, "n")
-        if n != 0 && points == nil { throw GeoLocError(.nullArgument, "points is NULL with n = \(n)") }
-        let k = try checkCount(k, "k")
-        let (total, overflow) = n.multipliedReportingOverflow(by: k)
-        if overflow || total > maxCount {
-            throw GeoLocError(.countTooLarge, "n * k (\(n) * \(k)) is larger than \(maxCount)")
-        }
-        let (m, u) = try measure(model, unit)
-        guard k > 0 else { throw GeoLocError(.invalidArgument, "k is 0: ask for at least one match per point") }
-        let queries = try BatchDistance.coordinates(
-            degrees(points, n),
-            count: n, name: "points")
-        let bound = try distanceBound(maxDistance)
-        for (i, q) in queries.enumerated() {
-            let matches = try h.set.nearest(to: q, count: k, model: m, unit: u, maxDistance: bound)
-            for j in 0..<k {
-                let has = j < matches.count
-                indices?[i * k + j] = has ? matches[j].index : -1  // SIZE_MAX
-                distances?[i * k + j] = has ? matches[j].distance : .infinity
-            }
-        }
-        return GEOLOC_OK
-    }
-}
-
-// MARK: - Regions
-
-private func region(
-    _ text: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?, _ make: (String) throws(GeoLocError) -> Region
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        let r = try make(try readText(text, "text"))
-        out.pointee = retained(r, .region)
-        return GEOLOC_OK
-    }
-}
-
-@c @implementation
-public func geoloc_region_from_wkt(_ wkt: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
-    region(wkt, out) { (s) throws(GeoLocError) in try Region(wkt: s) }
-}
-
-@c @implementation
-public func geoloc_region_from_geojson(_ geojson: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
-    region(geojson, out) { (s) throws(GeoLocError) in try Region(geoJSON: s) }
-}
-
-@c @implementation
-public func geoloc_region_destroy(_ region: OpaquePointer?) {
-    release(region, .region, "region")
-}
-
-@c @implementation
-public func geoloc_region_contains(
-    _ region: OpaquePointer?, _ c: geoloc_coord, _ inside: UnsafeMutablePointer<Bool>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let r = try borrow(region, .region, as: Region.self, "region")
-        guard let inside else { throw GeoLocError(.nullArgument, "inside is NULL") }
-        inside.pointee = r.contains(try coordinate(c))
-        return GEOLOC_OK
-    }
-}
-
-@c @implementation
-public func geoloc_places_in_region(
-    _ places: OpaquePointer?, _ region: OpaquePointer?, _ origin: UnsafePointer<geoloc_coord>?, _ model: geoloc_model,
-    _ unit: geoloc_unit, _ limit: Int, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int,
-    _ count: UnsafeMutablePointer<Int>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let r = try borrow(region, .region, as: Region.self, "region")
-        let (set, m, u, lim) = try queryArguments(places, out, cap, count, limit: limit, model: model, unit: unit)
-        let from: Coordinate? = if let origin { try coordinate(origin.pointee) } else { nil }
-        let matches = try set.inside(r, sortedFrom: from, model: m, unit: u, limit: lim)
-        return writeMatches(matches, out, cap, count)
     }
 }

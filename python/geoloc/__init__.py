@@ -1,10 +1,19 @@
-"""geoloc: Python bindings of libgeoloc, the embeddable location library.
+"""geoloc: Python bindings of libgeoloc, the embeddable location library (``pip install libgeoloc``).
 
-Distances (on the sphere or the WGS84 ellipsoid) and geodesics, place sets searched by radius, k
-nearest or region, offline reverse geocoding ("Springfield, IL"), multi-stop mileage, coordinate
-text, address forms and WMO weather codes as words, without a network or an API key. The package
-is a thin ctypes layer over a built libgeoloc.so (pip does not build it); at import it looks for
-the library in this order:
+Distances (on the sphere or the WGS84 ellipsoid) and geodesics; multi-stop mileage, ETA and the
+best order of a day's stops; place sets searched by radius, k nearest or region, saved to files
+that open in milliseconds; offline reverse geocoding ("Springfield, IL") on the shipped GeoNames
+gazetteer; fixes through a filter with stop detection, geofence monitoring (enter, exit, dwell),
+track statistics, simplification, resampling, stay points and GPX / GeoJSON tracks; local time
+in any IANA time zone from the shipped tz rules; coordinate text, address forms and WMO weather
+codes as words. No network, no API key; batches are numpy
+arrays handed to the library in one call.
+
+The distribution is ``libgeoloc`` (the PyPI name ``geoloc`` is another project); the package it
+installs is ``geoloc``. The package is a thin ctypes layer over libgeoloc.so: the wheel carries
+the library, GEOS and the saved gazetteer, and ``pip install`` from the sdist or a clone builds
+them (the Swift toolchain and libgeos-dev needed). At import it looks for the library in this
+order:
 
 1. the environment variable ``GEOLOC_LIBRARY`` (a path to libgeoloc.so; when set, only it),
 2. next to the package (``geoloc/libgeoloc.so*``),
@@ -60,6 +69,7 @@ from ._weather import is_documented_weather_code, weather_condition, weather_lab
 from ._address import country_name, format_address, us_state_code, us_state_name
 from ._places import LoadIssue, Match, Place, Places, Region
 from ._geocoding import Gazetteer, ReverseGeocode, reverse_geocode, reverse_geocode_many, shared_gazetteer
+from ._geocoding import PlaceSearch, SearchResult, SearchResults, search_places, shared_search
 from ._tracking import (
     FixFilter,
     Geofences,
@@ -76,6 +86,23 @@ from ._tracking import (
     track_stats,
     write_gpx,
     write_track_geojson,
+)
+from ._time import (
+    LOCAL_TIME_DTYPE,
+    TIME_MAX,
+    TIME_MIN,
+    TIME_STYLES,
+    LocalInstants,
+    LocalTime,
+    local_dates,
+    local_time,
+    local_time_text,
+    local_times,
+    resolve_local_time,
+    time_zone_names,
+    tzdata_source,
+    tzdata_version,
+    tzif_local_time,
 )
 from ._enums import AddressStyle, CoordStyle, Daylight, Model, TempUnit, Unit
 from ._errors import (
@@ -147,6 +174,12 @@ __all__ = [
     "reverse_geocode",
     "reverse_geocode_many",
     "shared_gazetteer",
+    # search by name
+    "PlaceSearch",
+    "SearchResult",
+    "SearchResults",
+    "search_places",
+    "shared_search",
     # routes
     "route_length",
     "Leg",
@@ -181,6 +214,22 @@ __all__ = [
     "read_track_geojson",
     "write_gpx",
     "write_track_geojson",
+    # time: local time from the IANA rules
+    "TIME_MIN",
+    "TIME_MAX",
+    "TIME_STYLES",
+    "LOCAL_TIME_DTYPE",
+    "LocalTime",
+    "LocalInstants",
+    "local_time",
+    "local_time_text",
+    "local_times",
+    "local_dates",
+    "resolve_local_time",
+    "tzif_local_time",
+    "time_zone_names",
+    "tzdata_version",
+    "tzdata_source",
     # errors: every exception class of _errors
     *(name for name in _errors.__all__ if name.endswith("Error")),
 ]

@@ -27,7 +27,8 @@ from ._core import (
     _text_result,
     _Using,
 )
-from ._places import PathLike, Places, _path, PlacesPtr, CMatch
+from ._core import PathLike, _path
+from ._places import Places, PlacesPtr, CMatch
 
 class CGazetteer(Structure):
     """geoloc_gazetteer (opaque)."""
@@ -466,3 +467,310 @@ def reverse_geocode_many(
     (n, 2)), in one call. See :meth:`Gazetteer.reverse_geocode_many`."""
     return shared_gazetteer().reverse_geocode_many(
         points, style, max_distance_m=max_distance_m, sublocality=sublocality, country_reach_m=country_reach_m)
+
+
+# --------------------------------------------------------------------------------------------
+# Search by name: forward geocoding and autocomplete (geoloc_search_*, header section 7)
+# --------------------------------------------------------------------------------------------
+
+from ctypes import c_bool, c_int32, c_int64  # noqa: E402
+
+
+class CSearch(Structure):
+    """geoloc_search (opaque)."""
+
+
+SearchPtr = POINTER(CSearch)
+
+
+class CSearchOptions(Structure):
+    """geoloc_search_options."""
+
+    _fields_ = [
+        ("limit", c_size_t),
+        ("min_score", c_double),
+        ("prefix", c_bool),
+        ("has_near", c_bool),
+        ("near", CCoord),
+        ("country", c_char_p),
+        ("max_edits", c_int32),
+    ]
+
+
+class CSearchResult(Structure):
+    """geoloc_search_result."""
+
+    _fields_ = [
+        ("index", c_size_t),
+        ("geonames_id", c_int64),
+        ("coord", CCoord),
+        ("population", c_int64),
+        ("score", c_double),
+        ("match", ENUM),
+        ("edits", c_int32),
+        ("alternate", c_bool),
+        ("name_key", c_size_t),
+    ]
+
+
+_ffi.declare({
+    "geoloc_search_options_default": (None, (POINTER(CSearchOptions),), False),
+    "geoloc_search_open": (STATUS, (GazetteerPtr, c_char_p, POINTER(SearchPtr)), True),
+    "geoloc_search_build": (STATUS, (GazetteerPtr, c_char_p, c_char_p, POINTER(SearchPtr)), True),
+    "geoloc_search_save": (STATUS, (SearchPtr, c_char_p), True),
+    "geoloc_search_destroy": (None, (SearchPtr,), False),
+    "geoloc_search_gazetteer": (STATUS, (SearchPtr, POINTER(GazetteerPtr)), True),
+    "geoloc_search_find": (
+        STATUS,
+        (SearchPtr, c_char_p, POINTER(CSearchOptions), POINTER(CSearchResult), c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_search_find_many": (
+        STATUS,
+        (SearchPtr, c_char_p, c_size_t, c_size_t, POINTER(CSearchOptions), POINTER(CSearchResult), c_size_t,
+         POINTER(c_size_t)),
+        True,
+    ),
+    "geoloc_search_text": (
+        STATUS,
+        (SearchPtr, POINTER(CSearchResult), ENUM, TEXT_OUT, c_size_t, POINTER(c_size_t)),
+        True,
+    ),
+})
+
+#: geoloc_search_match values by name.
+SEARCH_MATCHES = ("exact", "prefix", "typo")
+
+
+class SearchResult(NamedTuple):
+    """A place found by name (:meth:`PlaceSearch.search`)."""
+
+    #: The place's index in the gazetteer's places.
+    index: int  # type: ignore[assignment]  # the field hides tuple.index, as ReverseGeocode's does
+    #: Its GeoNames id (0 when the gazetteer's id is not a number).
+    geonames_id: int
+    #: Its name as the gazetteer writes it ("Munich").
+    name: str
+    #: Its first-level region's name ("Bavaria"), "" when unknown.
+    region: str
+    #: The region's GeoNames admin1 code ("IL", "02"), "" when unknown.
+    region_code: str
+    #: ISO 3166-1 alpha-2 country code ("DE").
+    country_code: str
+    #: The country's name ("Germany"), "" when unknown.
+    country: str
+    #: The place's coordinate.
+    coord: Coord
+    #: GeoNames' population, 0 when unknown.
+    population: int
+    #: How well it fits the query, in [0, 1] (header section 7).
+    score: float
+    #: "exact", "prefix" or "typo".
+    match: str
+    #: Typing errors (0 unless match is "typo").
+    edits: int
+    #: Whether the name that matched is an alternate name of the place.
+    alternate: bool
+    #: The name that matched, folded ("munchen", "kiev").
+    matched_name: str
+
+
+class SearchResults(NamedTuple):
+    """The results of :meth:`PlaceSearch.search_many` for n queries, as arrays of shape (n, k)
+    (k the limit), best first; row i holds ``counts[i]`` results, the rest is padding (index -1,
+    score NaN)."""
+
+    counts: "numpy.ndarray[Any, Any]"
+    index: "numpy.ndarray[Any, Any]"
+    geonames_id: "numpy.ndarray[Any, Any]"
+    score: "numpy.ndarray[Any, Any]"
+    population: "numpy.ndarray[Any, Any]"
+    lat: "numpy.ndarray[Any, Any]"
+    lon: "numpy.ndarray[Any, Any]"
+    #: 0 exact, 1 prefix, 2 typo (SEARCH_MATCHES), -1 padding.
+    match: "numpy.ndarray[Any, Any]"
+    edits: "numpy.ndarray[Any, Any]"
+    alternate: "numpy.ndarray[Any, Any]"
+
+
+_RESULT_DTYPE = numpy.dtype(CSearchResult)
+
+
+def _search_options(limit: int, min_score: float, prefix: bool, near: Optional[CoordLike], country: Optional[str],
+                    max_edits: Optional[int]) -> CSearchOptions:
+    o = CSearchOptions()
+    _lib.geoloc_search_options_default(byref(o))
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise TypeError("limit must be an int")
+    if not 1 <= limit <= 1000:
+        from ._errors import OutOfRangeError
+        raise OutOfRangeError("limit %d is outside 1...1000" % limit)
+    o.limit = limit
+    o.min_score = float(min_score)
+    o.prefix = bool(prefix)
+    if near is not None:
+        o.has_near = True
+        o.near = _coord(near)
+    if country is not None:
+        o.country = str(country).encode("utf-8")
+    if max_edits is not None:
+        o.max_edits = int(max_edits)
+    return o
+
+
+class PlaceSearch(_Handle):
+    """Finds places by name, offline: a gazetteer with a search index of its own and alternate
+    names. ``PlaceSearch.open()`` is the shipped gazetteer (GeoNames cities1000) with GeoNames'
+    alternate names in every language ("Kiev", "Київ", "Bombay", "北京", "Köln"). The query
+    grammar: "Springfield", "Springfield, IL", "Springfield, Illinois", "Paris, France",
+    "Springfield, Illinois, United States"; any case and accents; one or two typing errors;
+    ``prefix=True`` for autocomplete; ``near`` and ``country`` to prefer places; ``min_score`` the
+    threshold below which nothing is returned. Scores and ranking: include/geoloc.h, section 7."""
+
+    _gazetteer: Optional[Gazetteer] = None
+    _destroy = staticmethod(lambda ptr: _lib.geoloc_search_destroy(ptr))
+
+    def __init__(self) -> None:
+        raise TypeError("use PlaceSearch.open() or PlaceSearch.build()")
+
+    @classmethod
+    def _adopt(cls, out: Any) -> "PlaceSearch":
+        self = object.__new__(cls)
+        self._own(out)
+        return self
+
+    @classmethod
+    def open(cls, gazetteer: Optional[Gazetteer] = None, index: Optional[PathLike] = None) -> "PlaceSearch":
+        """A search over ``gazetteer`` (None: the shipped one) with the index saved at ``index``
+        (None: the shipped index for the shipped gazetteer, found beside it; for another
+        gazetteer an index of its own names, built in memory). Raises NotFoundError,
+        ParseError (not an index, truncated, corrupted), UnsupportedError, InvalidArgumentError
+        (an index of another gazetteer)."""
+        out = SearchPtr()
+        if gazetteer is None:
+            _lib.geoloc_search_open(None, _path(index), byref(out))
+        else:
+            with gazetteer._use() as g:
+                _lib.geoloc_search_open(g, _path(index), byref(out))
+        self = cls._adopt(out)
+        self._gazetteer = gazetteer
+        return self
+
+    @classmethod
+    def build(cls, gazetteer: Optional[Gazetteer] = None, alternate_names: Optional[PathLike] = None,
+              countries: Optional[PathLike] = None) -> "PlaceSearch":
+        """Builds an index in memory over ``gazetteer``'s own names (None: the shipped one) and
+        the alternate names of a file (per line: the place's id, then its names, tab-separated;
+        data/search/alternate_names.tsv) and the country names of another (data/search/countries.tsv)."""
+        out = SearchPtr()
+        if gazetteer is None:
+            _lib.geoloc_search_build(None, _path(alternate_names), _path(countries), byref(out))
+        else:
+            with gazetteer._use() as g:
+                _lib.geoloc_search_build(g, _path(alternate_names), _path(countries), byref(out))
+        self = cls._adopt(out)
+        self._gazetteer = gazetteer
+        return self
+
+    def save(self, path: PathLike) -> None:
+        """Writes the index to ``path`` (a temporary file renamed into place)."""
+        with self._use() as ptr:
+            _lib.geoloc_search_save(ptr, _path(path))
+
+    def _text(self, ptr: Any, r: CSearchResult, field: int) -> str:
+        return _text_result(lambda buf, cap, needed: _lib.geoloc_search_text(ptr, byref(r), field, buf, cap, needed))
+
+    def search(self, query: str, limit: int = 10, min_score: float = 0.45, prefix: bool = False,
+               near: Optional[CoordLike] = None, country: Optional[str] = None,
+               max_edits: Optional[int] = None) -> List[SearchResult]:
+        """The places ``query`` names, best first (at most ``limit``; none scoring below
+        ``min_score``). ``prefix``: autocomplete. ``near``: a (lat, lon) to prefer places near.
+        ``country``: an ISO code or name to prefer. ``max_edits``: 0-2 typing errors (None: by
+        the name's length). Raises InvalidUTF8Error, InvalidArgumentError (a query over 1,024
+        bytes or with more than 8 qualifiers), OutOfRangeError, NotFiniteError."""
+        if not isinstance(query, str):
+            raise TypeError("query must be a str, not %s" % type(query).__name__)
+        o = _search_options(limit, min_score, prefix, near, country, max_edits)
+        results = (CSearchResult * limit)()
+        count = c_size_t(0)
+        with self._use() as ptr:
+            _lib.geoloc_search_find(ptr, query.encode("utf-8", "surrogatepass"), byref(o), results, limit, byref(count))
+            out = []
+            for r in results[: count.value]:
+                out.append(SearchResult(
+                    index=r.index, geonames_id=r.geonames_id, name=self._text(ptr, r, 0), region=self._text(ptr, r, 1),
+                    region_code=self._text(ptr, r, 2), country_code=self._text(ptr, r, 3), country=self._text(ptr, r, 4),
+                    coord=Coord(r.coord.lat, r.coord.lon), population=r.population, score=r.score,
+                    match=SEARCH_MATCHES[r.match], edits=r.edits, alternate=bool(r.alternate),
+                    matched_name=self._text(ptr, r, 5),
+                ))
+        return out
+
+    def search_many(self, queries: Any, limit: int = 10, min_score: float = 0.45, prefix: bool = False,
+                    near: Optional[CoordLike] = None, country: Optional[str] = None,
+                    max_edits: Optional[int] = None) -> SearchResults:
+        """:meth:`search` for each of ``queries`` (a sequence or numpy array of str, or a numpy
+        bytes array of UTF-8) in one library call, as arrays of shape (n, limit)
+        (:class:`SearchResults`); row i holds what ``search(queries[i], ...)`` returns, by index.
+        The names: ``gazetteer.places.name(index)``. Errors as :meth:`search`, naming the first
+        bad query (``queries[3]: ...``)."""
+        arr = numpy.asarray(queries)
+        if arr.ndim != 1:
+            arr = arr.reshape(-1)
+        if arr.size == 0:
+            arr = numpy.zeros(0, dtype="S1")
+        elif arr.dtype.kind in ("U", "O"):
+            if arr.dtype.kind == "O" and not all(isinstance(q, str) for q in arr.tolist()):
+                raise TypeError("queries must be str")
+            arr = numpy.char.encode(arr.astype(str), "utf-8")
+        elif arr.dtype.kind != "S":
+            raise TypeError("queries must be str or bytes, not %s" % arr.dtype)
+        arr = numpy.ascontiguousarray(arr)
+        n = arr.shape[0]
+        o = _search_options(limit, min_score, prefix, near, country, max_edits)
+        raw = numpy.zeros(max(n * limit, 1), dtype=_RESULT_DTYPE)
+        counts = numpy.zeros(n, dtype=numpy.uintp)
+        if n:
+            with self._use() as ptr:
+                _lib.geoloc_search_find_many(
+                    ptr, arr.ctypes.data_as(c_char_p), arr.dtype.itemsize, n, byref(o),
+                    raw.ctypes.data_as(POINTER(CSearchResult)), limit, counts.ctypes.data_as(POINTER(c_size_t)),
+                )
+        raw = raw[: n * limit].reshape(n, limit)
+        valid = numpy.arange(limit)[None, :] < counts.astype(numpy.int64)[:, None]
+        index = numpy.where(valid, raw["index"].astype(numpy.int64), -1)
+        return SearchResults(
+            counts=counts.astype(numpy.int64), index=index,
+            geonames_id=numpy.where(valid, raw["geonames_id"], 0),
+            score=numpy.where(valid, raw["score"], numpy.nan),
+            population=numpy.where(valid, raw["population"], 0),
+            lat=numpy.where(valid, raw["coord"]["lat"], numpy.nan),
+            lon=numpy.where(valid, raw["coord"]["lon"], numpy.nan),
+            match=numpy.where(valid, raw["match"], -1).astype(numpy.int8),
+            edits=numpy.where(valid, raw["edits"], 0).astype(numpy.int8),
+            alternate=numpy.where(valid, raw["alternate"], False),
+        )
+
+    def __repr__(self) -> str:
+        return "<geoloc.PlaceSearch%s>" % (" closed" if self.closed else "")
+
+
+_shared_search: Optional[PlaceSearch] = None
+
+
+def shared_search() -> PlaceSearch:
+    """The shipped gazetteer's search, opened on first use and kept for the process. What
+    :func:`search_places` uses."""
+    global _shared_search
+    with _shared_lock:
+        if _shared_search is None or _shared_search.closed:
+            _shared_search = PlaceSearch.open()
+        return _shared_search
+
+
+def search_places(query: str, limit: int = 10, min_score: float = 0.45, prefix: bool = False,
+                  near: Optional[CoordLike] = None, country: Optional[str] = None,
+                  max_edits: Optional[int] = None) -> List[SearchResult]:
+    """Places of the shipped gazetteer by name: ``search_places("Springfield, IL")[0].name`` is
+    "Springfield". See :meth:`PlaceSearch.search`."""
+    return shared_search().search(query, limit, min_score, prefix, near, country, max_edits)

@@ -1,4 +1,4 @@
-"""Routes: path length, the round-trip mileage of the smart-field design, and ETA."""
+"""Routes: path length, the round-trip mileage of the smart-field design, ETA, and the best order of stops."""
 
 from __future__ import annotations
 
