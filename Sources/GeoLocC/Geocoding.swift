@@ -33,21 +33,39 @@ public func geoloc_reverse_geocode(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
-        if buf == nil && cap == 0 && needed == nil {
-            // The place only: no text asked for.
-            guard let place else { throw GeoLocError(.nullArgument, "place is NULL and no text is asked for") }
-            _ = try decode(style.rawValue, as: AddressStyle.self, "style")
-            let m = try g.gazetteer.nearestPlace(to: try coordinate(c))
-            try deliver(geoloc_match(index: m.index, distance: m.distance), to: place, "place")
-            return GEOLOC_OK
-        }
-        try outputBuffer(buf, cap, needed)
+        let textAsked = !(buf == nil && cap == 0 && needed == nil)
+        if textAsked { try outputBuffer(buf, cap, needed) } else { _ = try required(place, "place (no text is asked for)") }
         let s = try decode(style.rawValue, as: AddressStyle.self, "style")
-        let m = try g.gazetteer.nearestPlace(to: try coordinate(c))
-        // The place's text is formatted once per gazetteer and style, then copied.
-        let text = try g.gazetteer.textBytes(m.index, s)
-        try deliver(geoloc_match(index: m.index, distance: m.distance), toOptional: place, "place")
-        return writeText(utf8: text, buf, cap, needed)
+        let m = try g.gazetteer.locality(at: try coordinate(c))
+        try deliver(geoloc_match(index: m.named, distance: m.distance), toOptional: place, "place")
+        // The locality's text is formatted once per gazetteer and style, then copied.
+        if textAsked {
+            let status = writeText(utf8: try g.gazetteer.textBytes(m, s, subLocality: false), buf, cap, needed)
+            if status != GEOLOC_OK { return status }
+        }
+        return noLocality(m, c)
+    }
+}
+
+@c @implementation
+public func geoloc_reverse_geocode_locality(
+    _ gazetteer: OpaquePointer?, _ c: geoloc_coord, _ style: geoloc_address_style,
+    _ options: UnsafePointer<geoloc_reverse_options>?, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?, _ out: UnsafeMutablePointer<geoloc_locality>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
+        let textAsked = !(buf == nil && cap == 0 && needed == nil)
+        if textAsked { try outputBuffer(buf, cap, needed) } else { _ = try required(out, "out (no text is asked for)") }
+        let s = try decode(style.rawValue, as: AddressStyle.self, "style")
+        let o = try reverseOptions(options)
+        let m = try g.gazetteer.locality(at: try coordinate(c), options: o)
+        try deliver(cLocality(m), toOptional: out, "out")
+        if textAsked {
+            let status = writeText(utf8: try g.gazetteer.textBytes(m, s, subLocality: o.subLocality), buf, cap, needed)
+            if status != GEOLOC_OK { return status }
+        }
+        return noLocality(m, c)
     }
 }
 
@@ -61,9 +79,31 @@ public func geoloc_reverse_geocode_many(
         let n = try inputArray(points, n, "points").count
         guard n > 0 else { return GEOLOC_OK }
         // Every point is checked before the first result is written.
-        try g.gazetteer.nearestPlaces(degrees: degrees(points, n), count: n, name: "points") { (i: Int, m: PlaceMatch) throws(GeoLocError) in
-            indices?[i] = m.index
+        try g.gazetteer.localities(degrees: degrees(points, n), count: n, name: "points", options: ReverseGeocodeOptions()) {
+            (i: Int, m: LocalityMatch) throws(GeoLocError) in
+            indices?[i] = m.named
             distances?[i] = m.distance
+        }
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_reverse_geocode_localities(
+    _ gazetteer: OpaquePointer?, _ points: UnsafePointer<geoloc_coord>?, _ n: Int,
+    _ options: UnsafePointer<geoloc_reverse_options>?, _ out: UnsafeMutablePointer<geoloc_locality>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
+        let n = try inputArray(points, n, "points").count
+        if n != 0 && out == nil { throw GeoLocError(.nullArgument, "out is NULL with n = \(n)") }
+        let o = try reverseOptions(options)
+        guard n > 0, let out else { return GEOLOC_OK }
+        try g.gazetteer.localities(degrees: degrees(points, n), count: n, name: "points", options: o) {
+            (i: Int, m: LocalityMatch) throws(GeoLocError) in
+            let r = cLocality(m)
+            try checkFinite(r, "out[\(i)]")
+            out[i] = r
         }
         return GEOLOC_OK
     }
@@ -76,20 +116,52 @@ public func geoloc_reverse_geocode_many_text(
     _ offsets: UnsafeMutablePointer<Int>?, _ indices: UnsafeMutablePointer<Int>?,
     _ distances: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
+    manyText(gazetteer, points, n, style, nil, buf, cap, needed, offsets) { i, m in
+        indices?[i] = m.named
+        distances?[i] = m.distance
+    }
+}
+
+@c @implementation
+public func geoloc_reverse_geocode_many_text_options(
+    _ gazetteer: OpaquePointer?, _ points: UnsafePointer<geoloc_coord>?, _ n: Int, _ style: geoloc_address_style,
+    _ options: UnsafePointer<geoloc_reverse_options>?, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?, _ offsets: UnsafeMutablePointer<Int>?,
+    _ out: UnsafeMutablePointer<geoloc_locality>?
+) -> geoloc_status {
+    manyText(gazetteer, points, n, style, options, buf, cap, needed, offsets) { i, m in
+        out?[i] = cLocality(m)
+    }
+}
+
+/// The texts of n points' localities into one buffer (geoloc_reverse_geocode_many_text and its
+/// form with options), `each` writing the other outputs of point i once the texts fit.
+private func manyText(
+    _ gazetteer: OpaquePointer?, _ points: UnsafePointer<geoloc_coord>?, _ n: Int, _ style: geoloc_address_style,
+    _ options: UnsafePointer<geoloc_reverse_options>?, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?, _ offsets: UnsafeMutablePointer<Int>?, _ each: (Int, LocalityMatch) -> Void
+) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
         let n = try inputArray(points, n, "points").count
         try outputBuffer(buf, cap, needed)
         let needed = needed!
         let s = try decode(style.rawValue, as: AddressStyle.self, "style")
+        let o = try reverseOptions(options)
         // The searches, kept (so that nothing is written before every point passed), and the size.
-        let found = UnsafeMutablePointer<PlaceMatch>.allocate(capacity: Swift.max(n, 1))
-        defer { found.deallocate() }
+        let found = UnsafeMutablePointer<LocalityMatch>.allocate(capacity: Swift.max(n, 1))
+        var made = 0
+        defer {
+            found.deinitialize(count: made)
+            found.deallocate()
+        }
         let gz = g.gazetteer
         var size = 0
-        try gz.nearestPlaces(degrees: degrees(points, n), count: n, name: "points") { (i: Int, m: PlaceMatch) throws(GeoLocError) in
-            found[i] = m
-            size += try gz.textBytes(m.index, s).count + 1
+        try gz.localities(degrees: degrees(points, n), count: n, name: "points", options: o) {
+            (i: Int, m: LocalityMatch) throws(GeoLocError) in
+            (found + i).initialize(to: m)
+            made += 1
+            size += try gz.textBytes(m, s, subLocality: o.subLocality).count + 1
         }
         needed.pointee = size
         // size_t arrives as Int: a capacity above Int.max is negative here and is certainly enough.
@@ -102,16 +174,56 @@ public func geoloc_reverse_geocode_many_text(
         var at = 0
         for i in 0..<n {
             let m = found[i]
-            let text = try gz.textBytes(m.index, s)
+            let text = try gz.textBytes(m, s, subLocality: o.subLocality)
             // The cached text is followed by its NUL in memory: one copy of count + 1 bytes.
             dst.advanced(by: at).copyMemory(from: text.baseAddress!, byteCount: text.count + 1)
             offsets?[i] = at
-            indices?[i] = m.index
-            distances?[i] = m.distance
+            each(i, m)
             at += text.count + 1
         }
         return GEOLOC_OK
     }
+}
+
+/// The caller's options (NULL: the defaults), checked; members beyond struct_size take their defaults.
+private func reverseOptions(_ p: UnsafePointer<geoloc_reverse_options>?) throws(GeoLocError) -> ReverseGeocodeOptions {
+    var o = ReverseGeocodeOptions()
+    guard let p else { return o }
+    let size = p.pointee.struct_size
+    guard size >= MemoryLayout<Int>.size else {
+        throw GeoLocError(
+            .invalidArgument, "options->struct_size \(UInt(bitPattern: size)) is smaller than a size_t; set it to sizeof(geoloc_reverse_options)")
+    }
+    func has<T>(_ path: KeyPath<geoloc_reverse_options, T>) -> Bool {
+        size >= MemoryLayout<geoloc_reverse_options>.offset(of: path)! + MemoryLayout<T>.size
+    }
+    if has(\.max_distance_m) {
+        let v = p.pointee.max_distance_m
+        if v.isNaN { throw GeoLocError(.notFinite, "options->max_distance_m is NaN") }
+        if v < 0 { throw GeoLocError(.outOfRange, "options->max_distance_m \(v) is negative") }
+        if v != 0 { o.maxDistance = v }
+    }
+    if has(\.country_reach_m) {
+        let v = p.pointee.country_reach_m
+        if v.isNaN { throw GeoLocError(.notFinite, "options->country_reach_m is NaN") }
+        if v != 0 { o.countryReach = v < 0 ? 0 : v }
+    }
+    if has(\.sublocality) { o.subLocality = p.pointee.sublocality }
+    return o
+}
+
+private func cLocality(_ m: LocalityMatch) -> geoloc_locality {
+    geoloc_locality(
+        locality: m.locality ?? Int(bitPattern: UInt.max), distance_m: m.distance,
+        sublocality: m.subLocality ?? Int(bitPattern: UInt.max), nearest: m.nearest,
+        nearest_distance_m: m.nearestDistance, reach_m: m.reach, within_reach: m.withinReach,
+        in_country: m.locality != nil || m.inCountry)
+}
+
+/// GEOLOC_OK, or the soft GEOLOC_E_NO_LOCALITY with its message.
+private func noLocality(_ m: LocalityMatch, _ c: geoloc_coord) -> geoloc_status {
+    guard m.locality == nil else { return GEOLOC_OK }
+    return fail(.noLocality, "no locality at \(c.lat), \(c.lon): the nearest place is \(Int(m.nearestDistance.rounded())) m away")
 }
 
 // MARK: - Search by name

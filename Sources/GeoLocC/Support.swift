@@ -378,6 +378,12 @@ extension geoloc_segment_stats: CResult {
     }
 }
 extension geoloc_timezone: CResult { var nonFinite: (field: String, value: Double)? { nil } }
+extension geoloc_locality: CResult {
+    var nonFinite: (field: String, value: Double)? {
+        bad(distance_m) ? ("distance_m", distance_m) : bad(nearest_distance_m) ? ("nearest_distance_m", nearest_distance_m)
+            : bad(reach_m) ? ("reach_m", reach_m) : nil
+    }
+}
 extension geoloc_stay_point: CResult {
     var nonFinite: (field: String, value: Double)? {
         if let c = center.nonFinite { return ("center." + c.field, c.value) }

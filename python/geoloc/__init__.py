@@ -124,6 +124,7 @@ from ._errors import (
     InvalidArgumentError,
     InvalidUTF8Error,
     NoHomeError,
+    NoLocalityError,
     NoMemoryError,
     NotFiniteError,
     NotFoundError,

@@ -24,6 +24,7 @@ __all__ = [
     "UnsupportedError",
     "NoMemoryError",
     "InternalError",
+    "NoLocalityError",
     "error_for_status",
 ]
 
@@ -47,6 +48,7 @@ class Status(enum.IntEnum):
     E_UNSUPPORTED = 13
     E_NO_MEMORY = 14
     E_INTERNAL = 15
+    E_NO_LOCALITY = 16
 
 
 class GeolocError(Exception):
@@ -184,6 +186,17 @@ class InternalError(GeolocError):
     status = Status.E_INTERNAL
 
 
+class NoLocalityError(GeolocError):
+    """Reverse geocoding: the point has no locality (its nearest place is beyond the maximum
+    distance).
+
+    A soft failure: the reverse geocoding functions do not raise it but answer with the region
+    and country alone, or "" (:attr:`geoloc.ReverseGeocode.has_locality` is False).
+    """
+
+    status = Status.E_NO_LOCALITY
+
+
 _BY_STATUS: Dict[int, Type[GeolocError]] = {
     cls.status: cls
     for cls in (
@@ -202,6 +215,7 @@ _BY_STATUS: Dict[int, Type[GeolocError]] = {
         UnsupportedError,
         NoMemoryError,
         InternalError,
+        NoLocalityError,
     )
 }
 

@@ -1,11 +1,13 @@
-"""Offline reverse geocoding: the gazetteer ("Springfield, IL" for a coordinate)."""
+"""Offline reverse geocoding: the gazetteer ("Springfield, IL" for a coordinate: the locality the
+point is in, with its sub-locality, or no locality far from every place)."""
 
 from __future__ import annotations
 
 import threading
 import weakref
-from ctypes import POINTER, Structure, byref, c_char_p, c_double, c_size_t
-from typing import Any, List, NamedTuple, Optional, Tuple, Union
+import ctypes
+from ctypes import POINTER, Structure, byref, c_bool, c_char_p, c_double, c_size_t
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union, cast
 
 import numpy
 
@@ -13,7 +15,7 @@ import numpy
 from . import _ffi
 from ._enums import AddressStyle, coerce
 from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
-from ._errors import BufferTooSmallError, InternalError
+from ._errors import BufferTooSmallError, InternalError, NoLocalityError
 from ._core import (
     Coord,
     CoordLike,
@@ -32,6 +34,49 @@ class CGazetteer(Structure):
     """geoloc_gazetteer (opaque)."""
 
 GazetteerPtr = POINTER(CGazetteer)
+
+
+class CReverseOptions(Structure):
+    """geoloc_reverse_options."""
+
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("max_distance_m", c_double),
+        ("country_reach_m", c_double),
+        ("sublocality", c_bool),
+    ]
+
+
+class CLocality(Structure):
+    """geoloc_locality."""
+
+    _fields_ = [
+        ("locality", c_size_t),
+        ("distance_m", c_double),
+        ("sublocality", c_size_t),
+        ("nearest", c_size_t),
+        ("nearest_distance_m", c_double),
+        ("reach_m", c_double),
+        ("within_reach", c_bool),
+        ("in_country", c_bool),
+    ]
+
+
+#: geoloc_locality as a numpy record, at the C struct's offsets.
+_LOCALITY_NAMES = ["locality", "distance_m", "sublocality", "nearest", "nearest_distance_m", "reach_m", "within_reach",
+                   "in_country"]
+_SIZE = "u%d" % ctypes.sizeof(c_size_t)
+_LOCALITY_DTYPE: Any = numpy.dtype(cast(Any, {
+    "names": _LOCALITY_NAMES,
+    "formats": [_SIZE, "f8", _SIZE, _SIZE, "f8", "f8", "?", "?"],
+    "offsets": [getattr(CLocality, name).offset for name in _LOCALITY_NAMES],
+    "itemsize": ctypes.sizeof(CLocality),
+}))
+#: geoloc_reverse_options' defaults: 50 km to the nearest place for a locality, 200 km for the
+#: region and country alone (include/geoloc.h, section 7, says why).
+DEFAULT_MAX_DISTANCE_M = 50_000.0
+DEFAULT_COUNTRY_REACH_M = 200_000.0
+_NO_PLACE = (1 << (8 * ctypes.sizeof(c_size_t))) - 1
 
 
 _ffi.declare({
@@ -54,7 +99,53 @@ _ffi.declare({
          POINTER(c_size_t), POINTER(c_size_t), POINTER(c_double)),
         True,
     ),
+    "geoloc_reverse_geocode_locality": (
+        STATUS,
+        (GazetteerPtr, CCoord, ENUM, POINTER(CReverseOptions), TEXT_OUT, c_size_t, POINTER(c_size_t),
+         POINTER(CLocality)),
+        True,
+    ),
+    "geoloc_reverse_geocode_localities": (
+        STATUS,
+        (GazetteerPtr, POINTER(CCoord), c_size_t, POINTER(CReverseOptions), POINTER(CLocality)),
+        True,
+    ),
+    "geoloc_reverse_geocode_many_text_options": (
+        STATUS,
+        (GazetteerPtr, POINTER(CCoord), c_size_t, ENUM, POINTER(CReverseOptions), TEXT_OUT, c_size_t,
+         POINTER(c_size_t), POINTER(c_size_t), POINTER(CLocality)),
+        True,
+    ),
 })
+
+
+def _options(max_distance_m: Optional[float], country_reach_m: Optional[float], sublocality: bool) -> Any:
+    """geoloc_reverse_options for the arguments, or None when every one is its default (the
+    library checks the values: NaN and negative distances raise)."""
+    if max_distance_m is None and country_reach_m is None and not sublocality:
+        return None
+    o = CReverseOptions()
+    o.struct_size = ctypes.sizeof(CReverseOptions)
+    o.max_distance_m = DEFAULT_MAX_DISTANCE_M if max_distance_m is None else float(max_distance_m)
+    if country_reach_m is None:
+        o.country_reach_m = DEFAULT_COUNTRY_REACH_M
+    else:
+        reach = float(country_reach_m)
+        o.country_reach_m = -1.0 if reach == 0 else reach  # 0 here means never, as in Swift
+    o.sublocality = bool(sublocality)
+    if o.max_distance_m == 0:
+        o.max_distance_m = 5e-324  # 0 would mean the default in C; a point on a place still has it
+    return byref(o)
+
+
+def _soft(call: Any) -> bool:
+    """Runs a call whose GEOLOC_E_NO_LOCALITY is a soft failure (never raised: the text is then
+    the region and country alone, or ""); False when it was."""
+    try:
+        call()
+    except NoLocalityError:
+        return False
+    return True
 
 
 _lib = _ffi.lib  # looked up through this module, so a test can watch the calls
@@ -63,15 +154,17 @@ StyleLike = Union[AddressStyle, int, str]
 
 
 class ReverseGeocode(NamedTuple):
-    """The nearest populated place to a coordinate (:meth:`Gazetteer.reverse`)."""
+    """The locality a coordinate is in (:meth:`Gazetteer.reverse`): Apple's placemark's
+    locality, subLocality, administrativeArea and country."""
 
-    #: The place as text in the style asked for ("Springfield, IL").
+    #: The locality as text in the style asked for ("Springfield, IL", "Chicago, IL"); with no
+    #: locality the region and country alone ("Nevada, United States"), or "".
     text: str
-    #: The place's index in :attr:`Gazetteer.places`.
+    #: The locality's index in :attr:`Gazetteer.places` (with no locality, the nearest place's).
     index: int  # type: ignore[assignment]  # the field hides tuple.index, as it did in 0.2
     #: Its great-circle distance from the coordinate, meters.
     distance_m: float
-    #: Its name ("Springfield").
+    #: The locality's name ("Springfield"); "" with no locality.
     name: str
     #: ISO 3166-1 alpha-2 country code ("US"), None if the gazetteer has none for it.
     country_code: Optional[str]
@@ -86,6 +179,19 @@ class ReverseGeocode(NamedTuple):
     #: The country's name as the gazetteer gives it ("United States", "Czechia"), None if absent.
     #: (The address styles name the country by their own table, from the code.)
     country_name: Optional[str] = None
+    #: False when the nearest place is beyond the maximum distance: no locality.
+    has_locality: bool = True
+    #: The sub-locality, the section of the locality the point is in ("Chicago Loop"), None if none.
+    sublocality: Optional[str] = None
+    #: Its index in :attr:`Gazetteer.places`, None if none.
+    sublocality_index: Optional[int] = None
+    #: Whether the point is within the reach of the locality (or of its sub-locality).
+    within_reach: bool = True
+    #: The locality's reach, meters (6 m times the square root of its population).
+    reach_m: float = 0.0
+    #: The nearest place (the sub-locality, the locality or another) and its distance, meters.
+    nearest_index: int = 0
+    nearest_distance_m: float = 0.0
 
 
 # --------------------------------------------------------------------------------------------
@@ -139,54 +245,137 @@ class Gazetteer(_Handle):
             self._places_ref = weakref.ref(view)
         return view
 
-    def _reverse(self, coord: CoordLike, style: StyleLike) -> Tuple[str, CMatch]:
+    def _locality(self, coord: CoordLike, style: StyleLike, options: Any) -> Tuple[str, CLocality]:
         c = _coord(coord)
         s = coerce(AddressStyle, style, "style")
-        place = CMatch()
+        out = CLocality()
+        cap = 256
+        needed = c_size_t(0)
         with self._use() as ptr:
-            text = _text_result(
-                lambda buf, cap, needed: _lib.geoloc_reverse_geocode(ptr, c, s, buf, cap, needed, byref(place))
-            )
-        return text, place
+            for _ in range(4):
+                buf = ctypes.create_string_buffer(cap)
+                try:
+                    _soft(lambda: _lib.geoloc_reverse_geocode_locality(ptr, c, s, options, buf, cap, byref(needed),
+                                                                        byref(out)))
+                except BufferTooSmallError:
+                    if needed.value <= cap:
+                        raise
+                    cap = needed.value
+                    continue
+                break
+            else:
+                raise InternalError("the text size kept changing between calls (last needed %d)" % needed.value)
+        try:
+            text = buf.raw[: needed.value - 1].decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise InternalError("libgeoloc returned text that is not UTF-8 (%s)" % err) from None
+        return text, out
 
-    def reverse_geocode(self, coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE) -> str:
-        """The nearest populated place to ``coord`` as text in an address style:
-        "Springfield, IL" (CITY_STATE), "Springfield, Illinois, United States"
-        (CITY_STATE_COUNTRY). Raises NotFiniteError, OutOfRangeError, NotFoundError (an empty
-        gazetteer)."""
-        return self._reverse(coord, style)[0]
+    def reverse_geocode(
+        self, coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE, *,
+        max_distance_m: Optional[float] = None, sublocality: bool = False,
+        country_reach_m: Optional[float] = None,
+    ) -> str:
+        """The locality of ``coord`` as text in an address style: "Springfield, IL" (CITY_STATE),
+        "Springfield, Illinois, United States" (CITY_STATE_COUNTRY); "Chicago, IL" downtown
+        Chicago, "Chicago Loop, Chicago, IL" with ``sublocality=True``. When the nearest place is
+        farther than ``max_distance_m`` (default 50 km; ``math.inf`` for no limit) the point has
+        no locality and the text is its region and country alone ("Nevada, United States") when
+        the nearest place is within ``country_reach_m`` (default 200 km; 0 for never), else "":
+        :meth:`reverse` tells the cases apart. Raises NotFiniteError, OutOfRangeError."""
+        return self._locality(coord, style, _options(max_distance_m, country_reach_m, sublocality))[0]
 
-    def reverse(self, coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE) -> ReverseGeocode:
-        """The nearest populated place to ``coord`` with its fields: the text in ``style``, its
-        index in :attr:`places`, its distance in meters, name, country and division codes and
-        names and the country's name (None where the gazetteer has none)."""
-        text, m = self._reverse(coord, style)
+    def reverse(
+        self, coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE, *,
+        max_distance_m: Optional[float] = None, sublocality: bool = False,
+        country_reach_m: Optional[float] = None,
+    ) -> ReverseGeocode:
+        """The locality of ``coord`` with its fields: the text in ``style`` (as
+        :meth:`reverse_geocode` gives it), its index in :attr:`places`, its distance in meters,
+        name, country and division codes and names and the country's name (None where the
+        gazetteer has none), whether there is a locality, the sub-locality, whether the point is
+        within the locality's reach, and the nearest place."""
+        text, m = self._locality(coord, style, _options(max_distance_m, country_reach_m, sublocality))
         places = self.places
-        index = m.index
+        has = m.locality != _NO_PLACE
+        index = m.locality if has else m.nearest
+        given = has or m.in_country
+
+        def field(name: str) -> Optional[str]:
+            if name not in places.attribute_names:
+                return None
+            return places.attribute(index, name) if given else ""
+
+        sub = None if m.sublocality == _NO_PLACE else m.sublocality
         return ReverseGeocode(
             text=text,
             index=index,
-            distance_m=m.distance,
-            name=places.name(index),
-            country_code=places.attribute(index, "country_code"),
-            admin1_code=places.attribute(index, "admin1_code"),
-            admin1_name=places.attribute(index, "admin1_name"),
-            admin2_name=places.attribute(index, "admin2_name"),
+            distance_m=m.distance_m,
+            name=places.name(index) if has else "",
+            country_code=field("country_code"),
+            admin1_code=field("admin1_code"),
+            admin1_name=field("admin1_name"),
+            admin2_name=field("admin2_name") if has else "",
             coord=places.coord(index),
-            country_name=places.attribute(index, "country_name") if "country_name" in places.attribute_names else None,
+            country_name=field("country_name"),
+            has_locality=has,
+            sublocality=places.name(sub) if sub is not None else None,
+            sublocality_index=sub,
+            within_reach=bool(m.within_reach),
+            reach_m=m.reach_m,
+            nearest_index=m.nearest,
+            nearest_distance_m=m.nearest_distance_m,
         )
 
-    def reverse_geocode_many(self, points: Any, style: StyleLike = AddressStyle.CITY_STATE) -> List[str]:
-        """The text of the nearest populated place to each row of ``points`` (an array-like of
-        shape (n, 2), (lat, lon) degrees, or a :class:`LatLon`; a C-contiguous float64 array is
-        passed without a copy),
-        in one library call: ``result[i] == reverse_geocode(points[i], style)``. Each place's text
-        is formatted once per gazetteer and style and then kept, so repeated places cost a copy.
+    def localities(
+        self, points: Any, *, max_distance_m: Optional[float] = None, country_reach_m: Optional[float] = None,
+    ) -> Dict[str, "numpy.ndarray[Any, Any]"]:
+        """Where each row of ``points`` (an (n, 2) array-like of (lat, lon) degrees) is, in one
+        library call, as arrays of shape (n,): ``locality`` (int64, -1 for no locality),
+        ``distance_m``, ``sublocality`` (-1 for none), ``nearest``, ``nearest_distance_m``,
+        ``reach_m``, ``within_reach`` and ``in_country`` (bool). Row i is what :meth:`reverse`
+        gives for point i. Errors as :meth:`reverse_geocode_many`."""
+        pts = _points(points, "points")
+        n = pts.shape[0]
+        self._check_open()
+        out = (CLocality * max(n, 1))()
+        if n:
+            with self._use() as ptr:
+                _lib.geoloc_reverse_geocode_localities(
+                    ptr, _coords_ptr(pts), n, _options(max_distance_m, country_reach_m, False), out)
+        raw = numpy.frombuffer(out, dtype=_LOCALITY_DTYPE, count=n)
+
+        def index(name: str) -> "numpy.ndarray[Any, Any]":
+            v = raw[name]
+            return numpy.where(v == numpy.uint64(_NO_PLACE), -1, v.astype(numpy.int64)).astype(numpy.int64)
+
+        return {
+            "locality": index("locality"),
+            "distance_m": raw["distance_m"].astype(numpy.float64),
+            "sublocality": index("sublocality"),
+            "nearest": raw["nearest"].astype(numpy.int64),
+            "nearest_distance_m": raw["nearest_distance_m"].astype(numpy.float64),
+            "reach_m": raw["reach_m"].astype(numpy.float64),
+            "within_reach": raw["within_reach"].astype(bool),
+            "in_country": raw["in_country"].astype(bool),
+        }
+
+    def reverse_geocode_many(
+        self, points: Any, style: StyleLike = AddressStyle.CITY_STATE, *,
+        max_distance_m: Optional[float] = None, sublocality: bool = False,
+        country_reach_m: Optional[float] = None,
+    ) -> List[str]:
+        """The text of the locality of each row of ``points`` (an array-like of shape (n, 2),
+        (lat, lon) degrees, or a :class:`LatLon`; a C-contiguous float64 array is passed without
+        a copy), in one library call: ``result[i] == reverse_geocode(points[i], style, ...)``
+        (for a point with no locality too: its region and country, or ""). Each place's text is
+        formatted once per gazetteer and style and then kept, so repeated places cost a copy.
         Raises ValueError or TypeError for a wrong shape or dtype, NotFiniteError /
         OutOfRangeError naming the first bad row (``points[7]: ...``), InvalidArgumentError for
         the style."""
         pts = _points(points, "points")
         s = coerce(AddressStyle, style, "style")
+        options = _options(max_distance_m, country_reach_m, sublocality)
         n = pts.shape[0]
         self._check_open()
         if n == 0:
@@ -198,9 +387,14 @@ class Gazetteer(_Handle):
             for _ in range(4):
                 buf = numpy.empty(cap, dtype=numpy.uint8)
                 try:
-                    _lib.geoloc_reverse_geocode_many_text(
-                        ptr, _coords_ptr(pts), n, s, buf.ctypes.data_as(TEXT_OUT), cap, byref(needed), None, None, None
-                    )
+                    if options is None:
+                        _lib.geoloc_reverse_geocode_many_text(
+                            ptr, _coords_ptr(pts), n, s, buf.ctypes.data_as(TEXT_OUT), cap, byref(needed), None, None,
+                            None)
+                    else:
+                        _lib.geoloc_reverse_geocode_many_text_options(
+                            ptr, _coords_ptr(pts), n, s, options, buf.ctypes.data_as(TEXT_OUT), cap, byref(needed),
+                            None, None)
                 except BufferTooSmallError:
                     if needed.value <= cap:
                         raise
@@ -217,11 +411,12 @@ class Gazetteer(_Handle):
         return text.split("\0")
 
     def nearest_many(self, points: Any) -> Tuple["numpy.ndarray[Any, Any]", "numpy.ndarray[Any, Any]"]:
-        """The nearest populated place to each row of ``points`` (an (n, 2) array-like of (lat,
-        lon) degrees, or a :class:`LatLon`), in one library call: ``(indices, distances)``, an
-        int64 array of the places' indices in :attr:`places` and a float64 array of their
-        distances in meters, both of shape (n,), row i as :meth:`reverse` gives it for point i.
-        Errors as :meth:`reverse_geocode_many`."""
+        """The locality of each row of ``points`` (an (n, 2) array-like of (lat, lon) degrees, or
+        a :class:`LatLon`), under the default options, in one library call: ``(indices,
+        distances)``, an int64 array of the localities' indices in :attr:`places` and a float64
+        array of their distances in meters, both of shape (n,), row i as :meth:`reverse` gives
+        its index and distance for point i (with no locality, the nearest place's:
+        :meth:`localities` tells them apart). Errors as :meth:`reverse_geocode_many`."""
         pts = _points(points, "points")
         n = pts.shape[0]
         self._check_open()
@@ -253,16 +448,25 @@ def shared_gazetteer() -> Gazetteer:
         return _shared
 
 
-def reverse_geocode(coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE) -> str:
-    """The nearest populated place to ``coord`` in the shipped gazetteer as text:
-    ``reverse_geocode((39.80, -89.64))`` is "Springfield, IL". See :meth:`Gazetteer.reverse_geocode`."""
-    return shared_gazetteer().reverse_geocode(coord, style)
+def reverse_geocode(
+    coord: CoordLike, style: StyleLike = AddressStyle.CITY_STATE, *, max_distance_m: Optional[float] = None,
+    sublocality: bool = False, country_reach_m: Optional[float] = None,
+) -> str:
+    """The locality of ``coord`` in the shipped gazetteer as text:
+    ``reverse_geocode((39.80, -89.64))`` is "Springfield, IL", ``reverse_geocode((41.8781,
+    -87.6298))`` "Chicago, IL". See :meth:`Gazetteer.reverse_geocode`."""
+    return shared_gazetteer().reverse_geocode(
+        coord, style, max_distance_m=max_distance_m, sublocality=sublocality, country_reach_m=country_reach_m)
 
 
-def reverse_geocode_many(points: Any, style: StyleLike = AddressStyle.CITY_STATE) -> List[str]:
-    """The text of the nearest populated place in the shipped gazetteer to each row of
-    ``points`` (shape (n, 2)), in one call. See :meth:`Gazetteer.reverse_geocode_many`."""
-    return shared_gazetteer().reverse_geocode_many(points, style)
+def reverse_geocode_many(
+    points: Any, style: StyleLike = AddressStyle.CITY_STATE, *, max_distance_m: Optional[float] = None,
+    sublocality: bool = False, country_reach_m: Optional[float] = None,
+) -> List[str]:
+    """The text of the locality in the shipped gazetteer of each row of ``points`` (shape
+    (n, 2)), in one call. See :meth:`Gazetteer.reverse_geocode_many`."""
+    return shared_gazetteer().reverse_geocode_many(
+        points, style, max_distance_m=max_distance_m, sublocality=sublocality, country_reach_m=country_reach_m)
 
 
 # --------------------------------------------------------------------------------------------

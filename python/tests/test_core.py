@@ -162,6 +162,8 @@ def _ctype_of(c_type):
         "constdouble*": ctypes.POINTER(c_double),
         "constgeoloc_order_options*": ctypes.POINTER(_route.COrderOptions),
         "geoloc_order_result*": ctypes.POINTER(_route.COrderResult),
+        "constgeoloc_reverse_options*": ctypes.POINTER(_geocoding.CReverseOptions),
+        "geoloc_locality*": ctypes.POINTER(_geocoding.CLocality),
         "int64_t": c_int64,
         "geoloc_local_time*": ctypes.POINTER(_time.CLocalTime),
         "constgeoloc_local_date_time*": ctypes.POINTER(_time.CLocalDateTime),

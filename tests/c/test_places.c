@@ -949,8 +949,9 @@ static int run_queries(const struct thread_job *job, size_t q, size_t counts[3],
         char buf[256];
         size_t needed;
         geoloc_match m;
-        ok &= geoloc_reverse_geocode(job->gazetteer, job->queries[q], GEOLOC_ADDRESS_CITY_STATE, buf,
-                                     sizeof buf, &needed, &m) == GEOLOC_OK;
+        geoloc_status st = geoloc_reverse_geocode(job->gazetteer, job->queries[q], GEOLOC_ADDRESS_CITY_STATE, buf,
+                                                  sizeof buf, &needed, &m);
+        ok &= st == GEOLOC_OK || st == GEOLOC_E_NO_LOCALITY; /* far points have no locality */
         *gaz_index = m.index;
     }
     return ok;
