@@ -20,6 +20,7 @@ public struct GeoLocError: Error, Equatable, Sendable, CustomStringConvertible {
         case unsupported = 13
         case noMemory = 14
         case internalError = 15
+        case windowsMissed = 16
 
         /// A short static description, the same text as `geoloc_status_string`.
         public var summary: StaticString {
@@ -39,6 +40,7 @@ public struct GeoLocError: Error, Equatable, Sendable, CustomStringConvertible {
             case .unsupported: return "not supported in this version"
             case .noMemory: return "out of memory"
             case .internalError: return "internal error"
+            case .windowsMissed: return "no order meets every time window"
             }
         }
     }

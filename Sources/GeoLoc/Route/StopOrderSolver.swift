@@ -167,8 +167,9 @@ func heldKarp(_ w: [Double], size: Int) -> [Int32] {
     return tour
 }
 
-/// Seconds on the monotonic clock.
-func monotonicSeconds() -> Double {
+/// Seconds on the monotonic clock (the budgets' clock; the C door reads it on entry).
+@_spi(CABI)
+public func monotonicSeconds() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
