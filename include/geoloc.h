@@ -564,7 +564,7 @@ typedef enum geoloc_order_mode {
  * The search's budget. Pass NULL for the defaults (all zero means the same).
  * The heuristic stops at whichever given budget runs out first:
  *  - neither iterations nor a time limit: the default iterations, 100 per stop, at least
- *    1,000 and at most 200,000 (with opening hours: 20 per stop, at least 500, at most 20,000);
+ *    1,000 and at most 200,000 (with opening hours: 5,000 / n, at least 10, at most 50);
  *    deterministic for a seed;
  *  - iterations only: that many; deterministic for a seed;
  *  - a time limit only: iterations until the time is up (no iteration bound);
@@ -701,7 +701,7 @@ typedef struct geoloc_schedule_result {
 /** The most stops the windows calls try the exact search on, its budget in seconds (within
  *  the call's time limit when that is shorter) and its label budget; past either budget the
  *  heuristic answers (proven_optimal false). */
-#define GEOLOC_WINDOWS_EXACT_MAX 40
+#define GEOLOC_WINDOWS_EXACT_MAX 57
 #define GEOLOC_WINDOWS_EXACT_BUDGET_S 0.5
 #define GEOLOC_WINDOWS_EXACT_LABELS 4000000
 

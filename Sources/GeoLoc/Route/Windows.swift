@@ -73,17 +73,17 @@ public struct ScheduledOrder: Sendable, Equatable {
     /// True when the order is proven best (the exact search finished and found a feasible order).
     public var provenOptimal: Bool
 
-    /// The most stops the exact search is tried on (subsets are 64-bit masks).
-    public static let exactLimit = 40
+    /// The most stops the exact search is tried on (a subset and its last stop are one 64-bit key).
+    public static let exactLimit = 57
     /// The exact search's budget in seconds (within the call's time limit, if shorter), and its
     /// label budget; past either, the heuristic answers.
     public static let exactBudget = 0.5
     public static let exactLabelLimit = 4_000_000
     /// The most stops a windows call takes.
     public static let maxStops = 4096
-    /// The default kicks of the heuristic without a time limit: 20 per stop, at least 500, at
-    /// most 20,000.
-    public static func defaultIterations(stops n: Int) -> Int { min(max(500, 20 * n), 20_000) }
+    /// The default kicks of the heuristic without a time limit: 5,000 / n, at least 10 and at
+    /// most 50 (each kick is followed by a full local search of O(n^2) moves).
+    public static func defaultIterations(stops n: Int) -> Int { max(10, min(50, 5_000 / max(n, 1))) }
 }
 
 /// The checked problem the window searches work on.
@@ -255,8 +255,8 @@ func solveWindows(_ p: WindowProblem, options: StopOrderOptions) -> ScheduledOrd
     let start = options.startTime ?? monotonicSeconds()
     let deadline = options.timeLimit.map { start + $0 }
     var search = WindowSearch(p, seed: options.seed)
-    // A quick first answer bounds the exact search.
-    var best = search.run(iterations: min(50, options.iterations ?? 50), deadline: deadline)
+    // A first local optimum bounds the exact search.
+    var best = search.run(iterations: 0, deadline: deadline)
     if options.mode != .heuristic && n <= ScheduledOrder.exactLimit {
         let exactDeadline = min(deadline ?? .infinity, monotonicSeconds() + ScheduledOrder.exactBudget)
         let bound = best.lateness == 0 ? best.travel : Double.infinity

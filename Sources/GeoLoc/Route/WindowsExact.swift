@@ -11,17 +11,8 @@ func windowsExact(_ p: WindowProblem, upperBound: Double, deadline: Double) -> (
     let size = p.size
     let n = size - 1
     guard n >= 1, n <= 57 else { return nil }
-    // Shortest travel times between every two nodes (Floyd-Warshall), for reachability.
-    var sp = p.t
-    for i in 0..<size { sp[i * size + i] = 0 }
-    for k in 0..<size {
-        for i in 0..<size {
-            let ik = sp[i * size + k]
-            for j in 0..<size where ik + sp[k * size + j] < sp[i * size + j] {
-                sp[i * size + j] = ik + sp[k * size + j]
-            }
-        }
-    }
+    // Shortest travel times between every two nodes, for reachability.
+    let sp = shortestTimes(p)
     // The cheapest way into each node (a lower bound on the leg that reaches it).
     var minIn = [Double](repeating: .infinity, count: size)
     for j in 0..<size {
@@ -74,7 +65,8 @@ func windowsExact(_ p: WindowProblem, upperBound: Double, deadline: Double) -> (
         }
         buckets.removeAll(keepingCapacity: true)
         var next: [Int32] = []
-        for l in layer {
+        for (count, l) in layer.enumerated() {
+            if count & 1023 == 1023 && monotonicSeconds() > deadline { return nil }
             let i = Int(l)
             let m = mask[i], from = Int(last[i])
             let t0 = time[i], c0 = travel[i]

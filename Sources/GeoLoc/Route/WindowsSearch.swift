@@ -17,7 +17,11 @@ struct WindowSearch {
     var lateAt: [Double]
     var best: [Int32]
     var bestKey: (Double, Double)
-    var cand: [Int32]
+    /// The shortest travel times between nodes (up to 400 stops; empty beyond, and then every
+    /// stop may precede every other).
+    let shortest: [Double]
+    /// Where the next pass of moves starts.
+    var cursor = 0
     let eps: Double
 
     init(_ p: WindowProblem, seed: UInt64) {
@@ -40,8 +44,8 @@ struct WindowSearch {
         travelAt = timeAt
         lateAt = timeAt
         best = order
-        cand = order
         bestKey = (.infinity, .infinity)
+        shortest = n <= 400 ? shortestTimes(p) : []
         var sum = 0.0
         for v in p.t where v.isFinite { sum += v }
         eps = 1e-12 * max(sum / Double(max(1, p.size * p.size)), 1e-300)
@@ -94,13 +98,36 @@ struct WindowSearch {
         return a.1 < b.1 - eps
     }
 
-    /// The key of `cand`, which equals `order` before position `from`; nil as soon as it cannot
-    /// beat `bound` (lateness only grows; travel only grows).
-    func evaluate(from: Int, bound: (Double, Double)) -> (Double, Double)? {
+    /// The key of the order whose positions from `from` on are `piece(0) ... piece(count - 1)`
+    /// followed by `order[rest...]` (positions before `from` unchanged); nil as soon as it cannot
+    /// beat `bound` (lateness and travel only grow). When the schedule meets the current one
+    /// again at `rest` (same time there), the remainder is read from the prefix arrays.
+    @inline(__always)
+    func evaluate(from: Int, count: Int, rest: Int, bound: (Double, Double), piece: (Int) -> Int32) -> (Double, Double)? {
         var time = timeAt[from], travel = travelAt[from], late = lateAt[from]
-        var prev = from == 0 ? 0 : Int(cand[from - 1]) + 1
-        for i in from..<n {
-            let node = Int(cand[i]) + 1
+        var prev = from == 0 ? 0 : Int(order[from - 1]) + 1
+        var i = 0
+        var k = rest
+        while true {
+            let stop: Int32
+            if i < count {
+                stop = piece(i)
+                i += 1
+            } else if k < n {
+                if k > 0 && Int(order[k - 1]) + 1 == prev && time == timeAt[k] {
+                    // Back in step with the current order: its tail costs what it costs now.
+                    time = timeAt[n]
+                    travel += travelAt[n] - travelAt[k]
+                    late += lateAt[n] - lateAt[k]
+                    prev = Int(order[n - 1]) + 1
+                    break
+                }
+                stop = order[k]
+                k += 1
+            } else {
+                break
+            }
+            let node = Int(stop) + 1
             let leg = p.t[prev * p.size + node]
             let arrival = time + leg
             if arrival > p.latest[node] {
@@ -115,45 +142,96 @@ struct WindowSearch {
         return finish(time, travel, late, last: prev)
     }
 
-    /// Applies `cand` as the new order when it is better; returns true if it was.
-    mutating func tryCandidate(from: Int) -> Bool {
-        let current = key()
-        guard let k = evaluate(from: from, bound: current), better(k, than: current) else { return false }
-        order = cand
-        rebuild()
-        return true
-    }
-
     /// The stop at the last position is fixed for a route ending at a given stop.
     var movable: Int {
         if case .stop = p.end { return n - 1 }
         return n
     }
 
+    /// True when stop a can be followed (not necessarily at once) by stop b on time: leaving a
+    /// at its earliest, b is still reached by its latest.
+    @inline(__always) func canPrecede(_ a: Int32, _ b: Int32) -> Bool {
+        guard !shortest.isEmpty else { return true }
+        let x = Int(a) + 1, y = Int(b) + 1
+        return max(p.earliest[x], p.departure) + p.service[x] + shortest[x * p.size + y] <= p.latest[y] + eps
+    }
+
+    /// How far (in positions) a segment may move: the whole route up to 60 stops, 40 beyond.
+    var reach: Int { n <= 60 ? n : 40 }
+
     /// One pass of first-improvement moves; returns true when something improved.
     mutating func improveOnce(deadline: Double?) -> Bool {
         let m = movable
-        for len in 1...3 where len < m {
-            for s in 0...(m - len) {
-                // Segment s ..< s + len moved to before position q in the rest.
-                for q in 0...(m - len) where q != s {
+        let current = key()
+        let feasible = current.0 <= eps
+        // Segment starts from where the last improvement was found, around the route.
+        for step in 0..<max(m, 1) {
+            if step & 15 == 15, let deadline, monotonicSeconds() >= deadline { return false }
+            let s = (cursor + step) % max(m, 1)
+            for len in 1...3 where len < m && s + len <= m {
+                let first = order[s], last = order[s + len - 1]
+                // The segment s ..< s + len moved earlier: before position q < s.
+                var q = s - 1
+                while q >= max(0, s - reach) {
+                    // Once the segment cannot come before order[q], it cannot come earlier still.
+                    if feasible && (!canPrecede(last, order[q]) || !canPrecede(first, order[q])) { break }
                     for reversed in [false, true] where !reversed || len > 1 {
-                        cand = order
-                        let seg = Array(order[s..<(s + len)])
-                        cand.removeSubrange(s..<(s + len))
-                        cand.insert(contentsOf: reversed ? seg.reversed() : seg, at: q)
-                        if tryCandidate(from: min(s, q)) { return true }
+                        let order = self.order
+                        let k = evaluate(from: q, count: s + len - q, rest: s + len, bound: current) { i in
+                            if i < len { return reversed ? order[s + len - 1 - i] : order[s + i] }
+                            return order[q + i - len]
+                        }
+                        if let k, better(k, than: current) {
+                            let seg = Array(self.order[s..<(s + len)])
+                            self.order.removeSubrange(s..<(s + len))
+                            self.order.insert(contentsOf: reversed ? seg.reversed() : seg, at: q)
+                            rebuild()
+                            cursor = q
+                            return true
+                        }
                     }
+                    q -= 1
+                }
+                // Moved later: after position r > s + len - 1 (r < m).
+                var r = s + len
+                while r < min(m, s + len + reach) {
+                    if feasible && (!canPrecede(order[r], first) || !canPrecede(order[r], last)) { break }
+                    for reversed in [false, true] where !reversed || len > 1 {
+                        let order = self.order
+                        let span = r - s + 1
+                        let k = evaluate(from: s, count: span, rest: r + 1, bound: current) { i in
+                            let before = r - s - len + 1
+                            if i < before { return order[s + len + i] }
+                            let j = i - before
+                            return reversed ? order[s + len - 1 - j] : order[s + j]
+                        }
+                        if let k, better(k, than: current) {
+                            let seg = Array(self.order[s..<(s + len)])
+                            self.order.removeSubrange(s..<(s + len))
+                            self.order.insert(contentsOf: reversed ? seg.reversed() : seg, at: r - len + 1)
+                            rebuild()
+                            cursor = s
+                            return true
+                        }
+                    }
+                    r += 1
                 }
             }
-            if let deadline, monotonicSeconds() >= deadline { return false }
         }
         // Swaps of two stops.
         for a in 0..<m {
-            for b in (a + 1)..<max(a + 1, m) {
-                cand = order
-                cand.swapAt(a, b)
-                if tryCandidate(from: a) { return true }
+            var b = a + 1
+            while b < min(m, a + 1 + reach) {
+                let order = self.order
+                let k = evaluate(from: a, count: b - a + 1, rest: b + 1, bound: current) { i in
+                    i == 0 ? order[b] : (i == b - a ? order[a] : order[a + i])
+                }
+                if let k, better(k, than: current) {
+                    self.order.swapAt(a, b)
+                    rebuild()
+                    return true
+                }
+                b += 1
             }
         }
         return false
@@ -165,7 +243,7 @@ struct WindowSearch {
         }
     }
 
-    /// Relocates 2 or 3 random stops to random places.
+    /// Relocates 2 or 3 random stops, each by up to 8 places.
     mutating func kick() {
         let m = movable
         guard m >= 3 else { return }
@@ -173,9 +251,11 @@ struct WindowSearch {
         for _ in 0..<moves {
             let from = Int(next() % UInt64(m))
             let x = order.remove(at: from)
-            let to = Int(next() % UInt64(m))
+            let shift = Int(next() % 17) - 8
+            let to = min(max(0, from + shift), m - 1)
             order.insert(x, at: to)
         }
+        cursor = 0
         rebuild()
     }
 
@@ -204,4 +284,22 @@ struct WindowSearch {
         }
         return p.schedule(best.map { Int($0) })
     }
+}
+
+/// Shortest travel times between every two nodes (Floyd-Warshall over the caller's times).
+func shortestTimes(_ p: WindowProblem) -> [Double] {
+    let size = p.size
+    var sp = p.t
+    for i in 0..<size { sp[i * size + i] = 0 }
+    sp.withUnsafeMutableBufferPointer { sp in
+        for k in 0..<size {
+            for i in 0..<size {
+                let ik = sp[i * size + k]
+                for j in 0..<size where ik + sp[k * size + j] < sp[i * size + j] {
+                    sp[i * size + j] = ik + sp[k * size + j]
+                }
+            }
+        }
+    }
+    return sp
 }
