@@ -349,7 +349,7 @@ struct LocalSearch {
         best.initialize(from: tour, count: size)
         var bestCost = cost()
         if size < 5 { return Array(UnsafeBufferPointer(start: best, count: size)) }
-        for it in 0..<iterations {
+        for _ in 0..<iterations {
             if let deadline, monotonicSeconds() >= deadline { break }
             kick()
             localSearch(deadline: deadline)
