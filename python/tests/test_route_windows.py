@@ -174,3 +174,45 @@ def test_windows_errors(kwargs, cls):
     t = numpy.full((4, 4), 10.0)
     with pytest.raises(cls):
         geoloc.best_order_windows_matrix(t, **kwargs)
+
+
+# ============================================================================================
+# The Dumas-style instances of tests/route/windows, with their optima
+# ============================================================================================
+
+_WINDOWS_DIR = __import__("pathlib").Path(__file__).resolve().parents[2] / "tests" / "route" / "windows"
+
+
+def _read_instance(name):
+    v = (_WINDOWS_DIR / (name + ".txt")).read_text().split()
+    n = int(v[0])
+    size = n + 1
+    t = numpy.array([float(x) for x in v[1:1 + size * size]]).reshape(size, size)
+    rest = [float(x) for x in v[1 + size * size:]]
+    w = numpy.array(rest[:3 * n]).reshape(n, 3)
+    return t, w[:, :2].copy(), w[:, 2].copy(), rest[3 * n], rest[3 * n + 1]
+
+
+def _optima():
+    rows = (_WINDOWS_DIR / "optimal.csv").read_text().splitlines()[1:]
+    return [(r.split(",")[0], int(r.split(",")[1]), float(r.split(",")[3])) for r in rows]
+
+
+@pytest.mark.parametrize("name, n, optimum", [r for r in _optima() if r[1] <= 40 or r[0].endswith("w100")])
+def test_windows_dumas_instances(name, n, optimum):
+    t, w, svc, dep, ret = _read_instance(name)
+    r = geoloc.best_order_windows_matrix(t, w, svc, departure=dep, return_by=ret)
+    assert r.feasible
+    assert _is_permutation(r.order, n)
+    if n <= 40:
+        # Exact: proven and equal to the generator's own exact search.
+        assert r.proven_optimal and r.travel == pytest.approx(optimum)
+    else:
+        assert r.travel <= optimum * 1.01
+    # Every kind of route meets the windows too (open routes and a fixed end are never longer).
+    if n <= 40:
+        for end in ("anywhere", n - 1):
+            o = geoloc.best_order_windows_matrix(t, w, svc, departure=dep, return_by=ret, end=end)
+            assert _is_permutation(o.order, n)
+            if end == "anywhere":
+                assert o.feasible and o.travel <= r.travel
