@@ -251,7 +251,12 @@ func windowProblem(
 /// reports an unfinished search as a heuristic answer.
 func solveWindows(_ p: WindowProblem, options: StopOrderOptions) -> ScheduledOrder {
     let n = p.size - 1
-    if n == 0 { return p.schedule([]) }
+    if n == 0 {
+        // No stops: the empty route is the only one.
+        var r = p.schedule([])
+        r.provenOptimal = true
+        return r
+    }
     let start = options.startTime ?? monotonicSeconds()
     let deadline = options.timeLimit.map { start + $0 }
     var search = WindowSearch(p, seed: options.seed)
