@@ -11,7 +11,8 @@
  * modules (geoloc/_<name>.py) and the tests (ARCHITECTURE.md has the map):
  *
  *   1. Core       versions, status codes and errors, units and Earth models, coordinates,
- *                 distance text: what every capability shares
+ *                 distance text, the options and limits of loading files: what every
+ *                 capability shares
  *   2. Distance   distance of one pair or of batches, on the sphere or WGS84; WGS84 geodesics
  *   3. Route      path length, round-trip mileage, ETA, the best order of a day's stops
  *   4. Weather    WMO weather codes as labels and "Rain, 45°F"
@@ -19,6 +20,8 @@
  *   6. Places     place sets, radius and nearest search, regions
  *   7. Geocoding  offline reverse geocoding: "City, State" for a coordinate
  *   8. Tracking   location fixes: filtering, stop detection, geofence monitoring, tracks
+ *   9. Time       local time from the IANA rules: offset, daylight saving time, abbreviation,
+ *                 local dates of instants and instants of local dates
  *
  * This header is the reference manual. Conventions that hold for every function:
  *
@@ -288,6 +291,98 @@ GEOLOC_API geoloc_status geoloc_coord_format(geoloc_coord c, geoloc_coord_style 
  */
 GEOLOC_API geoloc_status geoloc_distance_text(double meters, geoloc_unit unit, char *buf,
                                               size_t cap, size_t *needed);
+
+/* ---------------------------------------------------------------------------------------------
+ * 1. Core: loading files
+ * -------------------------------------------------------------------------------------------
+ *
+ * What every loader shares: the place loaders of section 6 (geoloc_places_load_csv,
+ * geoloc_places_load_geojson, geoloc_places_load_limited, geoloc_places_open), the track
+ * loaders of section 8 (geoloc_track_load_gpx, geoloc_track_load_geojson) and the gazetteer of
+ * section 7 (geoloc_gazetteer_open).
+ *
+ * Files that are not files: every loader opens its path without blocking (O_NONBLOCK) and
+ * checks that it is a regular file before any call that could block or read, so a FIFO, a
+ * character device (/dev/zero, /dev/urandom), a socket or a directory is refused at once with
+ * GEOLOC_E_INVALID_ARGUMENT ("...: not a regular file (a FIFO)", "...: Is a directory");
+ * symbolic links are followed.
+ * A path that does not exist is GEOLOC_E_NOT_FOUND. To load from a pipe, read it yourself and
+ * pass the bytes to a parse function (geoloc_places_parse_csv, geoloc_track_parse_gpx, ...).
+ *
+ * Bounds: every load reads at most max_bytes bytes and max_records records and keeps at most
+ * max_issues issue reports (geoloc_load_limits, with the defaults below), so no input makes a
+ * load use memory or time without bound.
+ */
+
+/** Options of the loaders (section 6's CSV and GeoJSON place loaders, section 8's GPX and
+ *  GeoJSON track loaders: each says which members it reads); NULL options mean all defaults
+ *  (a zeroed struct). This struct keeps its 0.2 layout: programs compiled against 0.2 pass it
+ *  by pointer, so it cannot grow. The load limits, which came later, are in geoloc_load_limits. */
+typedef struct geoloc_load_options {
+    /** Refuse the whole load at the first unusable record (GEOLOC_E_PARSE or
+     *  GEOLOC_E_INVALID_UTF8) instead of skipping it and reporting it. */
+    bool strict;
+    /** CSV: the latitude and longitude columns; NULL finds them by the usual names (lat,
+     *  latitude, y; lon, lng, long, longitude, x), case-insensitively. */
+    const char *latitude_column;
+    const char *longitude_column;
+    /** The id column or property; NULL: id, geonameid, place_id (CSV), the feature's "id"
+     *  (GeoJSON); else the 1-based record number (CSV) or the 0-based feature index (GeoJSON). */
+    const char *id_column;
+    /** The name column or property; NULL: name, title. */
+    const char *name_column;
+    /** CSV: the field delimiter; 0 means ',' unless the header row has a tab and no comma. */
+    char delimiter;
+} geoloc_load_options;
+
+/** The default of geoloc_load_limits.max_issues: the issue reports a load keeps. */
+#define GEOLOC_LOAD_DEFAULT_MAX_ISSUES ((size_t)1000)
+/** The default of geoloc_load_limits.max_places. */
+#define GEOLOC_LOAD_DEFAULT_MAX_PLACES GEOLOC_MAX_COUNT
+/** The default of geoloc_load_limits.max_bytes: 1 GiB (since 0.4). */
+#define GEOLOC_LOAD_DEFAULT_MAX_BYTES GEOLOC_MAX_COUNT
+/** The default of geoloc_load_limits.max_records (since 0.4). */
+#define GEOLOC_LOAD_DEFAULT_MAX_RECORDS GEOLOC_MAX_COUNT
+
+/**
+ * Bounds on what one load reads and keeps in memory (since 0.3; max_bytes and max_records since
+ * 0.4). Every loader applies them: the functions without a limits argument
+ * (geoloc_places_load_csv, geoloc_track_load_gpx, geoloc_gazetteer_open, ...) with the
+ * defaults; geoloc_places_load_limited and geoloc_places_parse_limited take them from the
+ * caller.
+ *
+ * Memory: a load reads at most max_bytes bytes (a larger file is refused from its size, before
+ * anything is allocated), keeps its records (at most max_records of them are read, usable or
+ * not) and at most max_issues issue reports (about 100 bytes each, so about 100 kB by default),
+ * however many records are bad: 50 MB of bad rows keeps 1,000 reports and a count of the rest,
+ * where without a bound it would keep millions.
+ *
+ * Compatibility: struct_size, the first member, must be set to sizeof(geoloc_load_limits).
+ * A later version may append members; it reads only the first struct_size bytes, so a program
+ * compiled against this header keeps working, and the members it does not know take their
+ * defaults. Initialise it with designated initializers
+ * (`geoloc_load_limits l = {.struct_size = sizeof l, .max_issues = 10};`) so that any member
+ * left unset takes its default, and a program stays warning-free when members are appended
+ * (a positional initializer of every member is reported by -Wextra once the struct grows).
+ */
+typedef struct geoloc_load_limits {
+    /** sizeof(geoloc_load_limits); smaller than a size_t is GEOLOC_E_INVALID_ARGUMENT. */
+    size_t struct_size;
+    /** The most issues kept for geoloc_places_issue; the rest are only counted
+     *  (geoloc_places_issue_total). 0: GEOLOC_LOAD_DEFAULT_MAX_ISSUES; SIZE_MAX: no bound. */
+    size_t max_issues;
+    /** The most places the load accepts; one more fails it with GEOLOC_E_COUNT_TOO_LARGE.
+     *  0: GEOLOC_LOAD_DEFAULT_MAX_PLACES. */
+    size_t max_places;
+    /** The most bytes the load reads: the file's size, or `len` of text in memory; more fails
+     *  it with GEOLOC_E_COUNT_TOO_LARGE before anything is read. 0:
+     *  GEOLOC_LOAD_DEFAULT_MAX_BYTES; SIZE_MAX: no bound (since 0.4). */
+    size_t max_bytes;
+    /** The most records (CSV rows, GeoJSON features, track points) the load reads, usable or
+     *  not; one more fails it with GEOLOC_E_COUNT_TOO_LARGE. 0: GEOLOC_LOAD_DEFAULT_MAX_RECORDS;
+     *  SIZE_MAX: no bound (since 0.4). */
+    size_t max_records;
+} geoloc_load_limits;
 
 /* ---------------------------------------------------------------------------------------------
  * 2. Distance: one pair and batches, on the sphere or WGS84
@@ -1030,58 +1125,6 @@ GEOLOC_API geoloc_status geoloc_places_create(const geoloc_coord *coords,
                                               const char *const *attr_names, size_t n_attrs,
                                               const char *const *attr_values,
                                               geoloc_places **out);
-
-/** Options of the CSV and GeoJSON loaders; NULL options mean all defaults (a zeroed struct).
- *  This struct keeps its 0.2 layout: programs compiled against 0.2 pass it by pointer, so it
- *  cannot grow. The load limits, which came later, are in geoloc_load_limits. */
-typedef struct geoloc_load_options {
-    /** Refuse the whole load at the first unusable record (GEOLOC_E_PARSE or
-     *  GEOLOC_E_INVALID_UTF8) instead of skipping it and reporting it. */
-    bool strict;
-    /** CSV: the latitude and longitude columns; NULL finds them by the usual names (lat,
-     *  latitude, y; lon, lng, long, longitude, x), case-insensitively. */
-    const char *latitude_column;
-    const char *longitude_column;
-    /** The id column or property; NULL: id, geonameid, place_id (CSV), the feature's "id"
-     *  (GeoJSON); else the 1-based record number (CSV) or the 0-based feature index (GeoJSON). */
-    const char *id_column;
-    /** The name column or property; NULL: name, title. */
-    const char *name_column;
-    /** CSV: the field delimiter; 0 means ',' unless the header row has a tab and no comma. */
-    char delimiter;
-} geoloc_load_options;
-
-/** The default of geoloc_load_limits.max_issues: the issue reports a load keeps. */
-#define GEOLOC_LOAD_DEFAULT_MAX_ISSUES ((size_t)1000)
-/** The default of geoloc_load_limits.max_places. */
-#define GEOLOC_LOAD_DEFAULT_MAX_PLACES GEOLOC_MAX_COUNT
-
-/**
- * Bounds on what one load keeps in memory (since 0.3). Every loader applies them, the 0.2
- * functions (geoloc_places_load_csv, ...) with the defaults; geoloc_places_load_limited and
- * geoloc_places_parse_limited take them from the caller.
- *
- * Memory: a load keeps its places (their number is bounded by the input's size) and at most
- * max_issues issue reports (about 100 bytes each, so about 100 kB by default), however many
- * records are bad: 50 MB of bad rows keeps 1,000 reports and a count of the rest, where without
- * a bound it would keep millions.
- *
- * Compatibility: struct_size, the first member, must be set to sizeof(geoloc_load_limits).
- * A later version may append members; it reads only the first struct_size bytes, so a program
- * compiled against this header keeps working, and the members it does not know take their
- * defaults. Zero-initialise the struct (`geoloc_load_limits l = {sizeof l};`) so that any
- * member left unset takes its default.
- */
-typedef struct geoloc_load_limits {
-    /** sizeof(geoloc_load_limits); smaller than a size_t is GEOLOC_E_INVALID_ARGUMENT. */
-    size_t struct_size;
-    /** The most issues kept for geoloc_places_issue; the rest are only counted
-     *  (geoloc_places_issue_total). 0: GEOLOC_LOAD_DEFAULT_MAX_ISSUES; SIZE_MAX: no bound. */
-    size_t max_issues;
-    /** The most places the load accepts; one more fails it with GEOLOC_E_COUNT_TOO_LARGE.
-     *  0: GEOLOC_LOAD_DEFAULT_MAX_PLACES. */
-    size_t max_places;
-} geoloc_load_limits;
 
 /** The text formats of geoloc_places_load_limited and geoloc_places_parse_limited. */
 typedef enum geoloc_load_format {
@@ -2049,6 +2092,205 @@ GEOLOC_API geoloc_status geoloc_track_write_gpx(const geoloc_fix *fixes, size_t 
  *  altitude) and the times as ISO 8601 text in the property "times". As geoloc_track_write_gpx. */
 GEOLOC_API geoloc_status geoloc_track_write_geojson(const geoloc_fix *fixes, size_t n, char *buf,
                                                     size_t cap, size_t *needed);
+
+/* ---------------------------------------------------------------------------------------------
+ * 9. Time: local time from the IANA time zone rules
+ * -------------------------------------------------------------------------------------------
+ *
+ * Local time: for an IANA zone name ("America/Chicago", a link such as "US/Central", "UTC")
+ * and an instant, the UTC offset, whether daylight saving time is in force, the abbreviation
+ * ("CST", "+0330"), the local date and time and the next transition; many instants of one zone
+ * in one call (the local dates of a track's fixes); a local date and time read back to
+ * instants, with the ambiguous and skipped times of a transition reported as such; and the text
+ * "2026-11-24 14:05 CST".
+ *
+ * The rules are the IANA time zone database compiled in TZif (RFC 8536). The library ships one
+ * release compiled into one file, zoneinfo.rules (installed in <prefix>/share/geoloc/, beside
+ * libgeoloc.so in the Python package, in data/time/ of the source tree), and reads the system's
+ * /usr/share/zoneinfo instead when that holds a newer release (as its tzdata.zi or +VERSION
+ * says); a zone missing from the one is read from the other. Environment, read once at the
+ * first call that needs a zone: GEOLOC_TZRULES, the path of the compiled file; GEOLOC_ZONEINFO,
+ * the system directory ("none" or "": none, as on a machine without one).
+ *
+ * Instants are Unix seconds (POSIX time: no leap seconds) from GEOLOC_TIME_MIN
+ * (0001-01-01T00:00:00Z) to GEOLOC_TIME_MAX (9999-12-31T23:59:59Z); others fail with
+ * GEOLOC_E_OUT_OF_RANGE. After a zone's last listed transition the rule of its TZif footer
+ * applies ("CST6CDT,M3.2.0,M11.1.0"), through year 9999; before its first, its first type (the
+ * local mean time of the IANA data). Results equal Python's zoneinfo on the same release.
+ *
+ * Zone names are case-sensitive IANA names; a name that matches no zone exactly but exactly one
+ * without regard to ASCII case is taken as that one. A name that cannot be an IANA name (other
+ * characters than ASCII letters, digits and / _ - + ., an empty, "." or ".." component, more
+ * than 255 bytes) fails with GEOLOC_E_INVALID_ARGUMENT; an unknown zone with
+ * GEOLOC_E_NOT_FOUND, as does a call when no rules are found at all.
+ *
+ * Thread safety: any thread, any number at once. Zones are read on first use and kept.
+ */
+
+/** The first and last instants local time is computed for (the years 1 to 9999 UTC). */
+#define GEOLOC_TIME_MIN INT64_C(-62135596800)
+#define GEOLOC_TIME_MAX INT64_C(253402300799)
+
+/** What a zone's clocks show at an instant. 64 bytes, no padding inside: a C-contiguous array
+ *  of them is a numpy structured array. */
+typedef struct geoloc_local_time {
+    /** The instant, Unix seconds. */
+    int64_t instant;
+    /** The first instant after this one at which the offset, the DST flag or the abbreviation
+     *  changes; INT64_MAX when none does up to GEOLOC_TIME_MAX. */
+    int64_t next_transition;
+    /** Seconds east of UTC (Chicago in winter: -21600). */
+    int32_t utc_offset_s;
+    /** The local date and time (proleptic Gregorian; year 0 or 10000 at the ends of the
+     *  range). */
+    int32_t year;
+    int32_t month;
+    int32_t day;
+    int32_t hour;
+    int32_t minute;
+    int32_t second;
+    /** ISO 8601: 1 Monday .. 7 Sunday. */
+    int32_t weekday;
+    /** 1 .. 366. */
+    int32_t day_of_year;
+    /** Whether daylight saving time is in force (as the IANA data marks it: Ireland's winter
+     *  time is its DST). */
+    bool is_dst;
+    /** The abbreviation, NUL-terminated: 1 to 10 ASCII letters, digits, '+' or '-'. */
+    char abbreviation[11];
+} geoloc_local_time;
+
+/**
+ * The local time of one instant in a zone.
+ * [in]  zone     IANA name, NUL-terminated UTF-8
+ * [in]  instant  Unix seconds, GEOLOC_TIME_MIN .. GEOLOC_TIME_MAX
+ * [out] out
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (not a zone
+ * name), GEOLOC_E_OUT_OF_RANGE (instant), GEOLOC_E_NOT_FOUND (zone, or no rules), GEOLOC_E_PARSE
+ * (a system TZif file that is malformed, when it is the only source of the zone).
+ */
+GEOLOC_API geoloc_status geoloc_local_time_at(const char *zone, int64_t instant,
+                                              geoloc_local_time *out);
+
+/**
+ * The local times of n instants in one zone, in one call (a track's fixes: their local dates,
+ * the offsets to add). Times are Unix seconds as doubles (geoloc_fix.time), each rounded down
+ * to a whole second; all are checked first, and the message names the first bad one
+ * ("times[7] is nan"). Times in order cost a comparison each between transitions.
+ * [in]  times  n doubles (NULL allowed when n == 0)
+ * [out] out    n local times
+ * Errors: as geoloc_local_time_at, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NOT_FINITE (a time).
+ * Nothing is written on failure.
+ */
+GEOLOC_API geoloc_status geoloc_local_times(const char *zone, const double *times, size_t n,
+                                            geoloc_local_time *out);
+
+/** How a local time is written. */
+typedef enum geoloc_time_style {
+    /** "2026-11-24 14:05 CST" */
+    GEOLOC_TIME_MINUTES = 0,
+    /** "2026-11-24 14:05:09 CST" */
+    GEOLOC_TIME_SECONDS = 1,
+    /** "2026-11-24T14:05:09-06:00" (ISO 8601 / RFC 3339; an offset with seconds, as a local
+     *  mean time has, is written "-05:50:36") */
+    GEOLOC_TIME_ISO8601 = 2,
+    /** "2:05 PM CST" */
+    GEOLOC_TIME_12_HOUR = 3
+} geoloc_time_style;
+
+/**
+ * The local time of an instant as text ("2026-11-24 14:05 CST").
+ * [out] buf, cap, needed  the text (see the conventions at the top)
+ * Errors: as geoloc_local_time_at, GEOLOC_E_INVALID_ARGUMENT (style), GEOLOC_E_BUFFER_TOO_SMALL.
+ */
+GEOLOC_API geoloc_status geoloc_local_time_text(const char *zone, int64_t instant,
+                                                geoloc_time_style style, char *buf, size_t cap,
+                                                size_t *needed);
+
+/** A date and time on a zone's clocks. */
+typedef struct geoloc_local_date_time {
+    /** 1 .. 9999 */
+    int32_t year;
+    /** 1 .. 12 */
+    int32_t month;
+    /** 1 .. the days of the month */
+    int32_t day;
+    /** 0 .. 23 */
+    int32_t hour;
+    /** 0 .. 59 */
+    int32_t minute;
+    /** 0 .. 59 */
+    int32_t second;
+} geoloc_local_date_time;
+
+/** How often a zone's clocks showed a local date and time. */
+typedef enum geoloc_local_kind {
+    /** Once. */
+    GEOLOC_LOCAL_UNIQUE = 0,
+    /** Twice: the clocks were set back over it (the end of daylight saving time). */
+    GEOLOC_LOCAL_AMBIGUOUS = 1,
+    /** Never: the clocks were set forward over it (the start of daylight saving time). */
+    GEOLOC_LOCAL_SKIPPED = 2
+} geoloc_local_kind;
+
+/** A local date and time read back to instants. `before` and `after` read it with the offset
+ *  in force before and after the transition (Python's fold=0 and fold=1). */
+typedef struct geoloc_local_instants {
+    /** UNIQUE: the instant. AMBIGUOUS: the first occurrence. SKIPPED: an instant after the
+     *  transition (when the clocks showed the local time plus the gap). */
+    int64_t before;
+    /** UNIQUE: the same instant. AMBIGUOUS: the second occurrence. SKIPPED: an instant before
+     *  the transition. */
+    int64_t after;
+    /** AMBIGUOUS, SKIPPED: the instant of the transition; UNIQUE: 0. */
+    int64_t transition;
+    geoloc_local_kind kind;
+    /** The offsets before and after the transition, seconds east of UTC (UNIQUE: both the
+     *  one offset). */
+    int32_t offset_before_s;
+    int32_t offset_after_s;
+} geoloc_local_instants;
+
+/**
+ * Reads a local date and time of a zone back to instants; the ambiguous and skipped times of a
+ * transition are reported (kind), never guessed.
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (zone name),
+ * GEOLOC_E_OUT_OF_RANGE (a field; a local time whose instants fall outside the range),
+ * GEOLOC_E_NOT_FOUND.
+ */
+GEOLOC_API geoloc_status geoloc_local_time_resolve(const char *zone,
+                                                   const geoloc_local_date_time *local,
+                                                   geoloc_local_instants *out);
+
+/**
+ * The local time of an instant by the rules of a TZif file in memory (RFC 8536, versions 1 to
+ * 4: a file of /usr/share/zoneinfo, or one an app carries). The file is checked whole: a
+ * malformed one is refused with a message naming the fault, whatever its contents.
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_PARSE (malformed), GEOLOC_E_UNSUPPORTED (leap-second
+ * records, the "right/" zones: their times are not Unix seconds), GEOLOC_E_OUT_OF_RANGE
+ * (instant).
+ */
+GEOLOC_API geoloc_status geoloc_tzif_local_time(const void *bytes, size_t len, int64_t instant,
+                                                geoloc_local_time *out);
+
+/**
+ * Every zone name known (zones and links), sorted bytewise, one per line ("\n" after each).
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FOUND (no rules), GEOLOC_E_BUFFER_TOO_SMALL.
+ */
+GEOLOC_API geoloc_status geoloc_time_zone_names(char *buf, size_t cap, size_t *needed);
+
+/**
+ * The IANA release of the rules in use ("2026f"; "" when the system directory is the only
+ * source and says none).
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FOUND (no rules), GEOLOC_E_BUFFER_TOO_SMALL.
+ */
+GEOLOC_API geoloc_status geoloc_tzdata_version(char *buf, size_t cap, size_t *needed);
+
+/**
+ * Where the zones are read from first: the compiled file's path, or the system directory when
+ * it holds the newer release. Errors: as geoloc_tzdata_version.
+ */
+GEOLOC_API geoloc_status geoloc_tzdata_source(char *buf, size_t cap, size_t *needed);
 
 #ifdef __cplusplus
 } /* extern "C" */

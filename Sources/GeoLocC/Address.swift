@@ -19,7 +19,7 @@ public func geoloc_address_format_with(
     _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        _ = try required(needed, "needed")
         let n = try checkCount(n, "n")
         guard n == 0 || parts != nil else { throw GeoLocError(.nullArgument, "parts is NULL with n = \(n)") }
         for i in 0..<n where parts![i].key == nil {
@@ -45,7 +45,7 @@ public func geoloc_address_format_kv(
     _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        _ = try required(needed, "needed")
         let n = try checkCount(n, "n")
         guard n == 0 || keys != nil else { throw GeoLocError(.nullArgument, "keys is NULL with n = \(n)") }
         guard n == 0 || values != nil else { throw GeoLocError(.nullArgument, "values is NULL with n = \(n)") }
@@ -78,12 +78,12 @@ public func geoloc_us_state_code(
     _ name: UnsafePointer<CChar>?, _ code: UnsafeMutablePointer<UnsafePointer<CChar>?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let code else { throw GeoLocError(.nullArgument, "code is NULL") }
+        let code = try required(code, "code")
         let text = try readText(name, "name")
         guard let found = USState.staticCode(for: text) else {
             throw GeoLocError(.notFound, "\(quote(text)) is not the name or code of a US state, DC or territory")
         }
-        code.pointee = cString(found)
+        try deliver(cString(found), to: code, "code")
         return GEOLOC_OK
     }
 }
@@ -93,12 +93,12 @@ public func geoloc_us_state_name(
     _ code: UnsafePointer<CChar>?, _ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let name else { throw GeoLocError(.nullArgument, "name is NULL") }
+        let name = try required(name, "name")
         let text = try readText(code, "code")
         guard let found = USState.staticName(for: text) else {
             throw GeoLocError(.notFound, "\(quote(text)) is not the code or name of a US state, DC or territory")
         }
-        name.pointee = cString(found)
+        try deliver(cString(found), to: name, "name")
         return GEOLOC_OK
     }
 }
@@ -108,12 +108,12 @@ public func geoloc_country_name(
     _ code: UnsafePointer<CChar>?, _ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let name else { throw GeoLocError(.nullArgument, "name is NULL") }
+        let name = try required(name, "name")
         let text = try readText(code, "code")
         guard let found = Country.staticName(forCode: text) else {
             throw GeoLocError(.notFound, "\(quote(text)) is not a known ISO 3166-1 alpha-2 country code")
         }
-        name.pointee = cString(found)
+        try deliver(cString(found), to: name, "name")
         return GEOLOC_OK
     }
 }

@@ -38,10 +38,10 @@ public func geoloc_convert_length(
     _ value: Double, _ from: geoloc_unit, _ to: geoloc_unit, _ out: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let f = try decode(from.rawValue, as: DistanceUnit.self, "unit")
         let t = try decode(to.rawValue, as: DistanceUnit.self, "unit")
-        out.pointee = try convert(value, from: f, to: t)
+        try deliver(try convert(value, from: f, to: t), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -52,7 +52,7 @@ public func geoloc_convert_length(
 public func geoloc_coord_check(_ c: geoloc_coord, _ out: UnsafeMutablePointer<geoloc_coord>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let v = try coordinate(c)
-        out?.pointee = geoloc_coord(lat: v.latitude, lon: v.longitude)
+        try deliver(geoloc_coord(lat: v.latitude, lon: v.longitude), toOptional: out, "out")
         return GEOLOC_OK
     }
 }
@@ -60,9 +60,9 @@ public func geoloc_coord_check(_ c: geoloc_coord, _ out: UnsafeMutablePointer<ge
 @c @implementation
 public func geoloc_coord_parse(_ text: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<geoloc_coord>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let v = try Coordinate(parsing: try readText(text, "text"))
-        out.pointee = geoloc_coord(lat: v.latitude, lon: v.longitude)
+        try deliver(geoloc_coord(lat: v.latitude, lon: v.longitude), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -73,7 +73,7 @@ public func geoloc_coord_format(
     _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        _ = try required(needed, "needed")
         let s = try decode(style.rawValue, as: CoordinateStyle.self, "style")
         return writeText(try coordinate(c).formatted(s), buf, cap, needed)
     }
@@ -85,7 +85,7 @@ public func geoloc_distance_text(
     _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        _ = try required(needed, "needed")
         let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
         return writeText(try distanceText(meters: meters, unit: u), buf, cap, needed)
     }

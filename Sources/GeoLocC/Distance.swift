@@ -11,9 +11,9 @@ public func geoloc_distance(
     _ a: geoloc_coord, _ b: geoloc_coord, _ model: geoloc_model, _ unit: geoloc_unit, _ out: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let (m, u) = try measure(model, unit)
-        out.pointee = try distance(from: coordinate(a, "a"), to: coordinate(b, "b"), model: m, unit: u)
+        try deliver(try distance(from: coordinate(a, "a"), to: coordinate(b, "b"), model: m, unit: u), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -23,7 +23,7 @@ public func geoloc_distance_value(
     _ pair: UnsafePointer<geoloc_coord>?, _ model: geoloc_model, _ unit: geoloc_unit
 ) -> Double {
     do throws(GeoLocError) {
-        guard let pair else { throw GeoLocError(.nullArgument, "pair is NULL") }
+        let pair = try required(pair, "pair")
         let (m, u) = try measure(model, unit)
         // The caller's memory may come from a foreign runtime (a Python bytes object): read it
         // without assuming the alignment of a double.
@@ -54,6 +54,7 @@ public func geoloc_distance_pairs(
         let (m, u) = try measure(model, unit)
         guard n > 0, let out else { return GEOLOC_OK }
         try BatchDistance.pairs(degrees(a, n), degrees(b, n), into: UnsafeMutableBufferPointer(start: out, count: n), model: m, unit: u)
+        try finiteAll(UnsafeBufferPointer(start: out, count: n), "out")
         return GEOLOC_OK
     }
 }
@@ -72,6 +73,7 @@ public func geoloc_distance_one_to_many(
         let o = try coordinate(origin, "origin")
         guard n > 0, let out else { return GEOLOC_OK }
         try BatchDistance.oneToMany(o, degrees(points, n), into: UnsafeMutableBufferPointer(start: out, count: n), model: m, unit: u)
+        try finiteAll(UnsafeBufferPointer(start: out, count: n), "out")
         return GEOLOC_OK
     }
 }
@@ -88,9 +90,9 @@ public func geoloc_geodesic_inverse(
         let p = try coordinate(a, "a")
         let q = try coordinate(b, "b")
         let g = geodesicInverse(from: p, to: q)
-        meters?.pointee = g.distance
-        azi1?.pointee = g.initialAzimuth
-        azi2?.pointee = g.finalAzimuth
+        try deliver(g.distance, toOptional: meters, "meters")
+        try deliver(g.initialAzimuth, toOptional: azi1, "azi1")
+        try deliver(g.finalAzimuth, toOptional: azi2, "azi2")
         return GEOLOC_OK
     }
 }
@@ -101,11 +103,11 @@ public func geoloc_geodesic_direct(
     _ azi2: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let end else { throw GeoLocError(.nullArgument, "end is NULL") }
+        let end = try required(end, "end")
         let p = try coordinate(start, "start")
         let g = try geodesicDirect(from: p, azimuth: azi1, distance: meters)
-        end.pointee = geoloc_coord(lat: g.destination.latitude, lon: g.destination.longitude)
-        azi2?.pointee = g.finalAzimuth
+        try deliver(geoloc_coord(lat: g.destination.latitude, lon: g.destination.longitude), to: end, "end")
+        try deliver(g.finalAzimuth, toOptional: azi2, "azi2")
         return GEOLOC_OK
     }
 }
@@ -123,6 +125,9 @@ public func geoloc_geodesic_inverse_many(
         }
         try BatchGeodesic.inverse(
             degrees(a, n), degrees(b, n), count: n, distances: meters, initialAzimuths: azi1, finalAzimuths: azi2)
+        for (out, name) in [(meters, "meters"), (azi1, "azi1"), (azi2, "azi2")] {
+            if let out { try finiteAll(UnsafeBufferPointer(start: out, count: n), name) }
+        }
         return GEOLOC_OK
     }
 }
@@ -141,6 +146,8 @@ public func geoloc_geodesic_direct_many(
             degrees(start, n), azimuths: UnsafeBufferPointer(start: azimuth, count: n),
             distances: UnsafeBufferPointer(start: distance, count: n), count: n,
             ends: end.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: Double.self) }, finalAzimuths: azi2)
+        if let end { try finiteAll(UnsafeBufferPointer(start: UnsafeRawPointer(end).assumingMemoryBound(to: Double.self), count: 2 * n), "end") }
+        if let azi2 { try finiteAll(UnsafeBufferPointer(start: azi2, count: n), "azi2") }
         return GEOLOC_OK
     }
 }

@@ -9,9 +9,9 @@ import CGeoLoc
 @c @implementation
 public func geoloc_gazetteer_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let g = if let path { try Gazetteer(path: try readText(path, "path")) } else { try Gazetteer.shipped() }
-        out.pointee = retained(GazetteerHandle(g), .gazetteer)
+        try deliver(retained(GazetteerHandle(g), .gazetteer), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -27,8 +27,8 @@ public func geoloc_gazetteer_places(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
-        guard let places else { throw GeoLocError(.nullArgument, "places is NULL") }
-        places.pointee = OpaquePointer(g.view)
+        let places = try required(places, "places")
+        try deliver(OpaquePointer(g.view), to: places, "places")
         return GEOLOC_OK
     }
 }
@@ -45,17 +45,16 @@ public func geoloc_reverse_geocode(
             guard let place else { throw GeoLocError(.nullArgument, "place is NULL and no text is asked for") }
             _ = try decode(style.rawValue, as: AddressStyle.self, "style")
             let m = try g.gazetteer.nearestPlace(to: try coordinate(c))
-            place.pointee = geoloc_match(index: m.index, distance: m.distance)
+            try deliver(geoloc_match(index: m.index, distance: m.distance), to: place, "place")
             return GEOLOC_OK
         }
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
-        if buf == nil && cap != 0 { throw GeoLocError(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
+        try outputBuffer(buf, cap, needed)
         let s = try decode(style.rawValue, as: AddressStyle.self, "style")
         let m = try g.gazetteer.nearestPlace(to: try coordinate(c))
         // The place's text is formatted once per gazetteer and style, then copied.
         let text = try g.gazetteer.textBytes(m.index, s)
-        place?.pointee = geoloc_match(index: m.index, distance: m.distance)
-        return writeBytes(text, buf, cap, needed)
+        try deliver(geoloc_match(index: m.index, distance: m.distance), toOptional: place, "place")
+        return writeText(utf8: text, buf, cap, needed)
     }
 }
 
@@ -66,8 +65,7 @@ public func geoloc_reverse_geocode_many(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
-        let n = try checkCount(n, "n")
-        if n != 0 && points == nil { throw GeoLocError(.nullArgument, "points is NULL with n = \(n)") }
+        let n = try inputArray(points, n, "points").count
         guard n > 0 else { return GEOLOC_OK }
         // Every point is checked before the first result is written.
         try g.gazetteer.nearestPlaces(degrees: degrees(points, n), count: n, name: "points") { (i: Int, m: PlaceMatch) throws(GeoLocError) in
@@ -87,10 +85,9 @@ public func geoloc_reverse_geocode_many_text(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
-        let n = try checkCount(n, "n")
-        if n != 0 && points == nil { throw GeoLocError(.nullArgument, "points is NULL with n = \(n)") }
-        guard let needed else { throw GeoLocError(.nullArgument, "needed is NULL") }
-        if buf == nil && cap != 0 { throw GeoLocError(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
+        let n = try inputArray(points, n, "points").count
+        try outputBuffer(buf, cap, needed)
+        let needed = needed!
         let s = try decode(style.rawValue, as: AddressStyle.self, "style")
         // The searches, kept (so that nothing is written before every point passed), and the size.
         let found = UnsafeMutablePointer<PlaceMatch>.allocate(capacity: Swift.max(n, 1))
@@ -122,22 +119,4 @@ public func geoloc_reverse_geocode_many_text(
         }
         return GEOLOC_OK
     }
-}
-
-/// Writes cached text (whose NUL follows `text` in memory) to a caller-owned buffer under the
-/// header's buffer contract, as `writeText` does for a String.
-@inline(__always)
-private func writeBytes(
-    _ text: UnsafeRawBufferPointer, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
-) -> geoloc_status {
-    guard let needed else { return fail(.nullArgument, "needed is NULL") }
-    let size = text.count + 1
-    needed.pointee = size
-    if cap != 0 && buf == nil { return fail(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
-    guard cap < 0 || cap >= size, let buf else {
-        if let buf, cap != 0 { buf.pointee = 0 }
-        return fail(.bufferTooSmall, "the text needs \(size) bytes but the buffer holds \(cap)")
-    }
-    UnsafeMutableRawPointer(buf).copyMemory(from: text.baseAddress!, byteCount: size)
-    return GEOLOC_OK
 }

@@ -16,14 +16,12 @@ import CGeoLoc
 private func queryArguments(
     _ places: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int,
     _ count: UnsafeMutablePointer<Int>?, limit: Int, model: geoloc_model, unit: geoloc_unit
-) throws(GeoLocError) -> (PlaceSet, EarthModel, DistanceUnit, Int?) {
+) throws(GeoLocError) -> (PlaceSet, CallerArray<geoloc_match>, EarthModel, DistanceUnit, Int?) {
     let handle = try borrow(places, .places, as: PlacesHandle.self, "places")
-    guard count != nil else { throw GeoLocError(.nullArgument, "count is NULL") }
-    if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
-    _ = try checkCount(cap, "cap")
+    let results = try CallerArray(out, cap, count, needed: "count")
     let lim = try checkCount(limit, "limit")
     let (m, u) = try measure(model, unit)
-    return (handle.set, m, u, lim == 0 ? nil : lim)
+    return (handle.set, results, m, u, lim == 0 ? nil : lim)
 }
 
 /// The max_distance argument of the nearest queries: NaN and negative values refused, INFINITY
@@ -34,20 +32,16 @@ private func distanceBound(_ maxDistance: Double) throws(GeoLocError) -> Double?
     return maxDistance == .infinity ? nil : maxDistance
 }
 
+extension geoloc_match: CResult {
+    var nonFinite: (field: String, value: Double)? { distance.isFinite ? nil : ("distance", distance) }
+}
+
 /// Writes matches to the caller's array under the header's contract: *count is the full number,
 /// the first min(cap, count) are written, BUFFER_TOO_SMALL when they did not all fit.
-private func writeMatches(
-    _ matches: [PlaceMatch], _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
-) -> geoloc_status {
-    count?.pointee = matches.count
-    let n = min(cap, matches.count)
-    if n > 0, let out {
-        for i in 0..<n { out[i] = geoloc_match(index: matches[i].index, distance: matches[i].distance) }
+private func writeMatches(_ matches: [PlaceMatch], _ results: CallerArray<geoloc_match>) throws(GeoLocError) -> geoloc_status {
+    try results.fill(matches.count, partial: true, "the query has \(matches.count) results") {
+        geoloc_match(index: matches[$0].index, distance: matches[$0].distance)
     }
-    if matches.count > cap {
-        return fail(.bufferTooSmall, "the query has \(matches.count) results but the array holds \(cap)")
-    }
-    return GEOLOC_OK
 }
 
 // MARK: - Creating and loading
@@ -60,11 +54,9 @@ public func geoloc_places_create(
     _ attrValues: UnsafePointer<UnsafePointer<CChar>?>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        let n = try checkCount(n, "n")
-        if n != 0 && coords == nil { throw GeoLocError(.nullArgument, "coords is NULL with n = \(n)") }
-        let k = try checkCount(nAttrs, "n_attrs")
-        if k != 0 && attrNames == nil { throw GeoLocError(.nullArgument, "attr_names is NULL with n_attrs = \(k)") }
+        let out = try required(out, "out")
+        let n = try inputArray(coords, n, "coords").count
+        let k = try inputArray(attrNames, nAttrs, "attr_names", count: "n_attrs").count
         let (total, overflow) = n.multipliedReportingOverflow(by: k)
         if overflow || total > maxCount {
             throw GeoLocError(.countTooLarge, "n * n_attrs (\(n) * \(k)) is larger than \(maxCount)")
@@ -101,38 +93,9 @@ public func geoloc_places_create(
             try builder.append(
                 Coordinate(latitude: latLon[2 * i], longitude: latLon[2 * i + 1]), id: id, name: name, attributes: values)
         }
-        out.pointee = retained(PlacesHandle(try builder.build()), .places)
+        try deliver(retained(PlacesHandle(try builder.build()), .places), to: out)
         return GEOLOC_OK
     }
-}
-
-/// The loader options, checked: NULL means the defaults.
-private func loadOptions(_ p: UnsafePointer<geoloc_load_options>?, into o: inout LoadOptions) throws(GeoLocError) {
-    guard let p else { return }
-    let c = p.pointee
-    o.strict = c.strict
-    o.latitudeColumn = try optionalText(c.latitude_column, "options->latitude_column")
-    o.longitudeColumn = try optionalText(c.longitude_column, "options->longitude_column")
-    o.idColumn = try optionalText(c.id_column, "options->id_column")
-    o.nameColumn = try optionalText(c.name_column, "options->name_column")
-    o.delimiter = c.delimiter == 0 ? nil : UInt8(bitPattern: c.delimiter)
-}
-
-/// The load limits, checked: NULL means the defaults, a zero field its default, and fields past
-/// limits->struct_size (a caller compiled against an older header) their defaults.
-private func loadLimits(_ p: UnsafePointer<geoloc_load_limits>?, _ o: inout LoadOptions) throws(GeoLocError) {
-    guard let p else { return }
-    let size = p.pointee.struct_size
-    guard size >= MemoryLayout<Int>.size else {
-        throw GeoLocError(.invalidArgument, "limits->struct_size \(size) is smaller than a size_t; set it to sizeof(geoloc_load_limits)")
-    }
-    func field(_ path: KeyPath<geoloc_load_limits, Int>, _ offset: Int) -> Int {
-        size >= offset + MemoryLayout<Int>.size ? p.pointee[keyPath: path] : 0
-    }
-    // size_t arrives as Int: SIZE_MAX and anything above Int.max mean "no bound".
-    func bound(_ v: Int, _ fallback: Int) -> Int { v == 0 ? fallback : v < 0 ? Int.max : v }
-    o.maxIssues = bound(field(\.max_issues, MemoryLayout<geoloc_load_limits>.offset(of: \.max_issues)!), LoadOptions.defaultMaxIssues)
-    o.maxPlaces = bound(field(\.max_places, MemoryLayout<geoloc_load_limits>.offset(of: \.max_places)!), LoadOptions.defaultMaxPlaces)
 }
 
 private enum Format { case csv, geoJSON }
@@ -151,18 +114,16 @@ private func load(
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        guard path != nil else { throw GeoLocError(.nullArgument, "path is NULL") }
+        let out = try required(out, "out")
+        _ = try required(path, "path")
         let format = try format()
-        var o = LoadOptions()
-        try loadLimits(limits, &o)
-        try loadOptions(options, into: &o)
+        let o = try loadOptions(options, limits)
         let file = try readText(path, "path")
         let r = switch format {
         case .csv: try PlaceSet.load(csvFile: file, options: o)
         case .geoJSON: try PlaceSet.load(geoJSONFile: file, options: o)
         }
-        out.pointee = retained(PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count), .places)
+        try deliver(retained(PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count), .places), to: out)
         return GEOLOC_OK
     }
 }
@@ -173,19 +134,15 @@ private func load(
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        if text == nil && len != 0 { throw GeoLocError(.nullArgument, "text is NULL with len = \(UInt(bitPattern: len))") }
-        guard len >= 0 else { throw GeoLocError(.countTooLarge, "len \(UInt(bitPattern: len)) is larger than memory") }
+        let out = try required(out, "out")
+        let bytes = try byteSpan(text, len, "text")
         let format = try format()
-        var o = LoadOptions()
-        try loadLimits(limits, &o)
-        try loadOptions(options, into: &o)
-        let bytes = UnsafeRawBufferPointer(start: text.map { UnsafeRawPointer($0) }, count: len)
+        let o = try loadOptions(options, limits)
         let r = switch format {
         case .csv: try PlaceSet.load(csv: bytes, options: o)
         case .geoJSON: try PlaceSet.load(geoJSON: bytes, options: o)
         }
-        out.pointee = retained(PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count), .places)
+        try deliver(retained(PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count), .places), to: out)
         return GEOLOC_OK
     }
 }
@@ -250,9 +207,9 @@ public func geoloc_places_save(_ places: OpaquePointer?, _ path: UnsafePointer<C
 @c @implementation
 public func geoloc_places_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let file = try readText(path, "path")
-        out.pointee = retained(PlacesHandle(try PlaceSet.open(file)), .places)
+        try deliver(retained(PlacesHandle(try PlaceSet.open(file)), .places), to: out)
         return GEOLOC_OK
     }
 }
@@ -268,8 +225,8 @@ public func geoloc_places_destroy(_ places: OpaquePointer?) {
 public func geoloc_places_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        count.pointee = h.set.count
+        let count = try required(count, "count")
+        try deliver(h.set.count, to: count, "count")
         return GEOLOC_OK
     }
 }
@@ -278,8 +235,8 @@ public func geoloc_places_count(_ places: OpaquePointer?, _ count: UnsafeMutable
 public func geoloc_places_issue_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        count.pointee = h.issues.count
+        let count = try required(count, "count")
+        try deliver(h.issues.count, to: count, "count")
         return GEOLOC_OK
     }
 }
@@ -288,8 +245,8 @@ public func geoloc_places_issue_count(_ places: OpaquePointer?, _ count: UnsafeM
 public func geoloc_places_issue_total(_ places: OpaquePointer?, _ total: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard let total else { throw GeoLocError(.nullArgument, "total is NULL") }
-        total.pointee = h.issues.count + h.issuesDropped
+        let total = try required(total, "total")
+        try deliver(h.issues.count + h.issuesDropped, to: total, "total")
         return GEOLOC_OK
     }
 }
@@ -301,9 +258,9 @@ public func geoloc_places_issue(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try outputBuffer(buf, cap, needed)
         let i = try index(i, h.issues.count, "issue")
-        record?.pointee = h.issues[i].record
+        try deliver(h.issues[i].record, toOptional: record, "record")
         return writeText(h.issues[i].reason, buf, cap, needed)
     }
 }
@@ -322,9 +279,9 @@ public func geoloc_places_coord(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let c = h.set.coordinate(at: try index(i, h.set.count, "place"))
-        out.pointee = geoloc_coord(lat: c.latitude, lon: c.longitude)
+        try deliver(geoloc_coord(lat: c.latitude, lon: c.longitude), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -335,19 +292,11 @@ public func geoloc_places_coords(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
-        let cap = try checkCount(cap, "cap")
-        let n = h.set.count
-        count.pointee = n
-        if let out {
-            for i in 0..<min(cap, n) {
-                let c = h.set.coordinate(at: i)
-                out[i] = geoloc_coord(lat: c.latitude, lon: c.longitude)
-            }
+        let results = try CallerArray(out, cap, count, needed: "count")
+        return try results.fill(h.set.count, partial: true, "the set has \(h.set.count) places") {
+            let c = h.set.coordinate(at: $0)
+            return geoloc_coord(lat: c.latitude, lon: c.longitude)
         }
-        if n > cap { throw GeoLocError(.bufferTooSmall, "the set has \(n) places but the array holds \(cap)") }
-        return GEOLOC_OK
     }
 }
 
@@ -358,7 +307,7 @@ private func placeText(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try outputBuffer(buf, cap, needed)
         let i = try index(i, h.set.count, "place")
         return writeText(text(h.set, i), buf, cap, needed)
     }
@@ -386,36 +335,14 @@ private func placeTexts(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard let needed else { throw GeoLocError(.nullArgument, "needed is NULL") }
-        if cap != 0 && buf == nil { throw GeoLocError(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
+        try outputBuffer(buf, cap, needed)
         let count = try checkCount(count, "count")
         let n = h.set.count
         guard first >= 0 && first <= n && count <= n - first else {
             throw GeoLocError(
                 .outOfRange, "first \(UInt(bitPattern: first)) + count \(count) is beyond the set of \(n) places")
         }
-        var size = 0
-        for i in first..<(first + count) { size += text(h.set, i).utf8.count + 1 }
-        needed.pointee = size
-        // size_t arrives as Int: a capacity above Int.max is negative here and is certainly enough.
-        guard cap < 0 || cap >= size, let buf else {
-            if let buf, cap != 0 { buf.pointee = 0 }
-            if size == 0 { return GEOLOC_OK }
-            throw GeoLocError(.bufferTooSmall, "the texts need \(size) bytes but the buffer holds \(cap)")
-        }
-        var at = 0
-        for i in first..<(first + count) {
-            var s = text(h.set, i)
-            s.withUTF8 { bytes in
-                if let base = bytes.baseAddress {
-                    UnsafeMutableRawPointer(buf + at).copyMemory(from: base, byteCount: bytes.count)
-                }
-                at += bytes.count
-            }
-            buf[at] = 0
-            at += 1
-        }
-        return GEOLOC_OK
+        return writeTexts(count, { text(h.set, first + $0) }, buf, cap, needed)
     }
 }
 
@@ -439,8 +366,8 @@ public func geoloc_places_names(
 public func geoloc_places_attribute_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        count.pointee = h.set.attributeNames.count
+        let count = try required(count, "count")
+        try deliver(h.set.attributeNames.count, to: count, "count")
         return GEOLOC_OK
     }
 }
@@ -451,7 +378,7 @@ public func geoloc_places_attribute_name(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try outputBuffer(buf, cap, needed)
         let names = h.set.attributeNames
         return writeText(names[try index(j, names.count, "attribute")], buf, cap, needed)
     }
@@ -464,7 +391,7 @@ public func geoloc_places_attribute(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        try outputBuffer(buf, cap, needed)
         let key = try readText(name, "name")
         let i = try index(i, h.set.count, "place")
         guard let column = h.set.index(ofAttribute: key) else {
@@ -485,9 +412,9 @@ public func geoloc_places_within(
     _ limit: Int, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let (set, m, u, lim) = try queryArguments(places, out, cap, count, limit: limit, model: model, unit: unit)
+        let (set, results, m, u, lim) = try queryArguments(places, out, cap, count, limit: limit, model: model, unit: unit)
         let matches = try set.within(radius, u, of: coordinate(center), model: m, limit: lim)
-        return writeMatches(matches, out, cap, count)
+        return try writeMatches(matches, results)
     }
 }
 
@@ -497,12 +424,12 @@ public func geoloc_places_nearest(
     _ maxDistance: Double, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let (set, m, u, _) = try queryArguments(places, out, cap, count, limit: 0, model: model, unit: unit)
+        let (set, results, m, u, _) = try queryArguments(places, out, cap, count, limit: 0, model: model, unit: unit)
         let k = try checkCount(k, "k")
         let p = try coordinate(point)
         let bound = try distanceBound(maxDistance)
         let matches = try set.nearest(to: p, count: k, model: m, unit: u, maxDistance: bound)
-        return writeMatches(matches, out, cap, count)
+        return try writeMatches(matches, results)
     }
 }
 
@@ -514,17 +441,13 @@ public func geoloc_places_within_many(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        let n = try checkCount(n, "n")
-        if n != 0 && centers == nil { throw GeoLocError(.nullArgument, "centers is NULL with n = \(n)") }
-        guard let offsets else { throw GeoLocError(.nullArgument, "offsets is NULL") }
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
-        let cap = try checkCount(cap, "cap")
+        let centers = try inputArray(centers, n, "centers")
+        let n = centers.count
+        let offsets = try required(offsets, "offsets")
+        let results = try CallerArray(out, cap, count, needed: "count")
         let lim = try checkCount(limit, "limit")
         let (m, u) = try measure(model, unit)
-        let points = try BatchDistance.coordinates(
-            degrees(centers, n),
-            count: n, name: "centers")
+        let points = try coordinates(centers, "centers")
         if !radius.isFinite { throw GeoLocError(.notFinite, "radius \(show(radius)) is not finite") }
         if radius < 0 { throw GeoLocError(.outOfRange, "radius \(show(radius)) is negative") }
         var all: [[PlaceMatch]] = []
@@ -541,17 +464,13 @@ public func geoloc_places_within_many(
         var at = 0
         for (i, matches) in all.enumerated() {
             offsets[i] = at
-            for match in matches {
-                if at < cap, let out { out[at] = geoloc_match(index: match.index, distance: match.distance) }
-                at += 1
-            }
+            at += matches.count
         }
         offsets[n] = at
-        count.pointee = total
-        if total > cap {
-            throw GeoLocError(.bufferTooSmall, "the queries have \(total) results but the array holds \(cap)")
+        let flat = Array(all.joined())
+        return try results.fill(total, partial: true, "the queries have \(total) results") {
+            geoloc_match(index: flat[$0].index, distance: flat[$0].distance)
         }
-        return GEOLOC_OK
     }
 }
 
@@ -563,8 +482,8 @@ public func geoloc_places_nearest_many(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        let n = try checkCount(n, "n")
-        if n != 0 && points == nil { throw GeoLocError(.nullArgument, "points is NULL with n = \(n)") }
+        let points = try inputArray(points, n, "points")
+        let n = points.count
         let k = try checkCount(k, "k")
         let (total, overflow) = n.multipliedReportingOverflow(by: k)
         if overflow || total > maxCount {
@@ -572,9 +491,7 @@ public func geoloc_places_nearest_many(
         }
         let (m, u) = try measure(model, unit)
         guard k > 0 else { throw GeoLocError(.invalidArgument, "k is 0: ask for at least one match per point") }
-        let queries = try BatchDistance.coordinates(
-            degrees(points, n),
-            count: n, name: "points")
+        let queries = try coordinates(points, "points")
         let bound = try distanceBound(maxDistance)
         for (i, q) in queries.enumerated() {
             let matches = try h.set.nearest(to: q, count: k, model: m, unit: u, maxDistance: bound)
@@ -594,9 +511,9 @@ private func region(
     _ text: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?, _ make: (String) throws(GeoLocError) -> Region
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let r = try make(try readText(text, "text"))
-        out.pointee = retained(r, .region)
+        try deliver(retained(r, .region), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -622,8 +539,8 @@ public func geoloc_region_contains(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let r = try borrow(region, .region, as: Region.self, "region")
-        guard let inside else { throw GeoLocError(.nullArgument, "inside is NULL") }
-        inside.pointee = r.contains(try coordinate(c))
+        let inside = try required(inside, "inside")
+        try deliver(r.contains(try coordinate(c)), to: inside, "inside")
         return GEOLOC_OK
     }
 }
@@ -636,9 +553,9 @@ public func geoloc_places_in_region(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let r = try borrow(region, .region, as: Region.self, "region")
-        let (set, m, u, lim) = try queryArguments(places, out, cap, count, limit: limit, model: model, unit: unit)
+        let (set, results, m, u, lim) = try queryArguments(places, out, cap, count, limit: limit, model: model, unit: unit)
         let from: Coordinate? = if let origin { try coordinate(origin.pointee) } else { nil }
         let matches = try set.inside(r, sortedFrom: from, model: m, unit: u, limit: lim)
-        return writeMatches(matches, out, cap, count)
+        return try writeMatches(matches, results)
     }
 }

@@ -11,13 +11,13 @@ public func geoloc_route_length(
     _ total: UnsafeMutablePointer<Double>?, _ legs: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let total else { throw GeoLocError(.nullArgument, "total is NULL") }
-        let n = try checkCount(n, "n")
-        guard n == 0 || points != nil else { throw GeoLocError(.nullArgument, "points is NULL with n = \(n)") }
+        let total = try required(total, "total")
+        let points = try inputArray(points, n, "points")
         let (m, u) = try measure(model, unit)
-        let coords = try BatchDistance.coordinates(degrees(points, n), count: n, name: "points")
+        let coords = try coordinates(points, "points")
         let r = try routeLength(coords, closed: closed, model: m, unit: u)
-        total.pointee = r.total
+        for (i, d) in r.legs.enumerated() { try checkFinite(d, "legs[\(i)]") }
+        try deliver(r.total, to: total, "total")
         if let legs {
             for (i, d) in r.legs.enumerated() { legs[i] = d }
         }
@@ -33,7 +33,7 @@ public func geoloc_mileage(
     _ skipped_cap: Int
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let result else { throw GeoLocError(.nullArgument, "result is NULL") }
+        let result = try required(result, "result")
         let n = try checkCount(n_stops, "n_stops")
         guard n == 0 || stops != nil else { throw GeoLocError(.nullArgument, "stops is NULL with n_stops = \(n)") }
         let (m, u) = try measure(model, unit)
@@ -49,6 +49,7 @@ public func geoloc_mileage(
         }
         let r = try mileage(home: homeText, stops: stopTexts, roundTrip: round_trip, model: m, unit: u)
 
+        for (i, leg) in r.legs.enumerated() { try checkFinite(leg.distance, "legs[\(i)].distance") }
         var out = geoloc_mileage_result()
         out.total = r.total
         out.rounded = r.rounded
@@ -56,7 +57,7 @@ public func geoloc_mileage(
         out.stops_skipped = r.skippedStops.count
         out.leg_count = r.legs.count
         copyText(r.text, into: &out.text)
-        result.pointee = out
+        try deliver(out, to: result, "result")
 
         // A capacity above Int.max arrives negative: it is certainly enough.
         let legsShort = legs != nil && legs_cap > 0 && legs_cap < r.legs.count
@@ -83,9 +84,9 @@ public func geoloc_eta_minutes(
     _ minutes: UnsafeMutablePointer<Int64>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let minutes else { throw GeoLocError(.nullArgument, "minutes is NULL") }
+        let minutes = try required(minutes, "minutes")
         let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
-        minutes.pointee = try etaMinutes(distance: distance, speedPerHour: speed_per_hour, unit: u, detourFactor: detour_factor)
+        try deliver(try etaMinutes(distance: distance, speedPerHour: speed_per_hour, unit: u, detourFactor: detour_factor), to: minutes, "minutes")
         return GEOLOC_OK
     }
 }
@@ -123,11 +124,7 @@ private func routeEnd(_ end: geoloc_route_end, _ stop: Int, count: Int) throws(G
 private func writeOrder(
     _ r: StopOrder, _ order: UnsafeMutablePointer<Int>?, _ orderCap: Int, _ legs: UnsafeMutablePointer<Double>?,
     _ legsCap: Int, _ needed: UnsafeMutablePointer<Int>, _ result: UnsafeMutablePointer<geoloc_order_result>
-) -> geoloc_status {
-    if let bad = ([r.total, r.givenTotal] + r.legs).first(where: { !$0.isFinite }) {
-        return fail(.outOfRange, "the route's total overflows (\(show(bad))); use smaller costs")
-    }
-    needed.pointee = r.legs.count
+) throws(GeoLocError) -> geoloc_status {
     var out = geoloc_order_result()
     out.total = r.total
     out.given_total = r.givenTotal
@@ -137,7 +134,9 @@ private func writeOrder(
     out.leg_count = r.legs.count
     copyText(r.text, into: &out.text)
     copyText(r.givenText, into: &out.given_text)
-    result.pointee = out
+    for (i, d) in r.legs.enumerated() { try checkFinite(d, "legs[\(i)]") }
+    try deliver(out, to: result, "result")
+    needed.pointee = r.legs.count
     if orderCap < r.order.count || (legs != nil && legsCap < r.legs.count) {
         return fail(.bufferTooSmall, "the route has \(r.order.count) stops and \(r.legs.count) legs; "
             + "order holds \(orderCap)" + (legs != nil ? ", legs \(legsCap)" : ""))
@@ -152,8 +151,8 @@ private func orderOutputs(
     _ n: Int, _ order: UnsafeMutablePointer<Int>?, _ orderCap: Int, _ legs: UnsafeMutablePointer<Double>?, _ legsCap: Int,
     _ needed: UnsafeMutablePointer<Int>?, _ result: UnsafeMutablePointer<geoloc_order_result>?
 ) throws(GeoLocError) -> (UnsafeMutablePointer<Int>, UnsafeMutablePointer<geoloc_order_result>) {
-    guard let needed else { throw GeoLocError(.nullArgument, "needed is NULL") }
-    guard let result else { throw GeoLocError(.nullArgument, "result is NULL") }
+    let needed = try required(needed, "needed")
+    let result = try required(result, "result")
     _ = try checkCount(orderCap, "order_cap")
     _ = try checkCount(legsCap, "legs_cap")
     if order == nil && orderCap != 0 { throw GeoLocError(.nullArgument, "order is NULL but order_cap is \(orderCap)") }
@@ -171,8 +170,8 @@ public func geoloc_best_order(
 ) -> geoloc_status {
     let started = monotonicSeconds()
     return guarded { () throws(GeoLocError) in
-        let n = try checkCount(n, "n")
-        guard n == 0 || stops != nil else { throw GeoLocError(.nullArgument, "stops is NULL with n = \(n)") }
+        let stops = try inputArray(stops, n, "stops")
+        let n = stops.count
         let (neededOut, resultOut) = try orderOutputs(n, order, order_cap, legs, legs_cap, needed, result)
         let e = try routeEnd(end, end_stop, count: n)
         var opts = try orderOptions(options)
@@ -180,9 +179,9 @@ public func geoloc_best_order(
         let (m, u) = try measure(model, unit)
         _ = try checkStops(n, end: e, options: opts)
         let h = try coordinate(home)
-        let coords = try BatchDistance.coordinates(degrees(stops, n), count: n, name: "stops")
+        let coords = try coordinates(stops, "stops")
         let r = try bestOrder(home: h, stops: coords, end: e, model: m, unit: u, options: opts)
-        return writeOrder(r, order, order_cap, legs, legs_cap, neededOut, resultOut)
+        return try writeOrder(r, order, order_cap, legs, legs_cap, neededOut, resultOut)
     }
 }
 
@@ -212,7 +211,7 @@ public func geoloc_best_order_matrix(
         _ = try checkStops(n, end: e, options: opts)
         let costs = matrix.map { Array(UnsafeBufferPointer(start: $0, count: rows * cols)) } ?? [0]
         let r = try bestOrder(costs: costs, end: e, options: opts)
-        return writeOrder(r, order, order_cap, legs, legs_cap, neededOut, resultOut)
+        return try writeOrder(r, order, order_cap, legs, legs_cap, neededOut, resultOut)
     }
 }
 
@@ -233,8 +232,8 @@ private func scheduleOutputs(
     _ n: Int, _ order: UnsafeMutablePointer<Int>?, _ cap: Int, _ legs: UnsafeMutablePointer<Double>?, _ legsCap: Int,
     _ needed: UnsafeMutablePointer<Int>?, _ result: UnsafeMutablePointer<geoloc_schedule_result>?
 ) throws(GeoLocError) -> (UnsafeMutablePointer<Int>, UnsafeMutablePointer<geoloc_schedule_result>) {
-    guard let needed else { throw GeoLocError(.nullArgument, "needed is NULL") }
-    guard let result else { throw GeoLocError(.nullArgument, "result is NULL") }
+    let needed = try required(needed, "needed")
+    let result = try required(result, "result")
     _ = try checkCount(cap, "cap")
     _ = try checkCount(legsCap, "legs_cap")
     if order == nil && n > 0 { throw GeoLocError(.nullArgument, "order is NULL with \(n) stops") }
@@ -326,11 +325,11 @@ public func geoloc_best_order_windows_coords(
 ) -> geoloc_status {
     let started = monotonicSeconds()
     return guarded { () throws(GeoLocError) in
-        let n = try checkCount(n, "n")
+        let stops = try inputArray(stops, n, "stops")
+        let n = stops.count
         if n > ScheduledOrder.maxStops {
             throw GeoLocError(.countTooLarge, "\(n) stops are more than the \(ScheduledOrder.maxStops) a route takes")
         }
-        guard n == 0 || stops != nil else { throw GeoLocError(.nullArgument, "stops is NULL with n = \(n)") }
         let (neededOut, resultOut) = try scheduleOutputs(n, order, cap, legs, legs_cap, needed, result)
         let e = try routeEnd(end, end_stop, count: n)
         var opts = try orderOptions(options)
@@ -338,7 +337,7 @@ public func geoloc_best_order_windows_coords(
         let m = try decode(model.rawValue, as: EarthModel.self, "model")
         _ = try checkStops(n, end: e, options: opts)
         let h = try coordinate(home)
-        let coords = try BatchDistance.coordinates(degrees(stops, n), count: n, name: "stops")
+        let coords = try coordinates(stops, "stops")
         let (w, s) = windowArrays(windows, service_s, n)
         let r = try bestOrder(
             home: h, stops: coords, speed: speed_mps, windows: w, serviceTimes: s, departure: departure,

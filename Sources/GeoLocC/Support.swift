@@ -1,5 +1,8 @@
-// Plumbing shared by every thunk: the per-thread last-error message, status mapping, text in and
-// out of caller-owned buffers. No logic of the library lives here.
+// The vocabulary every thunk speaks (check, call, map): the per-thread last-error message and
+// status mapping; in, required pointers, input arrays, byte spans, caller text, enum values,
+// coordinates and the load options and limits; out, caller text, caller bytes and caller arrays
+// under the header's buffer contract, and the non-finite check every result passes through
+// (`deliver`, `CallerArray.fill`, `finiteAll`). No logic of the library lives here.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -72,28 +75,343 @@ func readText(_ p: UnsafePointer<CChar>?, _ what: String) throws(GeoLocError) ->
     return s
 }
 
+// MARK: - Required pointers, input arrays and byte spans
+
+/// A pointer the call cannot do without: NULL is `.nullArgument` ("out is NULL").
+@inline(__always)
+func required<T>(_ p: UnsafeMutablePointer<T>?, _ what: @autoclosure () -> String) throws(GeoLocError) -> UnsafeMutablePointer<T> {
+    guard let p else { throw GeoLocError(.nullArgument, "\(what()) is NULL") }
+    return p
+}
+
+/// An input pointer the call cannot do without: NULL is `.nullArgument`.
+@inline(__always)
+func required<T>(_ p: UnsafePointer<T>?, _ what: @autoclosure () -> String) throws(GeoLocError) -> UnsafePointer<T> {
+    guard let p else { throw GeoLocError(.nullArgument, "\(what()) is NULL") }
+    return p
+}
+
+/// An input array of `n` elements, in the header's order: the count first (above
+/// GEOLOC_MAX_COUNT is `.countTooLarge`, naming `count`), then the pointer, which may be NULL
+/// only when the count is 0 ("points is NULL with n = 3").
+@inline(__always)
+func inputArray<T>(
+    _ p: UnsafePointer<T>?, _ n: Int, _ what: @autoclosure () -> String, count countName: @autoclosure () -> String = "n"
+) throws(GeoLocError) -> UnsafeBufferPointer<T> {
+    let n = try checkCount(n, countName())
+    if n != 0 && p == nil { throw GeoLocError(.nullArgument, "\(what()) is NULL with \(countName()) = \(n)") }
+    return UnsafeBufferPointer(start: n == 0 ? nil : p, count: n)
+}
+
+/// A caller's coordinate array (already counted by `inputArray`), every point checked: the
+/// first bad one is named ("points[7]: latitude 91 is outside [-90, 90]").
+@inline(__always)
+func coordinates(_ b: UnsafeBufferPointer<geoloc_coord>, _ what: String) throws(GeoLocError) -> [Coordinate] {
+    try CoordinateArray.coordinates(degrees(b.baseAddress, b.count), count: b.count, name: what)
+}
+
+/// `len` bytes from the caller (no NUL needed): NULL only with `len` 0; a length above Int.max
+/// (a size_t no memory holds) is `.countTooLarge`.
+@inline(__always)
+func byteSpan(_ p: UnsafeRawPointer?, _ len: Int, _ what: @autoclosure () -> String) throws(GeoLocError) -> UnsafeRawBufferPointer {
+    if p == nil && len != 0 { throw GeoLocError(.nullArgument, "\(what()) is NULL with len = \(UInt(bitPattern: len))") }
+    guard len >= 0 else { throw GeoLocError(.countTooLarge, "len \(UInt(bitPattern: len)) is larger than memory") }
+    return UnsafeRawBufferPointer(start: len == 0 ? nil : p, count: len)
+}
+
+// MARK: - Caller text and bytes
+
+/// The header's buffer contract for `size` bytes of output (`terminated`: text, whose size
+/// counts its NUL): *needed is always set; when it does not fit, "" is written to text buffers
+/// (if cap > 0) and the status says so; `copy` writes the bytes when they fit.
+private func writeBuffer(
+    size: Int, terminated: Bool, _ buf: UnsafeMutableRawPointer?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?,
+    _ what: String, _ copy: (UnsafeMutableRawPointer) -> Void
+) -> geoloc_status {
+    guard let needed else { return fail(.nullArgument, "needed is NULL") }
+    needed.pointee = size
+    if cap != 0 && buf == nil { return fail(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
+    // size_t arrives as Int: a capacity above Int.max is negative here and is certainly enough.
+    guard cap < 0 || cap >= size, let buf else {
+        if terminated, let buf, cap != 0 { buf.storeBytes(of: 0, as: UInt8.self) }
+        if size == 0 { return GEOLOC_OK }
+        return fail(.bufferTooSmall, "\(what) needs \(size) bytes but the buffer holds \(cap)")
+    }
+    copy(buf)
+    return GEOLOC_OK
+}
+
+/// The (buf, cap, needed) of a text or bytes output, checked before any work, as the header
+/// orders failures (a NULL pointer first): `needed` is required, `buf` may be NULL only with
+/// cap 0.
+@inline(__always)
+func outputBuffer<P>(_ buf: P?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) throws(GeoLocError) {
+    _ = try required(needed, "needed")
+    if cap != 0 && buf == nil { throw GeoLocError(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
+}
+
 /// Writes `text` and its NUL to a caller-owned buffer under the header's buffer contract:
 /// *needed is always set; when it does not fit, "" is written (if cap > 0) and the status says so.
 func writeText(
     _ text: String, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guard let needed else { return fail(.nullArgument, "needed is NULL") }
-    let size = text.utf8.count + 1
-    needed.pointee = size
-    if cap != 0 && buf == nil { return fail(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
-    // size_t arrives as Int: a capacity above Int.max is negative here and is certainly enough.
-    guard cap < 0 || cap >= size, let buf else {
-        if let buf, cap != 0 { buf.pointee = 0 }
-        return fail(.bufferTooSmall, "the text needs \(size) bytes but the buffer holds \(cap)")
+    var text = text
+    return text.withUTF8 { writeText(utf8: UnsafeRawBufferPointer($0), buf, cap, needed) }
+}
+
+/// Writes UTF-8 bytes and a NUL to a caller-owned buffer, as `writeText` does for a String.
+func writeText(
+    utf8 text: UnsafeRawBufferPointer, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?,
+    _ what: String = "the text"
+) -> geoloc_status {
+    writeBuffer(size: text.count + 1, terminated: true, buf.map { UnsafeMutableRawPointer($0) }, cap, needed, what) { dst in
+        if let base = text.baseAddress, text.count > 0 { dst.copyMemory(from: base, byteCount: text.count) }
+        dst.storeBytes(of: 0, toByteOffset: text.count, as: UInt8.self)
     }
-    text.utf8.withContiguousStorageIfAvailable { bytes in
-        UnsafeMutableRawPointer(buf).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-    } ?? {
-        var i = 0
-        for b in text.utf8 { buf[i] = CChar(bitPattern: b); i += 1 }
-    }()
-    buf[size - 1] = 0
-    return GEOLOC_OK
+}
+
+/// Writes several texts, each with its NUL, one after another (the bulk text accessors): the
+/// texts are asked for twice, once to size them and once to copy them.
+func writeTexts(
+    _ count: Int, _ text: (Int) -> String, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?, _ what: String = "the texts"
+) -> geoloc_status {
+    var size = 0
+    for i in 0..<count { size += text(i).utf8.count + 1 }
+    return writeBuffer(size: size, terminated: true, buf.map { UnsafeMutableRawPointer($0) }, cap, needed, what) { dst in
+        var at = 0
+        for i in 0..<count {
+            var s = text(i)
+            s.withUTF8 { bytes in
+                if let base = bytes.baseAddress { (dst + at).copyMemory(from: base, byteCount: bytes.count) }
+                at += bytes.count
+            }
+            dst.storeBytes(of: 0, toByteOffset: at, as: UInt8.self)
+            at += 1
+        }
+    }
+}
+
+/// Writes bytes (no NUL: saved states) to a caller-owned buffer under the buffer contract.
+func writeBytes(
+    _ bytes: [UInt8], _ buf: UnsafeMutableRawPointer?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?,
+    _ what: String = "the state"
+) -> geoloc_status {
+    writeBuffer(size: bytes.count, terminated: false, buf, cap, needed, what) { dst in
+        bytes.withUnsafeBytes { if let base = $0.baseAddress { dst.copyMemory(from: base, byteCount: $0.count) } }
+    }
+}
+
+// MARK: - Caller arrays
+
+/// A caller-owned array for a variable number of results (out, cap, and the count the results
+/// need, `needed` or `count` in the header), checked before any work: the count pointer is
+/// required, `out` may be NULL only with cap 0, cap is a count.
+struct CallerArray<Element: CResult> {
+    let out: UnsafeMutablePointer<Element>?
+    let cap: Int
+    let needed: UnsafeMutablePointer<Int>
+
+    init(
+        _ out: UnsafeMutablePointer<Element>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?,
+        out outName: String = "out", cap capName: String = "cap", needed neededName: String = "needed"
+    ) throws(GeoLocError) {
+        self.needed = try required(needed, neededName)
+        if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "\(outName) is NULL but \(capName) is \(UInt(bitPattern: cap))") }
+        self.cap = try checkCount(cap, capName)
+        self.out = out
+    }
+
+    /// Hands `count` results to the caller: each passes the non-finite check first (nothing is
+    /// written when one fails), then *needed is set to `count`; when they do not all fit, the
+    /// first `cap` are written (`partial`) or none, and the status is `.bufferTooSmall` with
+    /// "`subject` but the array holds `cap`".
+    func fill(
+        _ count: Int, partial: Bool, _ subject: @autoclosure () -> String, _ element: (Int) -> Element
+    ) throws(GeoLocError) -> geoloc_status {
+        for i in 0..<count { try checkFinite(element(i), "out[\(i)]") }
+        needed.pointee = count
+        let n = count <= cap ? count : (partial ? cap : 0)
+        if n > 0, let out {
+            for i in 0..<n { out[i] = element(i) }
+        }
+        if count > cap { throw GeoLocError(.bufferTooSmall, "\(subject()) but the array holds \(cap)") }
+        return GEOLOC_OK
+    }
+}
+
+// MARK: - The non-finite check
+
+/// A value a thunk hands to its caller, with its rule on doubles: no result is ever ±infinity,
+/// and NaN only in a field the header documents as "NaN when absent". Every type a thunk writes
+/// conforms (a new result type does not compile until it says its rule), and every write goes
+/// through `deliver` or `CallerArray.fill`, which apply it.
+protocol CResult {
+    /// The first field that breaks the rule and its value, or nil.
+    var nonFinite: (field: String, value: Double)? { get }
+}
+
+/// Whether `v` is finite, or NaN where NaN means "absent".
+@inline(__always)
+private func bad(_ v: Double, absentAllowed: Bool = false) -> Bool {
+    !(v.isFinite || (absentAllowed && v.isNaN))
+}
+
+extension Double: CResult {
+    var nonFinite: (field: String, value: Double)? { isFinite ? nil : ("", self) }
+}
+extension Int: CResult { var nonFinite: (field: String, value: Double)? { nil } }
+extension Int64: CResult { var nonFinite: (field: String, value: Double)? { nil } }
+extension Bool: CResult { var nonFinite: (field: String, value: Double)? { nil } }
+extension OpaquePointer: CResult { var nonFinite: (field: String, value: Double)? { nil } }
+extension UnsafePointer: CResult { var nonFinite: (field: String, value: Double)? { nil } }
+extension Optional: CResult where Wrapped: CResult { var nonFinite: (field: String, value: Double)? { self?.nonFinite } }
+
+extension geoloc_coord: CResult {
+    var nonFinite: (field: String, value: Double)? {
+        bad(lat) ? ("lat", lat) : bad(lon) ? ("lon", lon) : nil
+    }
+}
+
+// The rule of each result struct of the header (section by section). NaN is allowed only in
+// the fields the header documents as "NaN when absent"; INFINITY only where it documents it.
+
+extension geoloc_leg: CResult {
+    var nonFinite: (field: String, value: Double)? { bad(distance) ? ("distance", distance) : nil }
+}
+extension geoloc_mileage_result: CResult {
+    var nonFinite: (field: String, value: Double)? {
+        bad(total) ? ("total", total) : bad(rounded) ? ("rounded", rounded) : nil
+    }
+}
+extension geoloc_order_result: CResult {
+    var nonFinite: (field: String, value: Double)? {
+        bad(total) ? ("total", total) : bad(given_total) ? ("given_total", given_total) : bad(saving) ? ("saving", saving) : nil
+    }
+}
+extension geoloc_fix: CResult {
+    var nonFinite: (field: String, value: Double)? {
+        if bad(lat) { return ("lat", lat) }
+        if bad(lon) { return ("lon", lon) }
+        if bad(time) { return ("time", time) }
+        if bad(accuracy_m) { return ("accuracy_m", accuracy_m) }
+        if bad(speed_mps, absentAllowed: true) { return ("speed_mps", speed_mps) }
+        if bad(course_deg, absentAllowed: true) { return ("course_deg", course_deg) }
+        if bad(altitude_m, absentAllowed: true) { return ("altitude_m", altitude_m) }
+        return nil
+    }
+}
+extension geoloc_filter_options: CResult {
+    /// INFINITY turns max_accuracy_m and max_speed_mps off.
+    var nonFinite: (field: String, value: Double)? {
+        if max_accuracy_m.isNaN { return ("max_accuracy_m", max_accuracy_m) }
+        if bad(distance_filter_m) { return ("distance_filter_m", distance_filter_m) }
+        if max_speed_mps.isNaN { return ("max_speed_mps", max_speed_mps) }
+        if bad(stop_radius_m) { return ("stop_radius_m", stop_radius_m) }
+        if bad(stop_time_s) { return ("stop_time_s", stop_time_s) }
+        return nil
+    }
+}
+extension geoloc_monitor_options: CResult {
+    var nonFinite: (field: String, value: Double)? {
+        if bad(accuracy_factor) { return ("accuracy_factor", accuracy_factor) }
+        if bad(enter_margin_m) { return ("enter_margin_m", enter_margin_m) }
+        if bad(exit_margin_m) { return ("exit_margin_m", exit_margin_m) }
+        if bad(loitering_time_s) { return ("loitering_time_s", loitering_time_s) }
+        return nil
+    }
+}
+extension geoloc_geofence_event: CResult {
+    var nonFinite: (field: String, value: Double)? { bad(time) ? ("time", time) : nil }
+}
+extension geoloc_track_stats: CResult {
+    var nonFinite: (field: String, value: Double)? {
+        let fields = [
+            ("length_m", length_m), ("duration_s", duration_s), ("moving_time_s", moving_time_s),
+            ("average_speed_mps", average_speed_mps), ("moving_speed_mps", moving_speed_mps),
+            ("max_speed_mps", max_speed_mps), ("elevation_gain_m", elevation_gain_m), ("elevation_loss_m", elevation_loss_m),
+        ]
+        return fields.first { bad($0.1) }
+    }
+}
+extension geoloc_stay_point: CResult {
+    var nonFinite: (field: String, value: Double)? {
+        if let c = center.nonFinite { return ("center." + c.field, c.value) }
+        return bad(arrival) ? ("arrival", arrival) : bad(departure) ? ("departure", departure) : nil
+    }
+}
+
+/// Checks a result: `.notFinite` naming it and the field ("result.total is inf, not a finite
+/// number").
+@inline(__always)
+func checkFinite<T: CResult>(_ value: T, _ what: @autoclosure () -> String) throws(GeoLocError) {
+    if let (field, v) = value.nonFinite {
+        let name = field.isEmpty ? what() : what() + "." + field
+        throw GeoLocError(.notFinite, "\(name) would be \(show(v)), not a finite number")
+    }
+}
+
+/// Writes a result through a required out-pointer after the non-finite check: on failure
+/// nothing is written.
+@inline(__always)
+func deliver<T: CResult>(_ value: T, to out: UnsafeMutablePointer<T>, _ what: @autoclosure () -> String = "out") throws(GeoLocError) {
+    try checkFinite(value, what())
+    out.pointee = value
+}
+
+/// Writes a result through an optional out-pointer (NULL: not asked for) after the check.
+@inline(__always)
+func deliver<T: CResult>(_ value: T, toOptional out: UnsafeMutablePointer<T>?, _ what: @autoclosure () -> String) throws(GeoLocError) {
+    try checkFinite(value, what())
+    out?.pointee = value
+}
+
+/// The non-finite check over results a kernel wrote into the caller's array directly (the
+/// batch distances): `.notFinite` naming the first bad one. (The array then holds the results:
+/// the header says so where this applies.)
+func finiteAll(_ values: UnsafeBufferPointer<Double>, _ what: String) throws(GeoLocError) {
+    for (i, v) in values.enumerated() where !v.isFinite {
+        throw GeoLocError(.notFinite, "\(what)[\(i)] would be \(show(v)), not a finite number")
+    }
+}
+
+// MARK: - Load options and limits
+
+/// The options and limits of a load (Core's `LoadOptions`), checked: NULL options or limits
+/// mean the defaults; a zero limit its default; limit fields past limits->struct_size (a caller
+/// compiled against an older header) their defaults. Limits are checked first (their
+/// struct_size), then the option texts' UTF-8.
+func loadOptions(
+    _ options: UnsafePointer<geoloc_load_options>?, _ limits: UnsafePointer<geoloc_load_limits>? = nil
+) throws(GeoLocError) -> LoadOptions {
+    var o = LoadOptions()
+    if let p = limits {
+        let size = p.pointee.struct_size
+        // size_t arrives as Int: above Int.max is negative, and certainly as large as the struct.
+        guard size < 0 || size >= MemoryLayout<Int>.size else {
+            throw GeoLocError(
+                .invalidArgument, "limits->struct_size \(size) is smaller than a size_t; set it to sizeof(geoloc_load_limits)")
+        }
+        func field(_ path: KeyPath<geoloc_load_limits, Int>, _ fallback: Int) -> Int {
+            let offset = MemoryLayout<geoloc_load_limits>.offset(of: path)!
+            let v = size < 0 || size >= offset + MemoryLayout<Int>.size ? p.pointee[keyPath: path] : 0
+            // SIZE_MAX and anything above Int.max mean "no bound".
+            return v == 0 ? fallback : v < 0 ? Int.max : v
+        }
+        o.maxIssues = field(\.max_issues, LoadOptions.defaultMaxIssues)
+        o.maxPlaces = field(\.max_places, LoadOptions.defaultMaxPlaces)
+        o.maxBytes = field(\.max_bytes, LoadOptions.defaultMaxBytes)
+        o.maxRecords = field(\.max_records, LoadOptions.defaultMaxRecords)
+    }
+    guard let p = options else { return o }
+    let c = p.pointee
+    o.strict = c.strict
+    o.latitudeColumn = try optionalText(c.latitude_column, "options->latitude_column")
+    o.longitudeColumn = try optionalText(c.longitude_column, "options->longitude_column")
+    o.idColumn = try optionalText(c.id_column, "options->id_column")
+    o.nameColumn = try optionalText(c.name_column, "options->name_column")
+    o.delimiter = c.delimiter == 0 ? nil : UInt8(bitPattern: c.delimiter)
+    return o
 }
 
 /// Runs a throwing body and maps its error to a status.

@@ -13,32 +13,15 @@ private func fixBuffer(_ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ name: St
     return FixBuffer(fixes.map { UnsafeRawPointer($0).assumingMemoryBound(to: Double.self) }, count: n)
 }
 
-/// The (out, cap, needed) triple of a variable-length array result, checked.
-private func arrayOutput<T>(_ out: UnsafeMutablePointer<T>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) throws(GeoLocError) -> Int {
-    guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
-    if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
-    return try checkCount(cap, "cap")
-}
-
-/// Writes bytes under the buffer contract (as writeText, without a NUL).
-private func writeBytes(_ bytes: [UInt8], _ buf: UnsafeMutableRawPointer?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guard let needed else { return fail(.nullArgument, "needed is NULL") }
-    needed.pointee = bytes.count
-    if cap != 0 && buf == nil { return fail(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
-    guard cap < 0 || cap >= bytes.count, let buf else {
-        return fail(.bufferTooSmall, "the state needs \(bytes.count) bytes but the buffer holds \(cap)")
-    }
-    bytes.withUnsafeBytes { buf.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-    return GEOLOC_OK
-}
-
-private func readBytes(_ p: UnsafeRawPointer?, _ len: Int) throws(GeoLocError) -> UnsafeRawBufferPointer {
-    if p == nil && len != 0 { throw GeoLocError(.nullArgument, "bytes is NULL with len = \(UInt(bitPattern: len))") }
-    guard len >= 0 else { throw GeoLocError(.countTooLarge, "len \(UInt(bitPattern: len)) is larger than memory") }
-    return UnsafeRawBufferPointer(start: p, count: len)
-}
-
 // MARK: - The fix filter
+
+extension geoloc_fix {
+    /// A fix as the C struct.
+    init(_ f: Fix) {
+        self.init(lat: f.latitude, lon: f.longitude, time: f.time, accuracy_m: f.accuracy,
+                  speed_mps: f.speed, course_deg: f.course, altitude_m: f.altitude)
+    }
+}
 
 private func filterOptions(_ o: geoloc_filter_options) -> FilterOptions {
     FilterOptions(maxAccuracy: o.max_accuracy_m, distanceFilter: o.distance_filter_m, maxSpeed: o.max_speed_mps,
@@ -48,11 +31,11 @@ private func filterOptions(_ o: geoloc_filter_options) -> FilterOptions {
 @c @implementation
 public func geoloc_filter_options_preset(_ activity: geoloc_activity, _ out: UnsafeMutablePointer<geoloc_filter_options>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let a = try decode(activity.rawValue, as: Activity.self, "activity")
         let o = FilterOptions(activity: a)
-        out.pointee = geoloc_filter_options(max_accuracy_m: o.maxAccuracy, distance_filter_m: o.distanceFilter,
-                                            max_speed_mps: o.maxSpeed, stop_radius_m: o.stopRadius, stop_time_s: o.stopTime)
+        try deliver(geoloc_filter_options(max_accuracy_m: o.maxAccuracy, distance_filter_m: o.distanceFilter,
+                                          max_speed_mps: o.maxSpeed, stop_radius_m: o.stopRadius, stop_time_s: o.stopTime), to: out)
         return GEOLOC_OK
     }
 }
@@ -60,9 +43,9 @@ public func geoloc_filter_options_preset(_ activity: geoloc_activity, _ out: Uns
 @c @implementation
 public func geoloc_fix_filter_create(_ options: UnsafePointer<geoloc_filter_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let o = options.map { filterOptions($0.pointee) } ?? FilterOptions(activity: .other)
-        out.pointee = retained(try FixFilter(options: o), .filter)
+        try deliver(retained(try FixFilter(options: o), .filter), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -93,8 +76,8 @@ public func geoloc_fix_filter_run(
 public func geoloc_fix_filter_stationary(_ filter: OpaquePointer?, _ stationary: UnsafeMutablePointer<Bool>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let f = try borrow(filter, .filter, as: FixFilter.self, "filter")
-        guard let stationary else { throw GeoLocError(.nullArgument, "stationary is NULL") }
-        stationary.pointee = f.isStationary
+        let stationary = try required(stationary, "stationary")
+        try deliver(f.isStationary, to: stationary, "stationary")
         return GEOLOC_OK
     }
 }
@@ -112,9 +95,9 @@ public func geoloc_fix_filter_save(
 @c @implementation
 public func geoloc_fix_filter_restore(_ bytes: UnsafeRawPointer?, _ len: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        let b = try readBytes(bytes, len)
-        out.pointee = retained(try FixFilter(restoring: b), .filter)
+        let out = try required(out, "out")
+        let b = try byteSpan(bytes, len, "bytes")
+        try deliver(retained(try FixFilter(restoring: b), .filter), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -127,7 +110,7 @@ public func geoloc_geofences_create(
     _ n_polygons: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let nc = try checkCount(n_circles, "n_circles")
         guard nc == 0 || circles != nil else { throw GeoLocError(.nullArgument, "circles is NULL with n_circles = \(nc)") }
         let np = try checkCount(n_polygons, "n_polygons")
@@ -150,10 +133,10 @@ public func geoloc_geofences_create(
             let id = try optionalText(p.id, "polygons[\(i)].id") ?? ""
             let k = try checkCount(p.n_vertices, "polygons[\(i)].n_vertices")
             guard k == 0 || p.vertices != nil else { throw GeoLocError(.nullArgument, "polygons[\(i)].vertices is NULL") }
-            let vs = try BatchDistance.coordinates(degrees(p.vertices, k), count: k, name: "polygons[\(i)].vertices")
+            let vs = try CoordinateArray.coordinates(degrees(p.vertices, k), count: k, name: "polygons[\(i)].vertices")
             ps.append(PolygonFence(id: id, vertices: vs))
         }
-        out.pointee = retained(try Geofences(circles: cs, polygons: ps), .geofences)
+        try deliver(retained(try Geofences(circles: cs, polygons: ps), .geofences), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -167,8 +150,8 @@ public func geoloc_geofences_destroy(_ fences: OpaquePointer?) {
 public func geoloc_geofences_count(_ fences: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        count.pointee = f.count
+        let count = try required(count, "count")
+        try deliver(f.count, to: count, "count")
         return GEOLOC_OK
     }
 }
@@ -179,7 +162,7 @@ public func geoloc_geofences_id(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        _ = try required(needed, "needed")
         guard index >= 0 && index < f.count else {
             throw GeoLocError(.outOfRange, "region index \(UInt(bitPattern: index)) is not below the count \(f.count)")
         }
@@ -191,11 +174,13 @@ public func geoloc_geofences_id(
 
 @c @implementation
 public func geoloc_monitor_options_default(_ out: UnsafeMutablePointer<geoloc_monitor_options>?) -> geoloc_status {
-    guard let out else { return fail(.nullArgument, "out is NULL") }
-    let o = MonitorOptions()
-    out.pointee = geoloc_monitor_options(accuracy_factor: o.accuracyFactor, enter_margin_m: o.enterMargin,
-                                         exit_margin_m: o.exitMargin, loitering_time_s: o.loiteringTime)
-    return GEOLOC_OK
+    guarded { () throws(GeoLocError) in
+        let out = try required(out, "out")
+        let o = MonitorOptions()
+        try deliver(geoloc_monitor_options(accuracy_factor: o.accuracyFactor, enter_margin_m: o.enterMargin,
+                                           exit_margin_m: o.exitMargin, loitering_time_s: o.loiteringTime), to: out)
+        return GEOLOC_OK
+    }
 }
 
 @c @implementation
@@ -204,13 +189,13 @@ public func geoloc_monitor_create(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         var o = MonitorOptions()
         if let c = options?.pointee {
             o = MonitorOptions(accuracyFactor: c.accuracy_factor, enterMargin: c.enter_margin_m,
                                exitMargin: c.exit_margin_m, loiteringTime: c.loitering_time_s)
         }
-        out.pointee = retained(MonitorHandle(try GeofenceMonitor(fences: f, options: o)), .monitor)
+        try deliver(retained(MonitorHandle(try GeofenceMonitor(fences: f, options: o)), .monitor), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -228,22 +213,15 @@ public func geoloc_monitor_run(
     guarded { () throws(GeoLocError) in
         let h = try borrow(monitor, .monitor, as: MonitorHandle.self, "monitor")
         let b = try fixBuffer(fixes, n)
-        let cap = try arrayOutput(events, cap, needed)
+        let results = try CallerArray(events, cap, needed, out: "events")
         try h.monitor.check(b, "fixes")
         h.events.removeAll(keepingCapacity: true)
-        h.monitor.run(b, events: &h.events) { $0 <= cap }
-        let count = h.events.count
-        needed!.pointee = count
-        guard count <= cap else {
-            throw GeoLocError(.bufferTooSmall, "the fixes have \(count) events but the array holds \(cap)")
+        h.monitor.run(b, events: &h.events) { $0 <= results.cap }
+        let e = h.events
+        return try results.fill(e.count, partial: false, "the fixes have \(e.count) events") {
+            geoloc_geofence_event(fix: e[$0].fix, region: e[$0].region, time: e[$0].time,
+                                  transition: geoloc_transition(rawValue: UInt32(e[$0].transition.rawValue)))
         }
-        if let events {
-            for (i, e) in h.events.enumerated() {
-                events[i] = geoloc_geofence_event(fix: e.fix, region: e.region, time: e.time,
-                                                  transition: geoloc_transition(rawValue: UInt32(e.transition.rawValue)))
-            }
-        }
-        return GEOLOC_OK
     }
 }
 
@@ -253,18 +231,9 @@ public func geoloc_monitor_inside(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(monitor, .monitor, as: MonitorHandle.self, "monitor")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        if regions == nil && cap != 0 { throw GeoLocError(.nullArgument, "regions is NULL but cap is \(UInt(bitPattern: cap))") }
-        let cap = try checkCount(cap, "cap")
+        let results = try CallerArray(regions, cap, count, out: "regions", needed: "count")
         let inside = h.monitor.insideRegions
-        count.pointee = inside.count
-        if let regions {
-            for i in 0..<min(cap, inside.count) { regions[i] = inside[i] }
-        }
-        if inside.count > cap {
-            throw GeoLocError(.bufferTooSmall, "the stream is inside \(inside.count) regions but the array holds \(cap)")
-        }
-        return GEOLOC_OK
+        return try results.fill(inside.count, partial: true, "the stream is inside \(inside.count) regions") { inside[$0] }
     }
 }
 
@@ -284,9 +253,9 @@ public func geoloc_monitor_restore(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        let b = try readBytes(bytes, len)
-        out.pointee = retained(MonitorHandle(try GeofenceMonitor(fences: f, restoring: b)), .monitor)
+        let out = try required(out, "out")
+        let b = try byteSpan(bytes, len, "bytes")
+        try deliver(retained(MonitorHandle(try GeofenceMonitor(fences: f, restoring: b)), .monitor), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -299,16 +268,16 @@ public func geoloc_track_measure(
     _ out: UnsafeMutablePointer<geoloc_track_stats>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let b = try fixBuffer(fixes, n)
         let m = try decode(model.rawValue, as: EarthModel.self, "model")
         try b.check("fixes")
         try b.checkTimesNondecreasing("fixes")
         let s = try Track.stats(b, model: m, movingSpeed: moving_speed_mps)
-        out.pointee = geoloc_track_stats(
+        try deliver(geoloc_track_stats(
             length_m: s.length, duration_s: s.duration, moving_time_s: s.movingTime, average_speed_mps: s.averageSpeed,
             moving_speed_mps: s.movingSpeed, max_speed_mps: s.maxSpeed, elevation_gain_m: s.elevationGain,
-            elevation_loss_m: s.elevationLoss, altitude_count: s.altitudeCount)
+            elevation_loss_m: s.elevationLoss, altitude_count: s.altitudeCount), to: out)
         return GEOLOC_OK
     }
 }
@@ -319,12 +288,12 @@ public func geoloc_track_simplify(
     _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
+        let count = try required(count, "count")
         let n = try checkCount(n, "n")
         guard n == 0 || points != nil else { throw GeoLocError(.nullArgument, "points is NULL with n = \(n)") }
         guard n == 0 || kept != nil else { throw GeoLocError(.nullArgument, "kept is NULL with n = \(n)") }
         let deg = degrees(points, n)
-        try BatchDistance.checkPoints(deg, n, "points")
+        try CoordinateArray.check(deg, n, "points")
         let flags = UnsafeMutableBufferPointer<Bool>.allocate(capacity: max(n, 1))
         defer { flags.deallocate() }
         let k = try Track.simplify(deg.baseAddress, stride: 2, count: n, tolerance: tolerance_m, keep: flags)
@@ -333,7 +302,7 @@ public func geoloc_track_simplify(
             kept![j] = i
             j += 1
         }
-        count.pointee = k
+        try deliver(k, to: count, "count")
         return GEOLOC_OK
     }
 }
@@ -345,21 +314,15 @@ public func geoloc_track_resample(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let b = try fixBuffer(fixes, n)
-        let cap = try arrayOutput(out, cap, needed)
+        let results = try CallerArray(out, cap, needed)
         guard mode.rawValue <= 1 else { throw GeoLocError(.invalidArgument, "mode \(mode.rawValue) is not a known value") }
         try b.check("fixes")
         try b.checkTimesNondecreasing("fixes")
         var points: [Fix] = []
         try Track.resample(b, step: mode.rawValue == 0 ? .distance(step) : .time(step)) { points.append($0) }
-        needed!.pointee = points.count
-        guard points.count <= cap else {
-            throw GeoLocError(.bufferTooSmall, "the track has \(points.count) points at this step but the array holds \(cap)")
+        return try results.fill(points.count, partial: false, "the track has \(points.count) points at this step") {
+            geoloc_fix(points[$0])
         }
-        for (i, f) in points.enumerated() {
-            out![i] = geoloc_fix(lat: f.latitude, lon: f.longitude, time: f.time, accuracy_m: f.accuracy,
-                                 speed_mps: f.speed, course_deg: f.course, altitude_m: f.altitude)
-        }
-        return GEOLOC_OK
     }
 }
 
@@ -370,21 +333,17 @@ public func geoloc_track_stay_points(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let b = try fixBuffer(fixes, n)
-        let cap = try arrayOutput(out, cap, needed)
+        let results = try CallerArray(out, cap, needed)
         try b.check("fixes")
         try b.checkTimesNondecreasing("fixes")
         var stays: [StayPoint] = []
         try Track.stayPoints(b, distance: distance_m, time: time_s) { stays.append($0) }
-        needed!.pointee = stays.count
-        guard stays.count <= cap else {
-            throw GeoLocError(.bufferTooSmall, "the track has \(stays.count) stay points but the array holds \(cap)")
+        return try results.fill(stays.count, partial: false, "the track has \(stays.count) stay points") {
+            let s = stays[$0]
+            return geoloc_stay_point(first: s.first, last: s.last,
+                                     center: geoloc_coord(lat: s.center.latitude, lon: s.center.longitude),
+                                     arrival: s.arrival, departure: s.departure)
         }
-        for (i, s) in stays.enumerated() {
-            out![i] = geoloc_stay_point(first: s.first, last: s.last,
-                                        center: geoloc_coord(lat: s.center.latitude, lon: s.center.longitude),
-                                        arrival: s.arrival, departure: s.departure)
-        }
-        return GEOLOC_OK
     }
 }
 
@@ -397,14 +356,14 @@ private func trackLoad(
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
+        let out = try required(out, "out")
         let file = try readText(path, "path")
         let strict = options?.pointee.strict ?? false
         let r = switch format {
         case .gpx: try TrackFormat.readGPX(file: file, strict: strict)
         case .geoJSON: try TrackFormat.readGeoJSON(file: file, strict: strict)
         }
-        out.pointee = retained(TrackHandle(r), .track)
+        try deliver(retained(TrackHandle(r), .track), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -414,14 +373,14 @@ private func trackLoad(
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let out else { throw GeoLocError(.nullArgument, "out is NULL") }
-        let bytes = try readBytes(text.map { UnsafeRawPointer($0) }, len)
+        let out = try required(out, "out")
+        let bytes = try byteSpan(text, len, "text")
         let strict = options?.pointee.strict ?? false
         let r = switch format {
         case .gpx: try TrackFormat.readGPX(bytes, strict: strict)
         case .geoJSON: try TrackFormat.readGeoJSON(bytes, strict: strict)
         }
-        out.pointee = retained(TrackHandle(r), .track)
+        try deliver(retained(TrackHandle(r), .track), to: out, "out")
         return GEOLOC_OK
     }
 }
@@ -467,20 +426,9 @@ public func geoloc_track_fixes(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        if out == nil && cap != 0 { throw GeoLocError(.nullArgument, "out is NULL but cap is \(UInt(bitPattern: cap))") }
-        let cap = try checkCount(cap, "cap")
+        let results = try CallerArray(out, cap, count, needed: "count")
         let fixes = h.load.fixes
-        count.pointee = fixes.count
-        for i in 0..<min(cap, fixes.count) {
-            let f = fixes[i]
-            out![i] = geoloc_fix(lat: f.latitude, lon: f.longitude, time: f.time, accuracy_m: f.accuracy,
-                                 speed_mps: f.speed, course_deg: f.course, altitude_m: f.altitude)
-        }
-        if fixes.count > cap {
-            throw GeoLocError(.bufferTooSmall, "the track has \(fixes.count) fixes but the array holds \(cap)")
-        }
-        return GEOLOC_OK
+        return try results.fill(fixes.count, partial: true, "the track has \(fixes.count) fixes") { geoloc_fix(fixes[$0]) }
     }
 }
 
@@ -488,8 +436,8 @@ public func geoloc_track_fixes(
 public func geoloc_track_timed(_ track: OpaquePointer?, _ timed: UnsafeMutablePointer<Bool>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        guard let timed else { throw GeoLocError(.nullArgument, "timed is NULL") }
-        timed.pointee = h.load.timed
+        let timed = try required(timed, "timed")
+        try deliver(h.load.timed, to: timed, "timed")
         return GEOLOC_OK
     }
 }
@@ -498,8 +446,8 @@ public func geoloc_track_timed(_ track: OpaquePointer?, _ timed: UnsafeMutablePo
 public func geoloc_track_issue_count(_ track: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        guard let count else { throw GeoLocError(.nullArgument, "count is NULL") }
-        count.pointee = h.load.issues.count
+        let count = try required(count, "count")
+        try deliver(h.load.issues.count, to: count, "count")
         return GEOLOC_OK
     }
 }
@@ -511,12 +459,12 @@ public func geoloc_track_issue(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        _ = try required(needed, "needed")
         let issues = h.load.issues
         guard i >= 0 && i < issues.count else {
             throw GeoLocError(.outOfRange, "issue index \(UInt(bitPattern: i)) is not below the count \(issues.count)")
         }
-        record?.pointee = issues[i].record
+        try deliver(issues[i].record, toOptional: record, "record")
         return writeText(issues[i].reason, buf, cap, needed)
     }
 }
@@ -528,7 +476,7 @@ public func geoloc_track_write_gpx(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let b = try fixBuffer(fixes, n)
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        _ = try required(needed, "needed")
         let title = try optionalText(name, "name")
         try b.check("fixes")
         return writeText(try TrackFormat.gpx(b, name: title), buf, cap, needed)
@@ -542,7 +490,7 @@ public func geoloc_track_write_geojson(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let b = try fixBuffer(fixes, n)
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        _ = try required(needed, "needed")
         try b.check("fixes")
         return writeText(try TrackFormat.geoJSON(b), buf, cap, needed)
     }

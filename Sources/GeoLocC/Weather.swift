@@ -10,13 +10,13 @@ public func geoloc_weather_label(
     _ code: Int32, _ daylight: geoloc_daylight, _ label: UnsafeMutablePointer<UnsafePointer<CChar>?>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard let label else { throw GeoLocError(.nullArgument, "label is NULL") }
+        let label = try required(label, "label")
         let d = try decode(daylight.rawValue, as: Daylight.self, "daylight")
         guard let text = WeatherCode.staticLabel(Int(code), d) else {
-            label.pointee = cString("Unknown")
+            try deliver(cString("Unknown"), to: label, "label")
             throw GeoLocError(.unknownCode, "weather code \(code) is not a documented WMO code")
         }
-        label.pointee = cString(text)
+        try deliver(cString(text), to: label, "label")
         return GEOLOC_OK
     }
 }
@@ -32,7 +32,7 @@ public func geoloc_weather_condition(
     _ daylight: geoloc_daylight, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        guard needed != nil else { throw GeoLocError(.nullArgument, "needed is NULL") }
+        _ = try required(needed, "needed")
         let g = try decode(given.rawValue, as: TemperatureUnit.self, "temperature unit")
         let s = try decode(shown.rawValue, as: TemperatureUnit.self, "temperature unit")
         let d = try decode(daylight.rawValue, as: Daylight.self, "daylight")

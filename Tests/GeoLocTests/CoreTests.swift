@@ -119,3 +119,92 @@ final class CoreTests: XCTestCase {
         }
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Loading files (Core/Files.swift, Core/Load.swift): every loader opens its file the same way
+/// and under the same limits.
+final class LoadingTests: XCTestCase {
+    /// Every loader, by name.
+    let loaders: [(String, (String) throws(GeoLocError) -> Void)] = [
+        ("PlaceSet.open", { (p) throws(GeoLocError) in _ = try PlaceSet.open(p) }),
+        ("PlaceSet.load(csvFile:)", { (p) throws(GeoLocError) in _ = try PlaceSet.load(csvFile: p) }),
+        ("PlaceSet.load(geoJSONFile:)", { (p) throws(GeoLocError) in _ = try PlaceSet.load(geoJSONFile: p) }),
+        ("TrackFormat.readGPX(file:)", { (p) throws(GeoLocError) in _ = try TrackFormat.readGPX(file: p) }),
+        ("TrackFormat.readGeoJSON(file:)", { (p) throws(GeoLocError) in _ = try TrackFormat.readGeoJSON(file: p) }),
+        ("Gazetteer(path:)", { (p) throws(GeoLocError) in _ = try Gazetteer(path: p) }),
+    ]
+
+    func temporaryDirectory() -> String {
+        var template = Array("/tmp/geoloc-swift-test-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }
+
+    /// Issue 21, "files that are not files": a FIFO blocked every loader forever, /dev/zero and
+    /// /dev/urandom were read until memory ran out. Each is refused at once; no timing asserted
+    /// (a hang would stop the run, which is the failure).
+    func testFilesThatAreNotFiles() {
+        let dir = temporaryDirectory()
+        let fifo = dir + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        defer { unlink(fifo); rmdir(dir) }
+        for (name, load) in loaders {
+            for path in ["/dev/zero", "/dev/urandom", fifo, dir] {
+                do {
+                    try load(path)
+                    XCTFail("\(name)(\(path)) loaded")
+                } catch {
+                    XCTAssertEqual(error.code, .invalidArgument, "\(name)(\(path)): \(error.message)")
+                    XCTAssertTrue(error.message.contains(path == dir ? "Is a directory" : "not a regular file"), error.message)
+                }
+            }
+        }
+    }
+
+    func testMissingFileIsNotFound() {
+        for (name, load) in loaders {
+            do {
+                try load("/nonexistent/geoloc/file")
+                XCTFail(name)
+            } catch {
+                XCTAssertEqual(error.code, .notFound, "\(name): \(error.message)")
+            }
+        }
+    }
+
+    /// Issue 21: a byte limit and a record limit on every load.
+    func testLoadLimitsBytesAndRecords() throws {
+        let csv = "lat,lon,name\n1,2,a\n3,4,b\n5,6,c\nx,y,bad\n"
+        let dir = temporaryDirectory()
+        let path = dir + "/p.csv"
+        defer { unlink(path); rmdir(dir) }
+        let f = fopen(path, "w")!
+        fputs(csv, f)
+        fclose(f)
+        let n = csv.utf8.count
+        XCTAssertEqual(try PlaceSet.load(csvFile: path, options: LoadOptions(maxBytes: n)).places.count, 3)
+        assertThrows(.countTooLarge) { () throws(GeoLocError) in
+            try PlaceSet.load(csvFile: path, options: LoadOptions(maxBytes: n - 1))
+        }
+        assertThrows(.countTooLarge) { () throws(GeoLocError) in
+            try PlaceSet.load(csv: csv, options: LoadOptions(maxBytes: 10))
+        }
+        XCTAssertEqual(try PlaceSet.load(csv: csv, options: LoadOptions(maxRecords: 4)).places.count, 3)
+        assertThrows(.countTooLarge) { () throws(GeoLocError) in
+            try PlaceSet.load(csv: csv, options: LoadOptions(maxRecords: 3))
+        }
+        XCTAssertEqual(LoadOptions().maxBytes, maxCount)
+        XCTAssertEqual(LoadOptions().maxRecords, maxCount)
+    }
+
+    /// The issue log keeps at most its limit of issues and counts the rest (track loads kept
+    /// every issue before the log's default became the load's).
+    func testIssueLogIsBounded() {
+        var log = IssueLog(strict: false)
+        for i in 0..<5000 { log.add(i, "bad") }
+        XCTAssertEqual(log.issues.count, LoadOptions.defaultMaxIssues)
+        XCTAssertEqual(log.total, 5000)
+    }
+}

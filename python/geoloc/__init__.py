@@ -80,6 +80,23 @@ from ._tracking import (
     write_gpx,
     write_track_geojson,
 )
+from ._time import (
+    LOCAL_TIME_DTYPE,
+    TIME_MAX,
+    TIME_MIN,
+    TIME_STYLES,
+    LocalInstants,
+    LocalTime,
+    local_dates,
+    local_time,
+    local_time_text,
+    local_times,
+    resolve_local_time,
+    time_zone_names,
+    tzdata_source,
+    tzdata_version,
+    tzif_local_time,
+)
 from ._enums import AddressStyle, CoordStyle, Daylight, Model, TempUnit, Unit
 from ._errors import (
     BufferTooSmallError,
@@ -186,6 +203,22 @@ __all__ = [
     "read_track_geojson",
     "write_gpx",
     "write_track_geojson",
+    # time: local time from the IANA rules
+    "TIME_MIN",
+    "TIME_MAX",
+    "TIME_STYLES",
+    "LOCAL_TIME_DTYPE",
+    "LocalTime",
+    "LocalInstants",
+    "local_time",
+    "local_time_text",
+    "local_times",
+    "local_dates",
+    "resolve_local_time",
+    "tzif_local_time",
+    "time_zone_names",
+    "tzdata_version",
+    "tzdata_source",
     # errors: every exception class of _errors
     *(name for name in _errors.__all__ if name.endswith("Error")),
 ]

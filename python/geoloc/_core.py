@@ -6,9 +6,10 @@ from __future__ import annotations
 import ctypes
 import functools
 import operator
+import os
 import threading
 import warnings
-from ctypes import POINTER, byref, c_char_p, c_double, c_int32, c_size_t
+from ctypes import POINTER, Structure, byref, c_bool, c_char, c_char_p, c_double, c_int32, c_size_t, sizeof
 from typing import Any, Callable, NamedTuple, NoReturn, Optional, Sequence, Tuple, Type, TypeVar, Union, cast
 
 import numpy
@@ -277,6 +278,45 @@ def _points(value: Any, what: str) -> "numpy.ndarray[Any, Any]":
     return arr
 
 
+def _real_array(value: Any, what: str, width: Optional[int] = None, ndim: Optional[int] = None) -> "numpy.ndarray[Any, Any]":
+    """The one check of an array of numbers from the caller (fixes, radii, vertices, values,
+    matrices): real numbers only (float, signed or unsigned integer dtypes; a list of Python
+    numbers; NaN and infinities pass, the library reports them), as a C-contiguous, aligned
+    float64 array (no copy when it already is one). ``width``: rows of that many columns, an
+    empty input as (0, width); ``ndim``: that many dimensions (0-d is allowed for ndim 1: a
+    scalar the caller repeats).
+
+    TypeError for complex numbers (never cut to their real part), bools, text, objects that are
+    not real numbers, structured dtypes and masked arrays; ValueError for another shape;
+    CountTooLargeError for more than GEOLOC_MAX_COUNT rows.
+    """
+    if isinstance(value, numpy.ma.MaskedArray):
+        raise TypeError("%s is a masked array; pass its unmasked entries or a filled array" % what)
+    arr = value if isinstance(value, numpy.ndarray) else numpy.asarray(value)
+    if arr.dtype.kind == "O":  # Python objects: each must be a real number (None becomes NaN)
+        if any(isinstance(v, (complex, numpy.complexfloating, str, bytes, bool)) for v in arr.flat):
+            raise TypeError("%s must hold real numbers" % what)
+        try:
+            arr = arr.astype(numpy.float64)
+        except (TypeError, ValueError):
+            raise TypeError("%s must hold real numbers" % what) from None
+    if arr.dtype.kind not in _REAL_KINDS:
+        raise TypeError("%s must hold real numbers, not %s" % (what, arr.dtype))
+    if width is not None:
+        if arr.ndim == 1 and arr.size == 0:
+            arr = arr.reshape(0, width)
+        if arr.ndim != 2 or arr.shape[1] != width:
+            raise ValueError("%s must have shape (n, %d), not %s" % (what, width, tuple(arr.shape)))
+    elif ndim is not None and arr.ndim != ndim and not (ndim == 1 and arr.ndim == 0):
+        raise ValueError("%s must have %d dimension%s, not shape %s" % (what, ndim, "" if ndim == 1 else "s", tuple(arr.shape)))
+    if arr.ndim >= 1 and arr.shape[0] > MAX_COUNT:
+        raise CountTooLargeError("%s has %d rows, more than GEOLOC_MAX_COUNT (%d)" % (what, arr.shape[0], MAX_COUNT))
+    arr = numpy.ascontiguousarray(arr, dtype=numpy.float64)
+    if not arr.flags.aligned:
+        arr = arr.copy()
+    return arr
+
+
 def _check_shape(shape: Tuple[int, ...], what: str) -> None:
     if len(shape) == 1 and shape[0] == 0:
         return
@@ -326,6 +366,131 @@ def _decode(raw: bytes) -> str:
 
 def _static_text(raw: Optional[bytes]) -> str:
     return _decode(raw) if raw else ""
+
+
+# --------------------------------------------------------------------------------------------
+# Loading files: paths, text with its length, the options and limits every loader takes
+# --------------------------------------------------------------------------------------------
+
+#: A file name: str, bytes or os.PathLike.
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+_SIZE_MAX = (1 << (8 * ctypes.sizeof(c_size_t))) - 1
+
+
+class CLoadOptions(Structure):
+    """geoloc_load_options of every loader (all zero: the defaults)."""
+
+    _fields_ = [
+        ("strict", c_bool),
+        ("latitude_column", c_char_p),
+        ("longitude_column", c_char_p),
+        ("id_column", c_char_p),
+        ("name_column", c_char_p),
+        ("delimiter", c_char),
+    ]
+
+
+class CLoadLimits(Structure):
+    """geoloc_load_limits: the most issues kept, places accepted, bytes and records read (0: the
+    library's default)."""
+
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("max_issues", c_size_t),
+        ("max_places", c_size_t),
+        ("max_bytes", c_size_t),
+        ("max_records", c_size_t),
+    ]
+
+
+def _count_arg(value: Any, what: str) -> int:
+    """A count (k, limit) as a size_t: an int >= 0 and at most GEOLOC_MAX_COUNT."""
+    number = _integer(value, what)
+    if number < 0:
+        raise OutOfRangeError("%s must be >= 0, not %d" % (what, number))
+    if number > MAX_COUNT:
+        raise CountTooLargeError("%s %d is more than GEOLOC_MAX_COUNT (%d)" % (what, number, MAX_COUNT))
+    return number
+
+
+def _blob(value: Any, what: str) -> bytes:
+    """Text given with its length (CSV, GeoJSON): str as UTF-8, bytes-like as it is."""
+    if isinstance(value, str):
+        try:
+            return value.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise InvalidUTF8Error(
+                "%s cannot be written as UTF-8 (%s at index %d)" % (what, err.reason, err.start)
+            ) from None
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    raise TypeError("%s must be str or bytes, not %s" % (what, type(value).__name__))
+
+
+def _path(value: Any, what: str = "path") -> Optional[bytes]:
+    """A file name (str, bytes or os.PathLike) as NUL-terminated bytes for the library."""
+    if value is None:
+        return None
+    try:
+        value = os.fspath(value)
+    except TypeError:
+        raise TypeError("%s must be a str, bytes or os.PathLike, not %s" % (what, type(value).__name__)) from None
+    return _text(value, what)
+
+
+def _load_options(
+    strict: bool,
+    latitude_column: Optional[TextIn] = None,
+    longitude_column: Optional[TextIn] = None,
+    id_column: Optional[TextIn] = None,
+    name_column: Optional[TextIn] = None,
+    delimiter: Optional[TextIn] = None,
+) -> CLoadOptions:
+    """The options of a load (geoloc_load_options), their texts checked."""
+    if delimiter is None or delimiter in ("", b""):
+        delim = b"\0"
+    else:
+        delim = _text(delimiter, "delimiter") or b""
+        if len(delim) != 1 or delim[0] > 0x7F:
+            raise ValueError("delimiter must be one ASCII character, not %r" % (delimiter,))
+    # The structure keeps the encoded names alive for as long as it lives.
+    return CLoadOptions(
+        bool(strict),
+        _text(latitude_column, "latitude_column"),
+        _text(longitude_column, "longitude_column"),
+        _text(id_column, "id_column"),
+        _text(name_column, "name_column"),
+        delim,
+    )
+
+
+def _load_limits(
+    max_issues: Optional[int] = None,
+    max_places: Optional[int] = None,
+    max_bytes: Optional[int] = None,
+    max_records: Optional[int] = None,
+) -> CLoadLimits:
+    """The limits of a load; None keeps the library's default (1,000 issues, GEOLOC_MAX_COUNT
+    places, bytes and records). The byte and record limits may be any size_t (above
+    GEOLOC_MAX_COUNT: larger files)."""
+    values = []
+    for value, what, cap in (
+        (max_issues, "max_issues", MAX_COUNT),
+        (max_places, "max_places", MAX_COUNT),
+        (max_bytes, "max_bytes", _SIZE_MAX),
+        (max_records, "max_records", _SIZE_MAX),
+    ):
+        if value is None:
+            values.append(0)
+            continue
+        number = _integer(value, what)
+        if number <= 0:
+            raise OutOfRangeError("%s must be >= 1 (or None for the default), not %d" % (what, number))
+        if number > cap:
+            raise CountTooLargeError("%s %d is more than %d" % (what, number, cap))
+        values.append(number)
+    return CLoadLimits(sizeof(CLoadLimits), *values)
 
 
 # --------------------------------------------------------------------------------------------
@@ -511,6 +676,42 @@ class _Handle:
 
     def __reduce__(self) -> NoReturn:
         raise TypeError("cannot pickle a %s (it holds a library handle)" % type(self).__name__)
+
+    # The one way a handle class takes and lends its pointer.
+
+    #: The library function that frees this class's handles (a subclass sets it).
+    _destroy: Optional[Callable[[Any], None]] = None
+
+    def _own(self, ptr: Any) -> None:
+        """Takes ownership of a new library handle, freed with the class's ``_destroy``."""
+        self._owner = _Owner(ptr, type(self)._destroy, type(self).__name__)
+
+    def _use(self) -> "_Using":
+        """``with self._use() as ptr:``: the pointer, held (not freed by a concurrent close)
+        for the duration of one call; ValueError once closed."""
+        return _Using(self._owner, type(self).__name__)
+
+
+def _handle_arg(value: Any, cls: Type[_H], what: str) -> _H:
+    """A handle argument of class ``cls``: anything else (None, another handle class) is a
+    TypeError, before the library sees it."""
+    if not isinstance(value, cls):
+        raise TypeError("%s must be a %s, not %s" % (what, cls.__name__, type(value).__name__))
+    return value
+
+
+def _bytes_arg(value: Any, what: str) -> Any:
+    """Bytes given by the caller (a saved state): bytes, bytearray or a contiguous memoryview,
+    passed without a copy. Anything else is a TypeError, so an int is never taken for a size
+    (``bytes(2**31)`` would allocate 2 GiB before the library could refuse it)."""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, (bytearray, memoryview)):
+        view = memoryview(value)
+        if not view.contiguous:
+            raise TypeError("%s must be contiguous bytes" % what)
+        return bytes(view)  # the caller's own bytes: a copy of their size, never more
+    raise TypeError("%s must be bytes, bytearray or memoryview, not %s" % (what, type(value).__name__))
 
 
 class _Using:

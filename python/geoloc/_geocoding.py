@@ -25,7 +25,8 @@ from ._core import (
     _text_result,
     _Using,
 )
-from ._places import PathLike, Places, _path, PlacesPtr, CMatch
+from ._core import PathLike, _path
+from ._places import Places, PlacesPtr, CMatch
 
 class CGazetteer(Structure):
     """geoloc_gazetteer (opaque)."""

@@ -35,6 +35,14 @@ from ._errors import (
 from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
 from ._core import (
     MAX_COUNT,
+    CLoadLimits,
+    CLoadOptions,
+    PathLike,
+    _blob,
+    _count_arg,
+    _load_limits,
+    _load_options,
+    _path,
     Coord,
     CoordLike,
     IdLike,
@@ -61,29 +69,6 @@ class CMatch(Structure):
     _fields_ = [("index", c_size_t), ("distance", c_double)]
 
 
-class CLoadOptions(Structure):
-    """geoloc_load_options of the CSV and GeoJSON loaders (all zero: the defaults)."""
-
-    _fields_ = [
-        ("strict", c_bool),
-        ("latitude_column", c_char_p),
-        ("longitude_column", c_char_p),
-        ("id_column", c_char_p),
-        ("name_column", c_char_p),
-        ("delimiter", c_char),
-    ]
-
-
-class CLoadLimits(Structure):
-    """geoloc_load_limits: the most issues kept and places accepted (0: the library's default)."""
-
-    _fields_ = [
-        ("struct_size", c_size_t),
-        ("max_issues", c_size_t),
-        ("max_places", c_size_t),
-    ]
-
-
 class CPlaces(Structure):
     """geoloc_places (opaque)."""
 
@@ -96,8 +81,6 @@ RegionPtr = POINTER(CRegion)
 _matches_out = POINTER(CMatch)  # caller-owned array of geoloc_match or None
 
 
-if TYPE_CHECKING:
-    from ._geocoding import Gazetteer
 
 _ffi.declare({
     "geoloc_places_create": (
@@ -224,7 +207,6 @@ _ffi.declare({
 
 _lib = _ffi.lib  # looked up through this module, so a test can watch the calls
 
-PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 StyleLike = Union[AddressStyle, int, str]
 
 #: How many places' ids or names ids() and names() read in one library call.
@@ -292,78 +274,8 @@ class Place:
 # --------------------------------------------------------------------------------------------
 
 
-def _count_arg(value: Any, what: str) -> int:
-    """A count (k, limit) as a size_t: an int >= 0 and at most GEOLOC_MAX_COUNT."""
-    number = _integer(value, what)
-    if number < 0:
-        raise OutOfRangeError("%s must be >= 0, not %d" % (what, number))
-    if number > MAX_COUNT:
-        raise CountTooLargeError("%s %d is more than GEOLOC_MAX_COUNT (%d)" % (what, number, MAX_COUNT))
-    return number
-
-
-def _blob(value: Any, what: str) -> bytes:
-    """Text given with its length (CSV, GeoJSON): str as UTF-8, bytes-like as it is."""
-    if isinstance(value, str):
-        try:
-            return value.encode("utf-8")
-        except UnicodeEncodeError as err:
-            raise InvalidUTF8Error(
-                "%s cannot be written as UTF-8 (%s at index %d)" % (what, err.reason, err.start)
-            ) from None
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return bytes(value)
-    raise TypeError("%s must be str or bytes, not %s" % (what, type(value).__name__))
-
-
-def _path(value: Any, what: str = "path") -> Optional[bytes]:
-    """A file name (str, bytes or os.PathLike) as NUL-terminated bytes for the library."""
-    if value is None:
-        return None
-    try:
-        value = os.fspath(value)
-    except TypeError:
-        raise TypeError("%s must be a str, bytes or os.PathLike, not %s" % (what, type(value).__name__)) from None
-    return _text(value, what)
-
-
-def _options(
-    strict: bool,
-    latitude_column: Optional[TextIn],
-    longitude_column: Optional[TextIn],
-    id_column: Optional[TextIn],
-    name_column: Optional[TextIn],
-    delimiter: Optional[TextIn],
-) -> CLoadOptions:
-    if delimiter is None or delimiter in ("", b""):
-        delim = b"\0"
-    else:
-        delim = _text(delimiter, "delimiter") or b""
-        if len(delim) != 1 or delim[0] > 0x7F:
-            raise ValueError("delimiter must be one ASCII character, not %r" % (delimiter,))
-    # The structure keeps the encoded names alive for as long as it lives.
-    return CLoadOptions(
-        bool(strict),
-        _text(latitude_column, "latitude_column"),
-        _text(longitude_column, "longitude_column"),
-        _text(id_column, "id_column"),
-        _text(name_column, "name_column"),
-        delim,
-    )
-
-
 _LOAD_CSV = 0  # geoloc_load_format
 _LOAD_GEOJSON = 1
-
-
-def _limits(max_issues: Optional[int], max_places: Optional[int]) -> CLoadLimits:
-    """The load limits; None keeps the library's default (1,000 issues, GEOLOC_MAX_COUNT places)."""
-    issues = 0 if max_issues is None else _count_arg(max_issues, "max_issues")
-    places = 0 if max_places is None else _count_arg(max_places, "max_places")
-    for value, what in ((max_issues, "max_issues"), (max_places, "max_places")):
-        if value is not None and value == 0:
-            raise OutOfRangeError("%s must be >= 1 (or None for the default), not 0" % what)
-    return CLoadLimits(sizeof(CLoadLimits), issues, places)
 
 
 def _text_column(
@@ -481,7 +393,7 @@ class Places(_Handle):
     NotFoundError for a name the set does not have (see :attr:`attribute_names`).
     """
 
-    _gazetteer: Optional["Gazetteer"]  # the gazetteer a borrowed set belongs to, else None
+    _gazetteer: Optional[_Handle]  # the gazetteer a borrowed set belongs to, else None
     _count: int
     _attribute_names: Tuple[str, ...]
     _attribute_keys: "frozenset[bytes]"
@@ -494,7 +406,7 @@ class Places(_Handle):
         )
 
     @classmethod
-    def _adopt(cls, ptr: Any, borrowed_from: Optional["Gazetteer"] = None) -> "Places":
+    def _adopt(cls, ptr: Any, borrowed_from: Optional[_Handle] = None) -> "Places":
         """Wraps a new handle (or a gazetteer's set, which is never destroyed from here)."""
         self = object.__new__(cls)
         self._gazetteer = borrowed_from  # keeps the gazetteer object alive as long as this view
@@ -671,6 +583,8 @@ class Places(_Handle):
         delimiter: Optional[TextIn] = None,
         max_issues: Optional[int] = None,
         max_places: Optional[int] = None,
+        max_bytes: Optional[int] = None,
+        max_records: Optional[int] = None,
     ) -> "Places":
         """Places from a CSV file (RFC 4180, a header row naming the columns).
 
@@ -682,13 +596,15 @@ class Places(_Handle):
         ``strict`` the first one raises ParseError (or InvalidUTF8Error) instead.
         At most ``max_issues`` records are listed (default 1,000; :attr:`issue_total` counts
         them all), and more than ``max_places`` places (default GEOLOC_MAX_COUNT) raise
-        CountTooLargeError.
+        CountTooLargeError, as do a file of more than ``max_bytes`` bytes or more than
+        ``max_records`` records, usable or not (defaults GEOLOC_MAX_COUNT: see
+        geoloc_load_limits).
         Raises NotFoundError (no such file), InvalidArgumentError (unreadable, no header or no
         coordinate columns, duplicate column names).
         """
-        options = _options(strict, latitude_column, longitude_column, id_column, name_column, delimiter)
+        options = _load_options(strict, latitude_column, longitude_column, id_column, name_column, delimiter)
         out = PlacesPtr()
-        limits = _limits(max_issues, max_places)
+        limits = _load_limits(max_issues, max_places, max_bytes, max_records)
         _lib.geoloc_places_load_limited(_path(path), _LOAD_CSV, byref(options), byref(limits), byref(out))
         return cls._adopt(out)
 
@@ -705,12 +621,14 @@ class Places(_Handle):
         delimiter: Optional[TextIn] = None,
         max_issues: Optional[int] = None,
         max_places: Optional[int] = None,
+        max_bytes: Optional[int] = None,
+        max_records: Optional[int] = None,
     ) -> "Places":
         """As :meth:`load_csv`, from CSV text (str, or bytes the library checks as UTF-8)."""
         data = _blob(text, "text")
-        options = _options(strict, latitude_column, longitude_column, id_column, name_column, delimiter)
+        options = _load_options(strict, latitude_column, longitude_column, id_column, name_column, delimiter)
         out = PlacesPtr()
-        limits = _limits(max_issues, max_places)
+        limits = _load_limits(max_issues, max_places, max_bytes, max_records)
         _lib.geoloc_places_parse_limited(data, len(data), _LOAD_CSV, byref(options), byref(limits), byref(out))
         return cls._adopt(out)
 
@@ -724,6 +642,8 @@ class Places(_Handle):
         name_column: Optional[TextIn] = None,
         max_issues: Optional[int] = None,
         max_places: Optional[int] = None,
+        max_bytes: Optional[int] = None,
+        max_records: Optional[int] = None,
     ) -> "Places":
         """Places from a GeoJSON file: a FeatureCollection of Point features, or one Feature.
 
@@ -733,9 +653,9 @@ class Places(_Handle):
         Unusable features are listed in :attr:`issues` by index, or raise ParseError with
         ``strict``. Malformed JSON raises ParseError (the message gives line and column).
         """
-        options = _options(strict, None, None, id_column, name_column, None)
+        options = _load_options(strict, None, None, id_column, name_column, None)
         out = PlacesPtr()
-        limits = _limits(max_issues, max_places)
+        limits = _load_limits(max_issues, max_places, max_bytes, max_records)
         _lib.geoloc_places_load_limited(_path(path), _LOAD_GEOJSON, byref(options), byref(limits), byref(out))
         return cls._adopt(out)
 
@@ -749,14 +669,16 @@ class Places(_Handle):
         name_column: Optional[TextIn] = None,
         max_issues: Optional[int] = None,
         max_places: Optional[int] = None,
+        max_bytes: Optional[int] = None,
+        max_records: Optional[int] = None,
     ) -> "Places":
         """As :meth:`load_geojson`, from GeoJSON text or an already decoded mapping."""
         if isinstance(text, Mapping):
             text = json.dumps(text, allow_nan=False)
         data = _blob(text, "text")
-        options = _options(strict, None, None, id_column, name_column, None)
+        options = _load_options(strict, None, None, id_column, name_column, None)
         out = PlacesPtr()
-        limits = _limits(max_issues, max_places)
+        limits = _load_limits(max_issues, max_places, max_bytes, max_records)
         _lib.geoloc_places_parse_limited(data, len(data), _LOAD_GEOJSON, byref(options), byref(limits), byref(out))
         return cls._adopt(out)
 

@@ -25,11 +25,13 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, TypeV
 import numpy
 
 from . import _ffi
-from ._core import IdLike, LatLon, ModelLike, _id_text, _points, _renamed, _text_result
+from ._core import (
+    CLoadOptions, IdLike, LatLon, ModelLike, _bytes_arg, _Handle, _handle_arg, _id_text, _points, _real_array, _renamed,
+    _text_result,
+)
 from ._enums import Model, coerce
 from ._errors import BufferTooSmallError
 from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
-from ._places import CLoadOptions
 
 __all__ = [
     "FIX_COLUMNS",
@@ -211,12 +213,10 @@ def fix_array(lat: Any, lon: Any, time: Any, accuracy_m: Any = 0.0, speed_mps: A
 
 
 def _fix_array(value: Any, what: str = "fixes") -> numpy.ndarray:
-    arr = numpy.ascontiguousarray(value, dtype=numpy.float64)
-    if arr.ndim == 1 and arr.size == 0:
-        arr = arr.reshape(0, 7)
-    if arr.ndim != 2 or arr.shape[1] != 7:
-        raise ValueError("%s must have shape (n, 7) (%s), not %s" % (what, ", ".join(FIX_COLUMNS), arr.shape))
-    return arr
+    try:
+        return _real_array(value, what, width=7)
+    except ValueError as err:
+        raise ValueError("%s (%s)" % (err, ", ".join(FIX_COLUMNS))) from None
 
 
 def _fix_ptr(arr: numpy.ndarray) -> Any:
@@ -252,33 +252,6 @@ def _bytes_result(call: Any) -> bytes:
     return buf.raw[: needed.value]
 
 
-class _Handle:
-    _ptr: Any = None
-    _destroy: Any = None
-
-    def close(self) -> None:
-        if self._ptr:
-            type(self)._destroy(self._ptr)
-            self._ptr = None
-
-    def _use(self) -> Any:
-        if not self._ptr:
-            raise ValueError("%s is closed" % type(self).__name__)
-        return self._ptr
-
-    def __enter__(self: _T) -> _T:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
-
-
 # --------------------------------------------------------------------------------------------
 # The fix filter
 # --------------------------------------------------------------------------------------------
@@ -306,34 +279,36 @@ class FixFilter(_Handle):
         o = CFilterOptions(**values)
         ptr = FilterPtr()
         _lib.geoloc_fix_filter_create(byref(o), byref(ptr))
-        self._ptr = ptr
+        self._own(ptr)
 
     def run(self, fixes: Any) -> numpy.ndarray:
         """Decisions for n fixes: a structured array (verdict, motion), one call."""
         arr = _fix_array(fixes)
         out = numpy.zeros(arr.shape[0], dtype=DECISION_DTYPE)
-        _lib.geoloc_fix_filter_run(self._use(), _fix_ptr(arr), arr.shape[0], out.ctypes.data_as(POINTER(CFixDecision)))
+        with self._use() as ptr:
+            _lib.geoloc_fix_filter_run(ptr, _fix_ptr(arr), arr.shape[0], out.ctypes.data_as(POINTER(CFixDecision)))
         return out
 
     @property
     def stationary(self) -> bool:
         flag = c_bool(False)
-        _lib.geoloc_fix_filter_stationary(self._use(), byref(flag))
+        with self._use() as ptr:
+            _lib.geoloc_fix_filter_stationary(ptr, byref(flag))
         return flag.value
 
     def save(self) -> bytes:
         """The options and state as bytes to store (versioned, checksummed)."""
-        ptr = self._use()
-        return _bytes_result(lambda buf, cap, needed: _lib.geoloc_fix_filter_save(ptr, buf, cap, needed))
+        with self._use() as ptr:
+            return _bytes_result(lambda buf, cap, needed: _lib.geoloc_fix_filter_save(ptr, buf, cap, needed))
 
     @classmethod
     def restore(cls, data: bytes) -> "FixFilter":
         """A filter from bytes of :meth:`save` (ParseError when they are not)."""
+        data = _bytes_arg(data, "data")
         self = cls.__new__(cls)
         ptr = FilterPtr()
-        data = bytes(data)
         _lib.geoloc_fix_filter_restore(data, len(data), byref(ptr))
-        self._ptr = ptr
+        self._own(ptr)
         return self
 
 
@@ -352,8 +327,8 @@ class Geofences(_Handle):
     def __init__(self, centers: Any = (), radii: Any = (), ids: Optional[Sequence[Optional[IdLike]]] = None,
                  polygons: Sequence[Any] = (), polygon_ids: Optional[Sequence[Optional[IdLike]]] = None) -> None:
         c = (_points(centers, "centers") if isinstance(centers, LatLon)
-             else numpy.ascontiguousarray(centers, dtype=numpy.float64).reshape(-1, 2))
-        r = numpy.ascontiguousarray(radii, dtype=numpy.float64).reshape(-1)
+             else _real_array(centers, "centers").reshape(-1, 2))
+        r = _real_array(radii, "radii").reshape(-1)
         if r.shape[0] != c.shape[0]:
             raise ValueError("%d centres but %d radii" % (c.shape[0], r.shape[0]))
         n = c.shape[0]
@@ -372,25 +347,26 @@ class Geofences(_Handle):
         pid = ([_id_text(s, "polygon_ids[%d]" % i) for i, s in enumerate(polygon_ids)] if polygon_ids is not None
                else [None] * len(polygons))
         for j, p in enumerate(polygons):
-            v = numpy.ascontiguousarray(p, dtype=numpy.float64).reshape(-1, 2)
+            v = _real_array(p, "polygons[%d]" % j).reshape(-1, 2)
             keep.append(v)
             polys[j].id = pid[j]
             polys[j].vertices = v.ctypes.data_as(POINTER(CCoord))
             polys[j].n_vertices = v.shape[0]
         ptr = GeofencesPtr()
         _lib.geoloc_geofences_create(circles, n, polys, len(polygons), byref(ptr))
-        self._ptr = ptr
+        self._own(ptr)
 
     def __len__(self) -> int:
         n = c_size_t(0)
-        _lib.geoloc_geofences_count(self._use(), byref(n))
+        with self._use() as ptr:
+            _lib.geoloc_geofences_count(ptr, byref(n))
         return n.value
 
     @_renamed(index="i")
     def id(self, i: int) -> str:
         """The id of region ``i`` (``index=``, 0.2's name, still works with a DeprecationWarning)."""
-        ptr = self._use()
-        return _text_result(lambda buf, cap, needed: _lib.geoloc_geofences_id(ptr, i, buf, cap, needed))
+        with self._use() as ptr:
+            return _text_result(lambda buf, cap, needed: _lib.geoloc_geofences_id(ptr, i, buf, cap, needed))
 
 
 class Monitor(_Handle):
@@ -402,14 +378,18 @@ class Monitor(_Handle):
                  exit_margin_m: float = 5.0, loitering_time_s: float = 300.0) -> None:
         o = CMonitorOptions(float(accuracy_factor), float(enter_margin_m), float(exit_margin_m), float(loitering_time_s))
         ptr = MonitorPtr()
-        _lib.geoloc_monitor_create(fences._use(), byref(o), byref(ptr))
-        self._ptr = ptr
+        with _handle_arg(fences, Geofences, "fences")._use() as fp:
+            _lib.geoloc_monitor_create(fp, byref(o), byref(ptr))
+        self._own(ptr)
         self._capacity = 1024
 
     def run(self, fixes: Any) -> numpy.ndarray:
         """The events of n fixes: a structured array (fix, region, time, transition)."""
         arr = _fix_array(fixes)
-        ptr = self._use()
+        with self._use() as ptr:
+            return self._run(ptr, arr)
+
+    def _run(self, ptr: Any, arr: numpy.ndarray) -> numpy.ndarray:
         needed = c_size_t(0)
         # Room for one event per 8 fixes (or more, if an earlier batch needed it): a batch with
         # more is refused by the library without any change and run again with the exact count.
@@ -427,27 +407,29 @@ class Monitor(_Handle):
 
     def inside(self) -> numpy.ndarray:
         """The regions the stream is inside now, ascending."""
-        ptr = self._use()
         count = c_size_t(0)
-        try:
-            _lib.geoloc_monitor_inside(ptr, None, 0, byref(count))
-        except BufferTooSmallError:
-            pass
-        out = numpy.zeros(count.value, dtype=numpy.uintp)
-        _lib.geoloc_monitor_inside(ptr, out.ctypes.data_as(_size_out), count.value, byref(count))
+        with self._use() as ptr:
+            try:
+                _lib.geoloc_monitor_inside(ptr, None, 0, byref(count))
+            except BufferTooSmallError:
+                pass
+            out = numpy.zeros(count.value, dtype=numpy.uintp)
+            _lib.geoloc_monitor_inside(ptr, out.ctypes.data_as(_size_out), count.value, byref(count))
         return out
 
     def save(self) -> bytes:
-        ptr = self._use()
-        return _bytes_result(lambda buf, cap, needed: _lib.geoloc_monitor_save(ptr, buf, cap, needed))
+        with self._use() as ptr:
+            return _bytes_result(lambda buf, cap, needed: _lib.geoloc_monitor_save(ptr, buf, cap, needed))
 
     @classmethod
     def restore(cls, fences: Geofences, data: bytes) -> "Monitor":
+        fences = _handle_arg(fences, Geofences, "fences")
+        data = _bytes_arg(data, "data")
         self = cls.__new__(cls)
         ptr = MonitorPtr()
-        data = bytes(data)
-        _lib.geoloc_monitor_restore(fences._use(), data, len(data), byref(ptr))
-        self._ptr = ptr
+        with fences._use() as fp:
+            _lib.geoloc_monitor_restore(fp, data, len(data), byref(ptr))
+        self._own(ptr)
         self._capacity = 1024
         return self
 
@@ -482,7 +464,7 @@ def track_stats(fixes: Any, model: ModelLike = Model.SPHERE, moving_speed_mps: f
 def simplify_track(points: Any, tolerance_m: float) -> numpy.ndarray:
     """Douglas-Peucker on the sphere: the indices kept (an (n, 2) lat/lon array, a
     :class:`LatLon` of two columns, or fixes)."""
-    arr = _points(points, "points") if isinstance(points, LatLon) else numpy.ascontiguousarray(points, dtype=numpy.float64)
+    arr = _points(points, "points") if isinstance(points, LatLon) else _real_array(points, "points")
     if arr.ndim == 2 and arr.shape[1] == 7:
         arr = numpy.ascontiguousarray(arr[:, :2])
     arr = arr.reshape(-1, 2)

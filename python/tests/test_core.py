@@ -32,7 +32,7 @@ from geoloc import (
     TempUnit,
     Unit,
 )
-from geoloc import _address, _errors, _ffi, _geocoding, _places, _route, _tracking
+from geoloc import _address, _errors, _ffi, _geocoding, _places, _route, _time, _tracking
 import golden_cases
 from golden_cases import expect_failure
 from helpers import random_lat_lon, CENTRALIA, HOME, INF, NAN, STOP_A, raises, rel_close
@@ -105,7 +105,7 @@ def _ctype_of(c_type):
     key = c_type.replace(" ", "")
     enums = {"geoloc_status", "geoloc_unit", "geoloc_model", "geoloc_coord_style", "geoloc_daylight",
              "geoloc_temp_unit", "geoloc_address_style", "geoloc_activity", "geoloc_resample_mode",
-             "geoloc_load_format", "geoloc_route_end"}
+             "geoloc_load_format", "geoloc_route_end", "geoloc_time_style"}
     if key in enums:
         return ctypes.c_int
     handles = {"places": _places.PlacesPtr, "region": _places.RegionPtr, "gazetteer": _geocoding.GazetteerPtr,
@@ -158,6 +158,10 @@ def _ctype_of(c_type):
         "constdouble*": ctypes.POINTER(c_double),
         "constgeoloc_order_options*": ctypes.POINTER(_route.COrderOptions),
         "geoloc_order_result*": ctypes.POINTER(_route.COrderResult),
+        "int64_t": c_int64,
+        "geoloc_local_time*": ctypes.POINTER(_time.CLocalTime),
+        "constgeoloc_local_date_time*": ctypes.POINTER(_time.CLocalDateTime),
+        "geoloc_local_instants*": ctypes.POINTER(_time.CLocalInstants),
     }
     return table[key]
 
@@ -861,3 +865,202 @@ def test_the_package_and_its_users_type_check(tmp_path):
     assert run.returncode == 1, run.stdout + run.stderr
     assert 'user_wrong.py:3: error: Argument 2 to "weather_condition" has incompatible type "str"' in run.stdout
     assert "user_wrong.py:4: error:" in run.stdout
+
+
+# --------------------------------------------------------------------------------------------
+# Loading files (header section 1): every loader opens its file the same way
+# --------------------------------------------------------------------------------------------
+
+_LOADERS = {
+    "Places.open": lambda p: geoloc.Places.open(p),
+    "Places.load_csv": lambda p: geoloc.Places.load_csv(p),
+    "Places.load_geojson": lambda p: geoloc.Places.load_geojson(p),
+    "read_gpx": lambda p: geoloc.read_gpx(p),
+    "read_track_geojson": lambda p: geoloc.read_track_geojson(p),
+    "Gazetteer.open": lambda p: geoloc.Gazetteer.open(p),
+}
+
+
+def _peak_rss_kb() -> int:
+    import resource
+
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+@pytest.mark.parametrize("loader", sorted(_LOADERS))
+def test_files_that_are_not_files(loader, tmp_path):
+    """Issue 21: every loader blocked forever on a FIFO and read /dev/zero or /dev/urandom until
+    memory ran out; each now raises InvalidArgumentError at once, for a directory too. The
+    watchdog (SIGALRM, 60 s) only turns a hang into a failure: no timing is asserted."""
+    import signal
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    before = _peak_rss_kb()
+
+    def hang(signum, frame):  # pragma: no cover - only on a regression
+        raise TimeoutError("%s blocked" % loader)
+
+    old = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(60)
+    try:
+        for path in ("/dev/zero", "/dev/urandom", str(fifo), str(tmp_path)):
+            with pytest.raises(geoloc.InvalidArgumentError, match="not a regular file|Is a directory"):
+                _LOADERS[loader](path)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert _peak_rss_kb() - before < 256 * 1024  # kB: bounded, where it once took gigabytes
+
+
+@pytest.mark.parametrize("loader", sorted(_LOADERS))
+def test_loaders_missing_file_is_not_found(loader, tmp_path):
+    with pytest.raises(geoloc.NotFoundError):
+        _LOADERS[loader](tmp_path / "missing")
+
+
+def test_load_limits_bytes_and_records(tmp_path):
+    """Issue 21: a byte limit and a record limit on every load, caller-settable."""
+    csv = "lat,lon,name\n1,2,a\n3,4,b\n5,6,c\nx,y,bad\n"
+    path = tmp_path / "p.csv"
+    path.write_text(csv)
+    assert len(geoloc.Places.load_csv(path, max_bytes=len(csv))) == 3
+    with pytest.raises(geoloc.CountTooLargeError, match="max_bytes"):
+        geoloc.Places.load_csv(path, max_bytes=len(csv) - 1)
+    with pytest.raises(geoloc.CountTooLargeError, match="max_bytes"):
+        geoloc.Places.parse_csv(csv, max_bytes=10)
+    assert len(geoloc.Places.parse_csv(csv, max_records=4)) == 3
+    with pytest.raises(geoloc.CountTooLargeError, match="max_records"):
+        geoloc.Places.parse_csv(csv, max_records=3)
+    with pytest.raises(geoloc.OutOfRangeError):
+        geoloc.Places.parse_csv(csv, max_bytes=0)
+    with pytest.raises(TypeError):
+        geoloc.Places.parse_csv(csv, max_records=2.5)
+
+
+# --------------------------------------------------------------------------------------------
+# The package: modules that stand alone, one handle class, one input check
+# --------------------------------------------------------------------------------------------
+
+_MODULES = ["_core", "_ffi", "_errors", "_enums", "_distance", "_route", "_weather", "_address",
+            "_places", "_geocoding", "_tracking", "_version"]
+
+
+@pytest.mark.parametrize("module", _MODULES)
+def test_each_module_imports_alone(module):
+    """Issue 18: no import cycle: every module of the package imports by itself, first, in a
+    fresh interpreter."""
+    package_parent = Path(geoloc.__file__).resolve().parent.parent
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(package_parent) + os.pathsep + env.get("PYTHONPATH", "")
+    code = (
+        "import importlib, sys\n"
+        "m = importlib.import_module('geoloc.%s')\n"
+        "assert 'geoloc.%s' in sys.modules\n" % (module, module)
+    )
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+
+
+def test_no_module_imports_another_capability_in_a_cycle():
+    """Issue 18: the module graph of the package is acyclic (what each module imports from the
+    package, read from its source)."""
+    import ast
+
+    folder = Path(geoloc.__file__).resolve().parent
+    graph = {}
+    for f in folder.glob("_*.py"):
+        tree = ast.parse(f.read_text())
+        deps = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                if node.module:
+                    deps.add("_" + node.module.lstrip("_") if not node.module.startswith("_") else node.module)
+                else:
+                    deps.update(a.name for a in node.names)
+        graph[f.stem] = {d for d in deps if d != f.stem}
+    seen, stack = set(), []
+
+    def visit(m):
+        assert m not in stack, "import cycle: " + " -> ".join(stack + [m])
+        if m in seen:
+            return
+        stack.append(m)
+        for d in graph.get(m, ()):
+            visit(d)
+        stack.pop()
+        seen.add(m)
+
+    for m in graph:
+        visit(m)
+
+
+def test_every_handle_class_is_one_kind():
+    """Issue 18: one handle class for every handle: owner, lock and pickling refusal."""
+    from geoloc._core import _Handle
+
+    for cls in (geoloc.Places, geoloc.Region, geoloc.Gazetteer, geoloc.FixFilter, geoloc.Geofences,
+                geoloc.Monitor):
+        assert issubclass(cls, _Handle), cls
+    fences = geoloc.Geofences(centers=[(0.0, 0.0)], radii=[100.0])
+    with pytest.raises(TypeError, match="pickle"):
+        pickle.dumps(fences)
+    with pytest.raises(TypeError, match="pickle"):
+        pickle.dumps(geoloc.FixFilter())
+    fences.close()
+    with pytest.raises(ValueError, match="closed"):
+        len(fences)
+
+
+def test_restore_checks_sizes_before_allocating():
+    """Issue 21: FixFilter.restore(2**31) allocated 2 GiB before refusing; an int is not bytes."""
+    before = _peak_rss_kb()
+    with pytest.raises(TypeError):
+        geoloc.FixFilter.restore(2**31)
+    fences = geoloc.Geofences(centers=[(0.0, 0.0)], radii=[100.0])
+    with pytest.raises(TypeError):
+        geoloc.Monitor.restore(fences, 2**31)
+    assert _peak_rss_kb() - before < 512 * 1024
+    state = geoloc.FixFilter().save()
+    assert isinstance(geoloc.FixFilter.restore(bytearray(state)), geoloc.FixFilter)
+    assert isinstance(geoloc.FixFilter.restore(memoryview(state)), geoloc.FixFilter)
+
+
+def test_wrong_handle_types_raise_type_error():
+    """Issue 21: Monitor.restore(None, b) raised AttributeError and Monitor.restore(FixFilter(), b)
+    ctypes.ArgumentError."""
+    fences = geoloc.Geofences(centers=[(0.0, 0.0)], radii=[100.0])
+    state = geoloc.Monitor(fences).save()
+    with pytest.raises(TypeError, match="Geofences"):
+        geoloc.Monitor.restore(None, state)
+    with pytest.raises(TypeError, match="Geofences"):
+        geoloc.Monitor.restore(geoloc.FixFilter(), state)
+    with pytest.raises(TypeError, match="Geofences"):
+        geoloc.Monitor(geoloc.FixFilter())
+    assert isinstance(geoloc.Monitor.restore(fences, state), geoloc.Monitor)
+
+
+_COMPLEX = numpy.array([[1.0 + 1j, 2.0], [3.0, 4.0]])
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: geoloc.distance_pairs(_COMPLEX, _COMPLEX),
+        lambda: geoloc.route_length(_COMPLEX),
+        lambda: geoloc.simplify_track(_COMPLEX, 10.0),
+        lambda: geoloc.Geofences(centers=_COMPLEX, radii=[1.0, 2.0]),
+        lambda: geoloc.Geofences(centers=[(0.0, 0.0)], radii=[1.0 + 1j]),
+        lambda: geoloc.Geofences(polygons=[_COMPLEX]),
+        lambda: geoloc.track_stats(numpy.zeros((2, 7), dtype=complex)),
+        lambda: geoloc.FixFilter().run(numpy.zeros((2, 7), dtype=complex)),
+        lambda: geoloc.stay_points(numpy.zeros((2, 7), dtype=complex), 10.0, 10.0),
+        lambda: geoloc.resample_track(numpy.zeros((2, 7), dtype=complex), distance_m=10.0),
+        lambda: geoloc.write_gpx(numpy.zeros((2, 7), dtype=complex)),
+        lambda: geoloc.Places.from_arrays(_COMPLEX),
+    ],
+)
+def test_complex_input_raises_type_error(call):
+    """Issue 21: complex arrays silently lost their imaginary part."""
+    with pytest.raises(TypeError):
+        call()

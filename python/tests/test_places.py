@@ -89,7 +89,7 @@ def test_structure_layouts_match_a_c_compiler(tmp_path, repo_root):
             _places.CLoadOptions,
             ["strict", "latitude_column", "longitude_column", "id_column", "name_column", "delimiter"],
         ),
-        "geoloc_load_limits": (_places.CLoadLimits, ["struct_size", "max_issues", "max_places"]),
+        "geoloc_load_limits": (_places.CLoadLimits, ["struct_size", "max_issues", "max_places", "max_bytes", "max_records"]),
     }
     lines = []
     for struct, (_, names) in fields.items():

@@ -13,7 +13,11 @@
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -650,6 +654,215 @@ static void test_huge_parse_message(void)
     free(text);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Loading files (section 1: every loader opens its file the same way, under the same limits)
+ * ------------------------------------------------------------------------------------------- */
+
+/* The peak resident size of this process so far, in kB. */
+static long peak_rss_kb(void)
+{
+    struct rusage u;
+    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_maxrss : 0;
+}
+
+/* One loader, by name, on one path: its status (the handle, if any, freed). */
+static geoloc_status load_with(const char *loader, const char *path)
+{
+    geoloc_status st = GEOLOC_E_INTERNAL;
+    if (strcmp(loader, "places_open") == 0) {
+        geoloc_places *p = NULL;
+        st = geoloc_places_open(path, &p);
+        geoloc_places_destroy(p);
+    } else if (strcmp(loader, "places_load_csv") == 0) {
+        geoloc_places *p = NULL;
+        st = geoloc_places_load_csv(path, NULL, &p);
+        geoloc_places_destroy(p);
+    } else if (strcmp(loader, "places_load_geojson") == 0) {
+        geoloc_places *p = NULL;
+        st = geoloc_places_load_geojson(path, NULL, &p);
+        geoloc_places_destroy(p);
+    } else if (strcmp(loader, "places_load_limited") == 0) {
+        geoloc_places *p = NULL;
+        st = geoloc_places_load_limited(path, GEOLOC_LOAD_CSV, NULL, NULL, &p);
+        geoloc_places_destroy(p);
+    } else if (strcmp(loader, "track_load_gpx") == 0) {
+        geoloc_track *t = NULL;
+        st = geoloc_track_load_gpx(path, NULL, &t);
+        geoloc_track_destroy(t);
+    } else if (strcmp(loader, "track_load_geojson") == 0) {
+        geoloc_track *t = NULL;
+        st = geoloc_track_load_geojson(path, NULL, &t);
+        geoloc_track_destroy(t);
+    } else if (strcmp(loader, "gazetteer_open") == 0) {
+        geoloc_gazetteer *g = NULL;
+        st = geoloc_gazetteer_open(path, &g);
+        geoloc_gazetteer_destroy(g);
+    }
+    return st;
+}
+
+static const char *const LOADERS[] = {
+    "places_open", "places_load_csv", "places_load_geojson", "places_load_limited",
+    "track_load_gpx", "track_load_geojson", "gazetteer_open",
+};
+
+/* Issue 21, "files that are not files": every loader blocked forever on a FIFO and read
+ * /dev/zero or /dev/urandom until memory ran out. Each now answers at once with
+ * GEOLOC_E_INVALID_ARGUMENT, for a directory too, in bounded memory. A watchdog (60 s, far
+ * above the milliseconds each takes) turns a hang into a failure instead of a stuck run; no
+ * timing is asserted. */
+static void test_files_that_are_not_files(void)
+{
+    char dir[] = "/tmp/geoloc-test-core-XXXXXX";
+    char fifo[sizeof dir + 16];
+    const char *paths[4];
+    long before = peak_rss_kb();
+    if (mkdtemp(dir) == NULL) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    paths[0] = "/dev/zero";
+    paths[1] = "/dev/urandom";
+    paths[2] = fifo;
+    paths[3] = dir;
+    alarm(60);
+    for (size_t i = 0; i < COUNT_OF(LOADERS); i++) {
+        for (size_t j = 0; j < COUNT_OF(paths); j++) {
+            geoloc_status st = load_with(LOADERS[i], paths[j]);
+            if (!CHECK(st == GEOLOC_E_INVALID_ARGUMENT))
+                fprintf(stderr, "    %s(%s): %s: %s\n", LOADERS[i], paths[j], geoloc_status_string(st),
+                        geoloc_last_error());
+            else
+                CHECK(strstr(geoloc_last_error(), j == 3 ? "Is a directory" : "not a regular file") != NULL);
+        }
+    }
+    alarm(0);
+    /* Bounded memory: far less than the gigabytes the old reader took (generous for valgrind). */
+    CHECK(peak_rss_kb() - before < 256 * 1024);
+    unlink(fifo);
+    rmdir(dir);
+}
+
+/* A missing file is GEOLOC_E_NOT_FOUND for every loader but the gazetteer's (which names it). */
+static void test_loaders_missing_file(void)
+{
+    for (size_t i = 0; i < COUNT_OF(LOADERS); i++) {
+        geoloc_status st = load_with(LOADERS[i], "/nonexistent/geoloc/file");
+        CHECK(st == GEOLOC_E_NOT_FOUND);
+    }
+}
+
+/* Writes `text` to a new temporary file; returns its path in `path`. */
+static int temp_file(char *path, size_t cap, const char *text)
+{
+    snprintf(path, cap, "/tmp/geoloc-test-core-%ld-XXXXXX", (long)getpid());
+    int fd = mkstemp(path);
+    if (fd < 0) return 0;
+    size_t n = strlen(text);
+    int ok = write(fd, text, n) == (ssize_t)n;
+    close(fd);
+    return ok;
+}
+
+/* Issue 21: a byte limit and a record limit on every load (geoloc_load_limits, since 0.4),
+ * caller-settable; their defaults in the header. */
+static void test_load_limits_bytes_and_records(void)
+{
+    const char *csv = "lat,lon,name\n1,2,a\n3,4,b\n5,6,c\nx,y,bad\n";
+    char path[64];
+    geoloc_places *p = NULL;
+    size_t count = 0;
+    CHECK(GEOLOC_LOAD_DEFAULT_MAX_BYTES == GEOLOC_MAX_COUNT);
+    CHECK(GEOLOC_LOAD_DEFAULT_MAX_RECORDS == GEOLOC_MAX_COUNT);
+    CHECK(temp_file(path, sizeof path, csv));
+    {
+        geoloc_load_limits l = {.struct_size = sizeof l, .max_bytes = strlen(csv)};
+        CHECK_OK(geoloc_places_load_limited(path, GEOLOC_LOAD_CSV, NULL, &l, &p));
+        CHECK_OK(geoloc_places_count(p, &count));
+        CHECK(count == 3);
+        geoloc_places_destroy(p);
+        p = NULL;
+    }
+    {
+        geoloc_load_limits l = {.struct_size = sizeof l, .max_bytes = strlen(csv) - 1};
+        CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_places_load_limited(path, GEOLOC_LOAD_CSV, NULL, &l, &p));
+        CHECK(strstr(geoloc_last_error(), "max_bytes") != NULL);
+        CHECK(p == NULL);
+        CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE,
+                  geoloc_places_parse_limited(csv, strlen(csv), GEOLOC_LOAD_CSV, NULL, &l, &p));
+    }
+    {
+        /* Four records, one of them bad: a limit of 4 reads them, 3 stops at the fourth. */
+        geoloc_load_limits l = {.struct_size = sizeof l, .max_records = 4};
+        CHECK_OK(geoloc_places_parse_limited(csv, strlen(csv), GEOLOC_LOAD_CSV, NULL, &l, &p));
+        geoloc_places_destroy(p);
+        p = NULL;
+        l.max_records = 3;
+        CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE,
+                  geoloc_places_parse_limited(csv, strlen(csv), GEOLOC_LOAD_CSV, NULL, &l, &p));
+        CHECK(strstr(geoloc_last_error(), "max_records") != NULL);
+    }
+    {
+        const char *gj = "{\"type\":\"FeatureCollection\",\"features\":["
+                         "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}},"
+                         "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[3,4]}}]}";
+        geoloc_load_limits l = {.struct_size = sizeof l, .max_records = 1};
+        CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE,
+                  geoloc_places_parse_limited(gj, strlen(gj), GEOLOC_LOAD_GEOJSON, NULL, &l, &p));
+        l.max_records = 2;
+        CHECK_OK(geoloc_places_parse_limited(gj, strlen(gj), GEOLOC_LOAD_GEOJSON, NULL, &l, &p));
+        geoloc_places_destroy(p);
+        p = NULL;
+    }
+    {
+        /* A caller compiled against 0.3 (three members) gets the defaults of the new ones. */
+        geoloc_load_limits l = {.struct_size = 3 * sizeof(size_t), .max_bytes = 1, .max_records = 1};
+        CHECK_OK(geoloc_places_load_limited(path, GEOLOC_LOAD_CSV, NULL, &l, &p));
+        geoloc_places_destroy(p);
+        p = NULL;
+    }
+    {
+        /* Issue 21: struct_size = SIZE_MAX was refused as "-1 is smaller than a size_t". */
+        geoloc_load_limits l = {.struct_size = SIZE_MAX};
+        CHECK_OK(geoloc_places_load_limited(path, GEOLOC_LOAD_CSV, NULL, &l, &p));
+        geoloc_places_destroy(p);
+        p = NULL;
+    }
+    unlink(path);
+}
+
+/* Issue 21, "non-finite with OK": a result that is not finite is an error at the thunk, by one
+ * check every result passes through. */
+static void test_non_finite_with_ok(void)
+{
+    /* geoloc_best_order_matrix over costs of 1e308: the total overflows. */
+    double m[16];
+    size_t order[3], needed = 0;
+    geoloc_order_result r;
+    for (int i = 0; i < 16; i++) m[i] = (i % 5 == 0) ? 0 : 1e308;
+    geoloc_status st = geoloc_best_order_matrix(m, 4, 4, GEOLOC_ROUTE_END_HOME, 0, NULL, order, 3, NULL, 0,
+                                                &needed, &r);
+    CHECK(st != GEOLOC_OK);
+    if (st != GEOLOC_OK) {
+        CHECK(st == GEOLOC_E_NOT_FINITE || st == GEOLOC_E_OUT_OF_RANGE);
+    } else {
+        CHECK(isfinite(r.total));
+    }
+    /* geoloc_track_measure over times of ±1e308: the duration overflows. */
+    geoloc_fix fixes[2] = {
+        {0, 0, -1e308, 5, NAN, NAN, NAN},
+        {0, 0.001, 1e308, 5, NAN, NAN, NAN},
+    };
+    geoloc_track_stats stats;
+    st = geoloc_track_measure(fixes, 2, GEOLOC_MODEL_SPHERE, 0.5, &stats);
+    CHECK(st != GEOLOC_OK);
+    if (st != GEOLOC_OK) {
+        CHECK(st == GEOLOC_E_NOT_FINITE || st == GEOLOC_E_OUT_OF_RANGE);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const struct golden_file files[] = {
@@ -672,6 +885,10 @@ int main(int argc, char **argv)
     test_overflow_is_not_finite();
     test_format_longitude_after_rounding();
     test_huge_parse_message();
+    test_files_that_are_not_files();
+    test_loaders_missing_file();
+    test_load_limits_bytes_and_records();
+    test_non_finite_with_ok();
     test_precedence();
     test_threads();
     failed_files = golden_run(argc, argv, files, sizeof files / sizeof files[0]);

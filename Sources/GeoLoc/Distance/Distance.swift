@@ -83,8 +83,8 @@ public enum BatchDistance {
         let n = out.count
         _ = try checkCount(n)
         precondition(a.count >= 2 * n && b.count >= 2 * n, "input arrays shorter than the output")
-        try checkPoints(a, n, "a")
-        try checkPoints(b, n, "b")
+        try CoordinateArray.check(a, n, "a")
+        try CoordinateArray.check(b, n, "b")
         let scale = Earth.meanRadius / unit.meters
         guard n > 0, let pa = a.baseAddress, let pb = b.baseAddress, let po = out.baseAddress else { return }
         if model == .wgs84 { return wgs84Pairs(pa, pb, count: n, into: po, unit: unit) }
@@ -101,7 +101,7 @@ public enum BatchDistance {
         let n = out.count
         _ = try checkCount(n)
         precondition(points.count >= 2 * n, "input array shorter than the output")
-        try checkPoints(points, n, "points")
+        try CoordinateArray.check(points, n, "points")
         let scale = Earth.meanRadius / unit.meters
         guard n > 0, let pp = points.baseAddress, let po = out.baseAddress else { return }
         if model == .wgs84 { return wgs84OneToMany(origin, pp, count: n, into: po, unit: unit) }
@@ -109,22 +109,18 @@ public enum BatchDistance {
             latitude: origin.latitude, longitude: origin.longitude, pp, count: n, into: po, radius: scale)
     }
 
+    /// As `CoordinateArray.check` (Core), where reading a caller's coordinate array lives.
     @_spi(CABI)
     public static func checkPoints(_ p: UnsafeBufferPointer<Double>, _ n: Int, _ name: String) throws(GeoLocError) {
-        guard n > 0, let base = p.baseAddress else { return }
-        for i in 0..<n {
-            try checkPoint(base[2 * i], base[2 * i + 1], at: "\(name)[\(i)]")
-        }
+        try CoordinateArray.check(p, n, name)
     }
 
-    /// The first `n` interleaved points as checked coordinates; the error names the first bad one
-    /// as `name[i]`.
+    /// As `CoordinateArray.coordinates` (Core).
     @_spi(CABI)
     public static func coordinates(
         _ p: UnsafeBufferPointer<Double>, count n: Int, name: String
     ) throws(GeoLocError) -> [Coordinate] {
-        try checkPoints(p, n, name)
-        return (0..<n).map { Coordinate(checkedLatitude: p[2 * $0], longitude: p[2 * $0 + 1]) }
+        try CoordinateArray.coordinates(p, count: n, name: name)
     }
 }
 

@@ -42,18 +42,14 @@ import GeoLocKernels
 /// (Sources/GeoLocKernels, chosen at run time from what the CPU supports); without that module
 /// (a build of these sources alone) the baseline runs everywhere.
 enum HaversineKernel {
-    /// The instruction set a kernel runs on: 0 is the Swift baseline, 1 AVX2 with FMA and 2
-    /// AVX-512F (x86-64, the C kernels).
-    typealias Level = Int
+    /// The vector arithmetic the kernel shares with the other batch code (Core/VectorMath.swift).
+    private typealias M = VectorMath
+
+    /// The instruction set a kernel runs on (`VectorMath.Level`).
+    typealias Level = VectorMath.Level
 
     /// The highest level this CPU supports, the one the batch functions use.
-    static let supportedLevel: Level = {
-        #if canImport(GeoLocKernels)
-        return Level(glk_level_supported())
-        #else
-        return 0
-        #endif
-    }()
+    static var supportedLevel: Level { VectorMath.supportedLevel }
 
     /// `out[i] = haversineDistance(a[i], b[i], radius)` for i < n: points interleaved degrees with
     /// finite latitudes in [-90, 90] and finite longitudes; `out` must not overlap `a` or `b`.
@@ -91,27 +87,6 @@ enum HaversineKernel {
     /// `width` interleaved points, [lat0, lon0, lat1, lon1, ...].
     typealias Points = SIMD8<Double>
 
-    // π/2 and π as a double plus the rounding remainder.
-    @inline(__always) static var pio2Hi: Double { 1.5707963267948966 }
-    @inline(__always) static var pio2Lo: Double { 6.123233995736766e-17 }
-    @inline(__always) static var piHi: Double { 3.141592653589793 }
-    @inline(__always) static var piLo: Double { 1.2246467991473532e-16 }
-
-    /// sin y for y in [-π/2, π/2]: y + y z P(z), z = y².
-    @inline(__always)
-    static func sinPoly(_ y: V) -> V {
-        let z = y * y
-        var p = V(repeating: 2.7211749805411616e-15)
-        p = p * z + -7.642991491043102e-13
-        p = p * z + 1.6058939705964762e-10
-        p = p * z + -2.5052106872803646e-08
-        p = p * z + 2.755731921113729e-06
-        p = p * z + -0.00019841269841209218
-        p = p * z + 0.008333333333333194
-        p = p * z + -0.16666666666666666
-        return y + y * (z * p)
-    }
-
     /// atan u for |u| ≤ tan(π/8): u + u z Q(z), z = u².
     @inline(__always)
     static func atanPoly(_ u: V) -> V {
@@ -129,26 +104,6 @@ enum HaversineKernel {
         return u + u * (z * p)
     }
 
-    typealias Bits = SIMD4<UInt64>
-
-    // Selection and |x| on the bits: SIMD `replacing(with:where:)` can come out as a branch per
-    // lane, these are single vector instructions.
-    @inline(__always)
-    static func bits(_ x: V) -> Bits { unsafeBitCast(x, to: Bits.self) }
-    @inline(__always)
-    static func select(_ m: SIMDMask<SIMD4<Int64>>, _ a: V, _ b: V) -> V {
-        let mb = unsafeBitCast(m, to: Bits.self)
-        return unsafeBitCast((bits(a) & mb) | (bits(b) & ~mb), to: V.self)
-    }
-    @inline(__always)
-    static func magnitude(_ x: V) -> V {
-        unsafeBitCast(bits(x) & Bits(repeating: 0x7fff_ffff_ffff_ffff), to: V.self)
-    }
-
-    /// |cos x| for x in [-π/2, π/2].
-    @inline(__always)
-    static func cosHalfTurn(_ x: V) -> V { sinPoly((pio2Hi - magnitude(x)) + pio2Lo) }
-
     /// The distances for one vector of pairs: lon1 and lon2 in [-180, 180), cos1 =
     /// cos(lat1 · π/180), radius2 twice the radius.
     @inline(__always)
@@ -156,29 +111,29 @@ enum HaversineKernel {
         let halfD2R = Double.pi / 360
         let hdp = (lat2 - lat1) * halfD2R  // [-π/2, π/2]
         let hdl = (lon2 - lon1) * halfD2R  // (-π, π)
-        let sdp = sinPoly(hdp)
-        let cdp = cosHalfTurn(hdp)
-        let adl = magnitude(hdl)
-        let over = adl .> pio2Hi
-        let sdl = sinPoly(select(over, (piHi - adl) + piLo, adl))
-        let cdl = sinPoly(select(over, (adl - pio2Hi) - pio2Lo, (pio2Hi - adl) + pio2Lo))
-        let ssp = sinPoly((lat1 + lat2) * halfD2R)
-        let c2 = cosHalfTurn(lat2 * (2 * halfD2R))
+        let sdp = M.sinPoly(hdp)
+        let cdp = M.cosHalfTurn(hdp)
+        let adl = M.magnitude(hdl)
+        let over = adl .> M.pio2Hi
+        let sdl = M.sinPoly(M.select(over, (M.piHi - adl) + M.piLo, adl))
+        let cdl = M.sinPoly(M.select(over, (adl - M.pio2Hi) - M.pio2Lo, (M.pio2Hi - adl) + M.pio2Lo))
+        let ssp = M.sinPoly((lat1 + lat2) * halfD2R)
+        let c2 = M.cosHalfTurn(lat2 * (2 * halfD2R))
         let h = sdp * sdp + c1 * c2 * sdl * sdl
         let far = cdp * cdp * cdl * cdl + ssp * ssp * sdl * sdl
-        let c = select(h .> 0.5, far, 1 - h)  // 1 - h
+        let c = M.select(h .> 0.5, far, 1 - h)  // 1 - h
         // α = atan2(√h, √c) ∈ [0, π/2] from m = min(h, c), M = max(h, c), q = √(mM):
         // β = atan √(m/M) ∈ [0, π/4] is atan(q/M) when √(m/M) ≤ tan(π/8), else
         // π/4 + atan((m - M)/(m + M + 2q)) (the tangent of β - π/4); α = β for h ≤ c, else π/2 - β.
         let low = h .<= c
-        let m = select(low, h, c), mm = select(low, c, h)
-        let q = magnitude(m * mm).squareRoot()
+        let m = M.select(low, h, c), mm = M.select(low, c, h)
+        let q = M.magnitude(m * mm).squareRoot()
         let small = m .<= 0.17157287525380990 * mm  // tan²(π/8)
-        let t = atanPoly(select(small, q, m - mm) / select(small, mm, (m + mm) + 2 * q))
+        let t = atanPoly(M.select(small, q, m - mm) / M.select(small, mm, (m + mm) + 2 * q))
         let zero = V(repeating: 0)
-        let baseHi = select(small, select(low, zero, V(repeating: pio2Hi)), V(repeating: pio2Hi / 2))
-        let baseLo = select(small, select(low, zero, V(repeating: pio2Lo)), V(repeating: pio2Lo / 2))
-        let alpha = baseHi + (select(low, t, -t) + baseLo)
+        let baseHi = M.select(small, M.select(low, zero, V(repeating: M.pio2Hi)), V(repeating: M.pio2Hi / 2))
+        let baseLo = M.select(small, M.select(low, zero, V(repeating: M.pio2Lo)), V(repeating: M.pio2Lo / 2))
+        let alpha = baseHi + (M.select(low, t, -t) + baseLo)
         return radius2 * alpha
     }
 
@@ -215,7 +170,7 @@ enum HaversineKernel {
             let lat1 = pa.evenHalf
             let d = distance(
                 lat1: lat1, lon1: normalized(pa.oddHalf), lat2: pb.evenHalf, lon2: normalized(pb.oddHalf),
-                cos1: cosHalfTurn(lat1 * (2 * (Double.pi / 360))), radius2: 2 * radius)
+                cos1: M.cosHalfTurn(lat1 * (2 * (Double.pi / 360))), radius2: 2 * radius)
             UnsafeMutableRawPointer(out + i).storeBytes(of: d, as: V.self)
             i &+= width
         }
@@ -225,7 +180,7 @@ enum HaversineKernel {
             let lat1 = pa.evenHalf
             let d = distance(
                 lat1: lat1, lon1: normalized(pa.oddHalf), lat2: pb.evenHalf, lon2: normalized(pb.oddHalf),
-                cos1: cosHalfTurn(lat1 * (2 * (Double.pi / 360))), radius2: 2 * radius)
+                cos1: M.cosHalfTurn(lat1 * (2 * (Double.pi / 360))), radius2: 2 * radius)
             for j in 0..<rest { out[i &+ j] = d[j] }
         }
     }

@@ -213,10 +213,7 @@ private let shippedSavedName = "cities1000.places"
 
 /// Whether the file at `path` starts with a place file's magic bytes.
 private func isPlaceFile(_ path: String) -> Bool {
-    guard let f = fopen(path, "rb") else { return false }
-    defer { fclose(f) }
-    var head = [UInt8](repeating: 0, count: 8)
-    return fread(&head, 1, 8, f) == 8 && head == Array("GEOLOCPS".utf8)
+    (try? fileHead(path, count: 8)) == Array("GEOLOCPS".utf8)
 }
 
 /// data/gazetteer/cities1000.tsv next to Sources/ of the tree this file was compiled from.

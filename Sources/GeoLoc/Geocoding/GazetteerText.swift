@@ -143,7 +143,7 @@ extension Gazetteer {
         degrees p: UnsafeBufferPointer<Double>, count n: Int, name: String,
         _ each: (Int, PlaceMatch) throws(GeoLocError) -> Void
     ) throws(GeoLocError) {
-        try BatchDistance.checkPoints(p, n, name)
+        try CoordinateArray.check(p, n, name)
         for i in 0..<n {
             try each(i, try nearestPlace(to: Coordinate(checkedLatitude: p[2 * i], longitude: p[2 * i + 1])))
         }

@@ -65,25 +65,13 @@ final class PlaceFileMapping: @unchecked Sendable {
     /// `munmap` when true; `free` otherwise (bytes copied into memory).
     private let mapped: Bool
 
-    /// Maps `path` read-only (`MAP_SHARED`: every process shares the pages).
+    /// Maps `path` read-only (`MAP_SHARED`: every process shares the pages), opened as every
+    /// loader opens a file (`RegularFile`: a FIFO or a device is refused before anything blocks).
     init(path: String) throws(GeoLocError) {
-        let fd = openFile(path, O_RDONLY | O_CLOEXEC, 0)
-        if fd < 0 {
-            let e = errno
-            if e == ENOENT || e == ENOTDIR {
-                throw GeoLocError(.notFound, "\(path): no such file")
-            }
-            throw GeoLocError(.invalidArgument, "\(path): cannot open: \(String(cString: strerror(e)))")
-        }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else {
-            throw GeoLocError(.invalidArgument, "\(path): cannot read its size: \(String(cString: strerror(errno)))")
-        }
-        guard (st.st_mode & 0o170000) == 0o100000 else {  // S_ISREG
-            throw GeoLocError(.invalidArgument, "\(path): not a regular file")
-        }
-        let size = Int(st.st_size)
+        let file = try RegularFile(path: path)
+        defer { file.close() }
+        let fd = file.fd
+        let size = file.size
         guard size >= PlaceFile.headerSize else {
             throw GeoLocError(.parse, "\(path): not a libgeoloc place file (\(size) bytes, shorter than its header)")
         }

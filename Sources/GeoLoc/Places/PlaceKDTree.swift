@@ -6,17 +6,6 @@ import Musl
 import Darwin
 #endif
 
-/// The unit vector of a point on the sphere: (cos φ cos λ, cos φ sin λ, sin φ). The same function
-/// makes the tree's vectors and the query's, so equal coordinates give equal vectors.
-@inline(__always)
-func unitVector(latitude: Double, longitude: Double) -> SIMD3<Double> {
-    let d2r = Double.pi / 180
-    let phi = latitude * d2r
-    let lambda = longitude * d2r
-    let c = cos(phi)
-    return SIMD3(c * cos(lambda), c * sin(lambda), sin(phi))
-}
-
 /// Error bounds of the chord search, in squared chord length (the unit sphere's).
 ///
 /// Stored unit vectors are within ~3 ulp of the true ones, so a computed chord is within ~2e-15

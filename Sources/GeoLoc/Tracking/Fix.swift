@@ -134,7 +134,7 @@ func withFixBuffer<R, E: Error>(_ fixes: [Fix], _ body: (FixBuffer) throws(E) ->
     return try result.get()
 }
 
-/// The unit vector of a point, as `unitVector(latitude:longitude:)` (PlaceKDTree).
+/// The unit vector of a point, as `unitVector(latitude:longitude:)` (Core/UnitSphere.swift).
 @inline(__always)
 func unit3(_ lat: Double, _ lon: Double) -> SIMD3<Double> {
     unitVector(latitude: lat, longitude: lon)

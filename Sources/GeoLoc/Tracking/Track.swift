@@ -139,7 +139,7 @@ public enum Track {
         keep[0] = true
         keep[n - 1] = true
         if n <= 2 { return n }
-        // Unit vectors, structure of arrays (the batch haversine's polynomial sine, 4 lanes).
+        // Unit vectors, structure of arrays (Core/UnitSphere.swift).
         let xs = UnsafeMutablePointer<Double>.allocate(capacity: 3 * n)
         defer { xs.deallocate() }
         let ys = xs + n, zs = xs + 2 * n
@@ -170,44 +170,7 @@ public enum Track {
     }
 
     private typealias V = SIMD4<Double>
-    private typealias K = HaversineKernel
-
-    /// Unit vectors of checked points, four at a time with the batch haversine's polynomial sine
-    /// (relative error about 1e-16: the same as libm's for this purpose), the rest with libm.
-    private static func unitVectors(
-        _ base: UnsafePointer<Double>, stride: Int, count n: Int,
-        _ xs: UnsafeMutablePointer<Double>, _ ys: UnsafeMutablePointer<Double>, _ zs: UnsafeMutablePointer<Double>
-    ) {
-        let d2r = Double.pi / 180
-        let sign = SIMD4<UInt64>(repeating: 0x8000_0000_0000_0000)
-        var i = 0
-        while i + 4 <= n {
-            var lat = V(), lon = V()
-            for j in 0..<4 {
-                lat[j] = base[stride * (i + j)]
-                lon[j] = normalizedLongitude(base[stride * (i + j) + 1])
-            }
-            let phi = lat * d2r, lam = lon * d2r
-            let sphi = K.sinPoly(phi)
-            let cphi = K.sinPoly((K.pio2Hi - K.magnitude(phi)) + K.pio2Lo)
-            let alam = K.magnitude(lam)
-            // cos λ = sin(π/2 - |λ|), an argument in [-π/2, π/2] for |λ| <= π.
-            let clam = K.sinPoly((K.pio2Hi - alam) + K.pio2Lo)
-            let over = alam .> K.pio2Hi
-            let slamAbs = K.sinPoly(K.select(over, (K.piHi - alam) + K.piLo, alam))
-            let slam = unsafeBitCast(K.bits(slamAbs) | (K.bits(lam) & sign), to: V.self)
-            UnsafeMutableRawPointer(xs + i).storeBytes(of: cphi * clam, as: V.self)
-            UnsafeMutableRawPointer(ys + i).storeBytes(of: cphi * slam, as: V.self)
-            UnsafeMutableRawPointer(zs + i).storeBytes(of: sphi, as: V.self)
-            i += 4
-        }
-        while i < n {
-            let phi = base[stride * i] * d2r, lam = normalizedLongitude(base[stride * i + 1]) * d2r
-            let c = cos(phi)
-            xs[i] = c * cos(lam); ys[i] = c * sin(lam); zs[i] = sin(phi)
-            i += 1
-        }
-    }
+    private typealias K = VectorMath
 
     @inline(__always)
     private static func load(_ p: UnsafePointer<Double>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }

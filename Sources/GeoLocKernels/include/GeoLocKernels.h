@@ -1,8 +1,16 @@
 /*
- * GeoLocKernels.h -- the batch haversine of libgeoloc's Swift core (module GeoLoc) for the
- * instruction sets above the target's baseline, in C so that each function can be compiled for
- * its own instruction set and chosen at run time (haversine.c). The baseline is Swift SIMD code
- * (Sources/GeoLoc/Distance/HaversineKernel.swift), which also has the derivation of the algorithm.
+ * GeoLocKernels.h -- the C kernels of libgeoloc's Swift core (module GeoLoc): code that must be
+ * compiled for an instruction set above the target's baseline and chosen at run time (Swift
+ * compiles a module for one instruction set only), and the atomics Swift has no portable
+ * spelling for. One C file per capability, one section here per file:
+ *
+ *   core.c       Core      the instruction-set level of this CPU (every kernel asks it)
+ *   distance.c   Distance  the batch haversine, AVX2+FMA and AVX-512F (distance_impl.h); the
+ *                          Swift baseline and the derivation: Distance/HaversineKernel.swift
+ *   tracking.c   Tracking  the spherical Douglas-Peucker scan and recursion, AVX2+FMA
+ *                          (tracking_impl.h); the Swift baseline: Tracking/Track.swift
+ *   (inline)     Geocoding atomic pointer slots for the gazetteer's lazily built text cache
+ *                          (Geocoding/GazetteerText.swift): inline here, so Swift inlines them
  *
  * Internal: every symbol here is hidden (libgeoloc.so exports only geoloc_*).
  */
@@ -21,12 +29,16 @@ extern "C" {
 #define GLK_HIDDEN
 #endif
 
+/* ---- Core (core.c) ------------------------------------------------------------------------ */
+
 /* Instruction-set levels: 0 is the target's baseline (the Swift kernel); 1 AVX2 with FMA and
  * 2 AVX-512F are x86-64 only. */
 enum { GLK_LEVEL_BASELINE = 0, GLK_LEVEL_AVX2_FMA = 1, GLK_LEVEL_AVX512 = 2 };
 
 /* The highest level this CPU and OS run (0 on targets other than x86-64). */
 GLK_HIDDEN int glk_level_supported(void);
+
+/* ---- Distance (distance.c) ---------------------------------------------------------------- */
 
 /* out[i] = haversineDistance(a[i], b[i]) on the sphere of `radius` for i < n, at instruction-set
  * `level` lowered to glk_level_supported(). Points are interleaved degrees [lat0, lon0, lat1,
@@ -43,6 +55,8 @@ GLK_HIDDEN int glk_haversine_one_to_many(double lat0, double lon0, double cos_la
                                          const double *points, size_t n, double radius,
                                          double *out, int level);
 
+/* ---- Tracking (tracking.c) ---------------------------------------------------------------- */
+
 /* The farthest-point scan of the spherical Douglas-Peucker (Sources/GeoLoc/Tracking/Track.swift)
  * over the points a .. b - 1 of the unit vectors xs, ys, zs, for the arc whose frame is
  * frame[15] = {A, B, unit normal, tangent at A, tangent back at B}: best[0], at[0] the largest
@@ -58,6 +72,8 @@ GLK_HIDDEN int glk_dp_farthest(const double *xs, const double *ys, const double 
  * writing when `level` (lowered to glk_level_supported()) is 0, n < 3 or memory runs out. */
 GLK_HIDDEN long glk_dp_simplify(const double *xs, const double *ys, const double *zs, size_t n, double g_tol,
                                 unsigned char *keep, int level);
+
+/* ---- Geocoding (inline) ------------------------------------------------------------------- */
 
 /* Atomic pointer slots for caches built lazily by many threads at once (the gazetteer's texts,
  * Sources/GeoLoc/Geocoding/GazetteerText.swift): the load acquires, and glk_publish stores

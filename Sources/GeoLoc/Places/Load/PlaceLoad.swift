@@ -7,81 +7,8 @@ import Darwin
 #endif
 
 // Loading a place set from CSV or GeoJSON: the public entry points. The formats themselves are
-// in PlaceLoadCSV.swift and PlaceLoadGeoJSON.swift; file reading, the issue log, UTF-8 and
-// strict decimal numbers are shared with the other loaders (Core/Bytes.swift).
-
-/// A row or feature a loader could not use, and why.
-public struct LoadIssue: Sendable, Equatable, CustomStringConvertible {
-    /// Where it was: for CSV the 1-based line number of the physical line the record starts on;
-    /// for GeoJSON the 0-based index of the feature in the document's `features` array (0 for a
-    /// document that is a single Feature).
-    public var record: Int
-    /// What was wrong, e.g. `latitude "12abc" is not a decimal number`.
-    public var reason: String
-
-    public init(record: Int, reason: String) {
-        self.record = record
-        self.reason = reason
-    }
-
-    public var description: String { "\(record): \(reason)" }
-}
-
-/// How a loader reads its input.
-public struct LoadOptions: Sendable {
-    /// Whether a bad row or feature fails the whole load (`.parse`, or `.invalidUTF8` when the
-    /// first bad row is not valid UTF-8) instead of being skipped and reported.
-    public var strict: Bool
-    /// The CSV column of the latitude. Nil: the first of `lat`, `latitude`, `y` the header has
-    /// (without regard to ASCII case). Not used by GeoJSON.
-    public var latitudeColumn: String?
-    /// The CSV column of the longitude. Nil: the first of `lon`, `lng`, `long`, `longitude`, `x`.
-    /// Not used by GeoJSON.
-    public var longitudeColumn: String?
-    /// The column (CSV) or property (GeoJSON) of the place's id. Nil: for CSV the first of
-    /// `id`, `geonameid`, `place_id`, else the 1-based record number as text; GeoJSON uses the
-    /// feature's `id` member first (this property when it has none, else the feature index).
-    public var idColumn: String?
-    /// The column (CSV) or property (GeoJSON) of the place's name. Nil: `name`, else `title`,
-    /// else every name is empty.
-    public var nameColumn: String?
-    /// The CSV field delimiter, an ASCII byte other than `"`, CR and LF. Nil: a tab when the
-    /// header line has a tab and no comma, else a comma.
-    public var delimiter: UInt8?
-    /// The most issues kept in ``PlaceLoad/issues``; the rest are only counted
-    /// (``PlaceLoad/issueTotal``), so a file of bad rows cannot fill memory with their reports.
-    public var maxIssues: Int
-    /// The most places a load accepts; one more fails the load with `.countTooLarge`.
-    public var maxPlaces: Int
-
-    /// The default of ``maxIssues``: 1,000 reports (about 100 kB).
-    public static let defaultMaxIssues = 1000
-    /// The default of ``maxPlaces``: `maxCount` (2^30).
-    public static let defaultMaxPlaces = maxCount
-
-    public init(
-        strict: Bool = false, latitudeColumn: String? = nil, longitudeColumn: String? = nil,
-        idColumn: String? = nil, nameColumn: String? = nil, delimiter: UInt8? = nil,
-        maxIssues: Int = LoadOptions.defaultMaxIssues, maxPlaces: Int = LoadOptions.defaultMaxPlaces
-    ) {
-        self.strict = strict
-        self.latitudeColumn = latitudeColumn
-        self.longitudeColumn = longitudeColumn
-        self.idColumn = idColumn
-        self.nameColumn = nameColumn
-        self.delimiter = delimiter
-        self.maxIssues = maxIssues
-        self.maxPlaces = maxPlaces
-    }
-
-    /// Throws `.countTooLarge` when a load already holding `count` places would take one more.
-    @inline(__always)
-    func admitPlace(after count: Int, at: String) throws(GeoLocError) {
-        if count >= maxPlaces {
-            throw GeoLocError(.countTooLarge, "\(at)the input has more places than the load allows (max_places \(maxPlaces))")
-        }
-    }
-}
+// in PlaceLoadCSV.swift and PlaceLoadGeoJSON.swift; the options, limits and issues of a load,
+// the file reader, UTF-8 and strict decimal numbers are shared with the other loaders (Core/).
 
 /// The result of a load: the places that could be used and a report of those that could not.
 public struct PlaceLoad: Sendable {
@@ -142,7 +69,7 @@ extension PlaceSet {
     /// - Throws: `.notFound` for a file that does not exist, `.invalidArgument` for one that
     ///   cannot be read (with the system's reason), and the errors of the text form of `load(csv:options:)`.
     public static func load(csvFile path: String, options: LoadOptions = .init()) throws(GeoLocError) -> PlaceLoad {
-        let file = try LoadedFile(path: path)
+        let file = try LoadedFile(path: path, maxBytes: options.maxBytes)
         defer { file.release() }
         return try CSVLoader.load(file.bytes, options: options, source: path)
     }
@@ -186,7 +113,7 @@ extension PlaceSet {
     /// - Throws: `.notFound` for a file that does not exist, `.invalidArgument` for one that
     ///   cannot be read, and the errors of the text form of `load(geoJSON:options:)`.
     public static func load(geoJSONFile path: String, options: LoadOptions = .init()) throws(GeoLocError) -> PlaceLoad {
-        let file = try LoadedFile(path: path)
+        let file = try LoadedFile(path: path, maxBytes: options.maxBytes)
         defer { file.release() }
         return try GeoJSONLoader.load(file.bytes, options: options, source: path)
     }

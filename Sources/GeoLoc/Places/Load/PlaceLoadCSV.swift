@@ -180,6 +180,7 @@ struct CSVReader {
 enum CSVLoader {
     static func load(_ bytes: UnsafeRawBufferPointer, options: LoadOptions, source: String?) throws(GeoLocError) -> PlaceLoad {
         let at = source.map { $0 + ": " } ?? ""
+        try options.admitBytes(bytes.count, at: at)
         if let d = options.delimiter, d >= 0x80 || d == 34 || d == 10 || d == 13 {
             throw GeoLocError(.invalidArgument, "the delimiter must be an ASCII byte other than '\"', CR and LF (got \(d))")
         }
@@ -232,6 +233,7 @@ enum CSVLoader {
         while let r = reader.next() {
             if r.problem == .none && reader.isBlank { continue }
             recordNumber += 1
+            try log.admitRecord(at: at)
             switch r.problem {
             case .unterminatedQuote:
                 log.add(r.line, "has an unterminated quoted field")

@@ -27,6 +27,7 @@ enum GeoJSONLoader {
 
     static func load(_ bytes: UnsafeRawBufferPointer, options: LoadOptions, source: String?) throws(GeoLocError) -> PlaceLoad {
         let at = source.map { $0 + ": " } ?? ""
+        try options.admitBytes(bytes.count, at: at)
         let doc = try JSONDocument(bytes, source: source)
         let root = 0
         guard doc[root].kind == .object else {
@@ -55,6 +56,7 @@ enum GeoJSONLoader {
         good.reserveCapacity(features.count)
         var keys = KeyTable()
         for (index, node) in features.enumerated() {
+            try log.admitRecord(at: at)
             switch check(doc, node, index) {
             case .failure(let problem):
                 log.add(index, problem.reason)

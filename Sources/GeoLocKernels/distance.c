@@ -1,7 +1,7 @@
 /*
- * haversine.c -- the batch haversine kernels of GeoLocKernels.h: haversine_impl.h instantiated
+ * distance.c -- Distance's kernels: the batch haversine of GeoLocKernels.h, distance_impl.h instantiated
  * for AVX2 with FMA (4 lanes) and for AVX-512F (8 lanes), and the choice between them at run
- * time with __builtin_cpu_supports (which also checks that the OS saves the wider registers).
+ * time (glk_level_supported, core.c).
  *
  * The baseline (SSE2 on x86-64, every other target) is Swift SIMD code in
  * Sources/GeoLoc/Distance/HaversineKernel.swift: Swift compiles a module for one instruction set only, so
@@ -55,7 +55,7 @@ static double glk_normalized_longitude(double lon)
     } while (0)
 #define KJOIN(d) ((KV)_mm256_permute4x64_pd((__m256d)(d), 0xD8))
 #define KALL(m) (_mm256_movemask_pd((__m256d)(m)) == 0xF)
-#include "haversine_impl.h"
+#include "distance_impl.h"
 #undef KSUF
 #undef KTARGET
 #undef KW
@@ -79,7 +79,7 @@ static double glk_normalized_longitude(double lon)
     } while (0)
 #define KJOIN(d) (d)
 #define KALL(m) (_mm512_test_epi64_mask((__m512i)(m), (__m512i)(m)) == 0xFF)
-#include "haversine_impl.h"
+#include "distance_impl.h"
 #undef KSUF
 #undef KTARGET
 #undef KW
@@ -88,16 +88,6 @@ static double glk_normalized_longitude(double lon)
 #undef KSPLIT
 #undef KJOIN
 #undef KALL
-
-int glk_level_supported(void)
-{
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f"))
-        return GLK_LEVEL_AVX512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        return GLK_LEVEL_AVX2_FMA;
-    return GLK_LEVEL_BASELINE;
-}
 
 int glk_haversine_pairs(const double *a, const double *b, size_t n, double radius, double *out,
                         int level)
@@ -136,11 +126,6 @@ int glk_haversine_one_to_many(double lat0, double lon0, double cos_lat0, const d
 }
 
 #else /* not x86-64: the Swift baseline only */
-
-int glk_level_supported(void)
-{
-    return GLK_LEVEL_BASELINE;
-}
 
 int glk_haversine_pairs(const double *a, const double *b, size_t n, double radius, double *out,
                         int level)

@@ -1,5 +1,5 @@
 /*
- * simplify.c -- the farthest-point scan of libgeoloc's spherical Douglas-Peucker
+ * tracking.c -- Tracking's kernels: the farthest-point scan of libgeoloc's spherical Douglas-Peucker
  * (Sources/GeoLoc/Tracking/Track.swift, `farthest`) and its recursion for AVX2 with FMA (4 lanes),
  * used when the CPU has it. The Swift code is the baseline and has the derivation; this is the
  * same arithmetic on the same doubles, wider (FMA may round a product-sum differently, which can
@@ -18,7 +18,7 @@
 #define KSUF(name) name##_avx2
 #define KTARGET __attribute__((target("avx2,fma")))
 #define KW 4
-#include "simplify_impl.h"
+#include "tracking_impl.h"
 
 int glk_dp_farthest(const double *xs, const double *ys, const double *zs, size_t a, size_t b,
                     const double *frame, double *best, size_t *at, int level)

@@ -1,5 +1,5 @@
 /*
- * simplify_impl.h -- one instance of the farthest-point scan, included by simplify.c once per
+ * tracking_impl.h -- one instance of the farthest-point scan, included by tracking.c once per
  * instruction set with KSUF(name), KTARGET and KW (lanes) defined.
  *
  * For the points i in [a, b) (unit vectors in xs, ys, zs), with the arc's frame

@@ -1,5 +1,5 @@
 /*
- * haversine_impl.h -- one instance of the batch haversine kernel, included by haversine.c once
+ * distance_impl.h -- one instance of the batch haversine kernel, included by distance.c once
  * per instruction set with these defined:
  *
  *   KSUF(name)         the instance's name for `name` (name##_avx2, ...)

@@ -1,0 +1,67 @@
+// Vector arithmetic shared by the batch kernels of several capabilities (the batch haversine of
+// Distance, the unit vectors of the unit sphere that Tracking's simplification and Places' index
+// use): a polynomial sine that needs no libm call, selections and magnitudes on the bits, and the
+// instruction-set level the C kernels (Sources/GeoLocKernels) run at on this CPU. The derivation
+// of the polynomial is in Distance/HaversineKernel.swift, which was its first user.
+#if canImport(GeoLocKernels)
+import GeoLocKernels
+#endif
+
+enum VectorMath {
+    /// The instruction set a C kernel runs on: 0 is the Swift baseline, 1 AVX2 with FMA and 2
+    /// AVX-512F (x86-64, Sources/GeoLocKernels).
+    typealias Level = Int
+
+    /// The highest level this CPU supports, the one the batch functions use.
+    static let supportedLevel: Level = {
+        #if canImport(GeoLocKernels)
+        return Level(glk_level_supported())
+        #else
+        return 0
+        #endif
+    }()
+
+    typealias V = SIMD4<Double>
+
+    // π/2 and π as a double plus the rounding remainder.
+    @inline(__always) static var pio2Hi: Double { 1.5707963267948966 }
+    @inline(__always) static var pio2Lo: Double { 6.123233995736766e-17 }
+    @inline(__always) static var piHi: Double { 3.141592653589793 }
+    @inline(__always) static var piLo: Double { 1.2246467991473532e-16 }
+
+    /// sin y for y in [-π/2, π/2]: y + y z P(z), z = y².
+    @inline(__always)
+    static func sinPoly(_ y: V) -> V {
+        let z = y * y
+        var p = V(repeating: 2.7211749805411616e-15)
+        p = p * z + -7.642991491043102e-13
+        p = p * z + 1.6058939705964762e-10
+        p = p * z + -2.5052106872803646e-08
+        p = p * z + 2.755731921113729e-06
+        p = p * z + -0.00019841269841209218
+        p = p * z + 0.008333333333333194
+        p = p * z + -0.16666666666666666
+        return y + y * (z * p)
+    }
+
+    typealias Bits = SIMD4<UInt64>
+
+    // Selection and |x| on the bits: SIMD `replacing(with:where:)` can come out as a branch per
+    // lane, these are single vector instructions.
+    @inline(__always)
+    static func bits(_ x: V) -> Bits { unsafeBitCast(x, to: Bits.self) }
+    @inline(__always)
+    static func select(_ m: SIMDMask<SIMD4<Int64>>, _ a: V, _ b: V) -> V {
+        let mb = unsafeBitCast(m, to: Bits.self)
+        return unsafeBitCast((bits(a) & mb) | (bits(b) & ~mb), to: V.self)
+    }
+    @inline(__always)
+    static func magnitude(_ x: V) -> V {
+        unsafeBitCast(bits(x) & Bits(repeating: 0x7fff_ffff_ffff_ffff), to: V.self)
+    }
+
+    /// |cos x| for x in [-π/2, π/2].
+    @inline(__always)
+    static func cosHalfTurn(_ x: V) -> V { sinPoly((pio2Hi - magnitude(x)) + pio2Lo) }
+
+}

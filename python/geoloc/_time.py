@@ -1,0 +1,305 @@
+"""Time: local time from the IANA time zone rules.
+
+For a zone name ("America/Chicago", a link such as "US/Central", "UTC") and an instant (Unix
+seconds): the UTC offset, daylight saving time, the abbreviation, the local date and time and
+the next transition (:func:`local_time`); "2026-11-24 14:05 CST" (:func:`local_time_text`);
+many instants of one zone in one library call, as numpy arrays (:func:`local_times`,
+:func:`local_dates`: a track's fixes by day); and a local date and time read back to instants,
+with the ambiguous and skipped times of a transition reported (:func:`resolve_local_time`).
+
+The rules: the release the library ships (data/time/zoneinfo.rules, in the package beside
+libgeoloc.so), or the system's /usr/share/zoneinfo when it holds a newer release
+(:func:`tzdata_version`, :func:`tzdata_source`). The environment variables GEOLOC_TZRULES (the
+compiled file) and GEOLOC_ZONEINFO (the system directory; "none" hides it) are read at the first
+call that needs a zone. Results equal Python's zoneinfo on the same release. The rules are those
+of include/geoloc.h, section 9.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import operator
+from ctypes import POINTER, Structure, byref, c_bool, c_char, c_char_p, c_double, c_int, c_int32, c_int64, c_size_t, c_void_p
+from datetime import datetime, timedelta, timezone
+from typing import Any, List, NamedTuple, Optional, Union
+
+import numpy
+
+from . import _ffi
+from ._core import MAX_COUNT, _text, _text_result
+from ._errors import CountTooLargeError, InvalidArgumentError
+from ._ffi import ENUM, STATUS, TEXT_OUT
+
+__all__ = [
+    "TIME_MIN",
+    "TIME_MAX",
+    "TIME_STYLES",
+    "LOCAL_TIME_DTYPE",
+    "LocalTime",
+    "LocalInstants",
+    "local_time",
+    "local_time_text",
+    "local_times",
+    "local_dates",
+    "resolve_local_time",
+    "tzif_local_time",
+    "time_zone_names",
+    "tzdata_version",
+    "tzdata_source",
+]
+
+# --------------------------------------------------------------------------------------------
+# Local time
+# --------------------------------------------------------------------------------------------
+
+#: The first and last instants local time is computed for (0001-01-01T00:00:00Z and
+#: 9999-12-31T23:59:59Z, Unix seconds).
+TIME_MIN = -62135596800
+TIME_MAX = 253402300799
+
+#: The text styles, by name (their index is the C geoloc_time_style).
+TIME_STYLES = ("minutes", "seconds", "iso8601", "12_hour")
+
+#: The C geoloc_local_time as a numpy dtype (64 bytes): what :func:`local_times` returns.
+#: ``next_transition`` is 2**63 - 1 when there is none.
+LOCAL_TIME_DTYPE = numpy.dtype(
+    [("instant", numpy.int64), ("next_transition", numpy.int64), ("utc_offset_s", numpy.int32),
+     ("year", numpy.int32), ("month", numpy.int32), ("day", numpy.int32), ("hour", numpy.int32),
+     ("minute", numpy.int32), ("second", numpy.int32), ("weekday", numpy.int32), ("day_of_year", numpy.int32),
+     ("is_dst", numpy.bool_), ("abbreviation", "S11")]
+)
+assert LOCAL_TIME_DTYPE.itemsize == 64
+
+_NO_TRANSITION = (1 << 63) - 1
+
+
+class CLocalTime(Structure):
+    _fields_ = [("instant", c_int64), ("next_transition", c_int64), ("utc_offset_s", c_int32)] + [
+        (n, c_int32) for n in ("year", "month", "day", "hour", "minute", "second", "weekday", "day_of_year")
+    ] + [("is_dst", c_bool), ("abbreviation", c_char * 11)]
+
+
+class CLocalDateTime(Structure):
+    _fields_ = [(n, c_int32) for n in ("year", "month", "day", "hour", "minute", "second")]
+
+
+class CLocalInstants(Structure):
+    _fields_ = [("before", c_int64), ("after", c_int64), ("transition", c_int64), ("kind", c_int),
+                ("offset_before_s", c_int32), ("offset_after_s", c_int32)]
+
+
+assert ctypes.sizeof(CLocalTime) == 64
+
+_TEXT_ARGS = (TEXT_OUT, c_size_t, POINTER(c_size_t))
+
+_ffi.declare({
+    "geoloc_local_time_at": (STATUS, (c_char_p, c_int64, POINTER(CLocalTime)), True),
+    "geoloc_local_times": (STATUS, (c_char_p, POINTER(c_double), c_size_t, POINTER(CLocalTime)), True),
+    "geoloc_local_time_text": (STATUS, (c_char_p, c_int64, ENUM) + _TEXT_ARGS, True),
+    "geoloc_local_time_resolve": (STATUS, (c_char_p, POINTER(CLocalDateTime), POINTER(CLocalInstants)), True),
+    "geoloc_tzif_local_time": (STATUS, (c_void_p, c_size_t, c_int64, POINTER(CLocalTime)), True),
+    "geoloc_time_zone_names": (STATUS, _TEXT_ARGS, True),
+    "geoloc_tzdata_version": (STATUS, _TEXT_ARGS, True),
+    "geoloc_tzdata_source": (STATUS, _TEXT_ARGS, True),
+})
+
+_lib = _ffi.lib  # looked up through this module, so a test can watch the calls
+
+
+class LocalTime(NamedTuple):
+    """What a zone's clocks show at an instant."""
+
+    instant: int
+    #: Seconds east of UTC (Chicago in winter: -21600).
+    utc_offset_s: int
+    is_dst: bool
+    #: "CST", "+0330".
+    abbreviation: str
+    year: int
+    month: int
+    day: int
+    hour: int
+    minute: int
+    second: int
+    #: ISO 8601: 1 Monday .. 7 Sunday.
+    weekday: int
+    day_of_year: int
+    #: The next instant at which the offset, DST or abbreviation changes; None when none does.
+    next_transition: Optional[int]
+
+    def datetime(self) -> datetime:
+        """The local time as an aware datetime with a fixed offset named by the abbreviation
+        (year 1 to 9999 only, as datetime allows)."""
+        tz = timezone(timedelta(seconds=self.utc_offset_s), self.abbreviation)
+        return datetime(self.year, self.month, self.day, self.hour, self.minute, self.second, tzinfo=tz)
+
+
+class LocalInstants(NamedTuple):
+    """A local date and time read back to instants.
+
+    ``kind`` is "unique" (the clocks showed it once), "ambiguous" (twice: they were set back
+    over it) or "skipped" (never: they were set forward over it). ``before`` and ``after`` read
+    it with the offset before and after the transition (zoneinfo's fold=0 and fold=1): for
+    "ambiguous" the first and second occurrences; for "skipped" an instant after the transition
+    and one before it."""
+
+    kind: str
+    before: int
+    after: int
+    #: The transition's instant (None for "unique").
+    transition: Optional[int]
+    offset_before_s: int
+    offset_after_s: int
+
+    @property
+    def instant(self) -> Optional[int]:
+        """The instant when the local time is unique, else None."""
+        return self.before if self.kind == "unique" else None
+
+
+_KINDS = ("unique", "ambiguous", "skipped")
+
+
+def _zone(zone: Any) -> bytes:
+    data = _text(zone, "zone")
+    if data is None:
+        raise TypeError("zone must be a str (an IANA name such as 'America/Chicago'), not None")
+    return data
+
+
+def _instant(value: Any, what: str = "instant") -> int:
+    """Unix seconds: an int (or an aware datetime, rounded down to a whole second)."""
+    if isinstance(value, datetime):
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise InvalidArgumentError("%s is a naive datetime: give it a tzinfo, or pass Unix seconds" % what)
+        delta = value - datetime(1970, 1, 1, tzinfo=timezone.utc)
+        return delta.days * 86400 + delta.seconds
+    if isinstance(value, bool) or value is None:
+        raise TypeError("%s must be Unix seconds (an int), not %s" % (what, type(value).__name__))
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be Unix seconds (an int) or an aware datetime, not %s" % (what, type(value).__name__)) from None
+    if not -(1 << 63) <= number < (1 << 63):
+        return TIME_MAX + 1 if number > 0 else TIME_MIN - 1  # the library names the range
+    return number
+
+
+def _style(style: Union[int, str]) -> int:
+    if isinstance(style, str):
+        key = style.lower().replace("-", "_")
+        if key in ("12h", "twelve_hour"):
+            key = "12_hour"
+        if key not in TIME_STYLES:
+            raise InvalidArgumentError("style %r is not one of %s" % (style, ", ".join(TIME_STYLES)))
+        return TIME_STYLES.index(key)
+    if isinstance(style, bool):
+        raise TypeError("style must be a name or an int, not bool")
+    return operator.index(style)
+
+
+def _local_time(c: CLocalTime) -> LocalTime:
+    return LocalTime(
+        c.instant, c.utc_offset_s, bool(c.is_dst), c.abbreviation.decode("ascii"), c.year, c.month, c.day, c.hour,
+        c.minute, c.second, c.weekday, c.day_of_year, None if c.next_transition == _NO_TRANSITION else c.next_transition)
+
+
+def local_time(zone: str, instant: Any) -> LocalTime:
+    """The local time in ``zone`` at ``instant`` (Unix seconds, or an aware datetime).
+
+    >>> local_time("America/Chicago", 1795550709).abbreviation
+    'CST'
+    """
+    out = CLocalTime()
+    _lib.geoloc_local_time_at(_zone(zone), _instant(instant), byref(out))
+    return _local_time(out)
+
+
+def local_time_text(zone: str, instant: Any, style: Union[int, str] = "minutes") -> str:
+    """The local time as text: "2026-11-24 14:05 CST" (style "minutes"), "... 14:05:09 CST"
+    ("seconds"), "2026-11-24T14:05:09-06:00" ("iso8601"), "2:05 PM CST" ("12_hour")."""
+    z, t, s = _zone(zone), _instant(instant), _style(style)
+    return _text_result(lambda buf, cap, needed: _lib.geoloc_local_time_text(z, t, s, buf, cap, needed))
+
+
+def _times(times: Any) -> numpy.ndarray:
+    arr = numpy.ascontiguousarray(times, dtype=numpy.float64)
+    if arr.ndim != 1:
+        raise ValueError("times must be one-dimensional, not of shape %s" % (arr.shape,))
+    if arr.shape[0] > MAX_COUNT:
+        raise CountTooLargeError("times has %d values, more than GEOLOC_MAX_COUNT (%d)" % (arr.shape[0], MAX_COUNT))
+    return arr
+
+
+def local_times(zone: str, times: Any) -> numpy.ndarray:
+    """The local times of many instants of one zone, in one library call: a structured array of
+    :data:`LOCAL_TIME_DTYPE` (fields instant, next_transition, utc_offset_s, year, month, day,
+    hour, minute, second, weekday, day_of_year, is_dst, abbreviation as bytes).
+
+    ``times``: Unix seconds, any 1-D array-like of numbers (a fix array's time column), each
+    rounded down to a whole second. A NaN or an instant outside the years 1-9999 raises, naming
+    its index."""
+    z = _zone(zone)
+    arr = _times(times)
+    out = numpy.zeros(arr.shape[0], dtype=LOCAL_TIME_DTYPE)
+    _lib.geoloc_local_times(z, arr.ctypes.data_as(POINTER(c_double)), arr.shape[0], out.ctypes.data_as(POINTER(CLocalTime)))
+    return out
+
+
+def local_dates(zone: str, times: Any) -> numpy.ndarray:
+    """The local date of each instant in ``zone`` (a track's fixes by the day they were on
+    there): numpy ``datetime64[D]``, from one library call."""
+    lt = local_times(zone, times)
+    days = (lt["instant"] + lt["utc_offset_s"].astype(numpy.int64)) // 86400
+    return days.astype("datetime64[D]")
+
+
+def resolve_local_time(zone: str, year: Any, month: int = 1, day: int = 1, hour: int = 0, minute: int = 0,
+                       second: int = 0) -> LocalInstants:
+    """Reads a local date and time of ``zone`` back to instants (a naive datetime may stand for
+    the fields: ``resolve_local_time("America/New_York", datetime(2026, 3, 8, 2, 30))``). The
+    ambiguous and skipped times of a transition are reported in ``kind``, never guessed."""
+    if isinstance(year, datetime):
+        if year.tzinfo is not None:
+            raise InvalidArgumentError("give a naive datetime (the zone's local time), not an aware one")
+        d = year
+        year, month, day, hour, minute, second = d.year, d.month, d.day, d.hour, d.minute, d.second
+    fields = []
+    for name, value in zip(("year", "month", "day", "hour", "minute", "second"), (year, month, day, hour, minute, second)):
+        if isinstance(value, bool):
+            raise TypeError("%s must be an int, not bool" % name)
+        number = operator.index(value)
+        fields.append(max(min(number, 1 << 30), -(1 << 30)))  # the library names the range
+    local = CLocalDateTime(*fields)
+    out = CLocalInstants()
+    _lib.geoloc_local_time_resolve(_zone(zone), byref(local), byref(out))
+    kind = _KINDS[out.kind]
+    return LocalInstants(kind, out.before, out.after, None if kind == "unique" else out.transition,
+                         out.offset_before_s, out.offset_after_s)
+
+
+def tzif_local_time(data: bytes, instant: Any) -> LocalTime:
+    """The local time at ``instant`` by the rules of a TZif file's bytes (RFC 8536: a file of
+    /usr/share/zoneinfo, or one an app carries). A malformed file raises ParseError naming the
+    fault; leap-second ("right/") files raise UnsupportedError."""
+    raw = bytes(data)
+    buf = ctypes.create_string_buffer(raw, len(raw) or 1)
+    out = CLocalTime()
+    _lib.geoloc_tzif_local_time(buf, len(raw), _instant(instant), byref(out))
+    return _local_time(out)
+
+
+def time_zone_names() -> List[str]:
+    """Every zone name the rules know (zones and links), sorted."""
+    return _text_result(_lib.geoloc_time_zone_names).splitlines()
+
+
+def tzdata_version() -> str:
+    """The IANA release of the rules in use ("2026f")."""
+    return _text_result(_lib.geoloc_tzdata_version)
+
+
+def tzdata_source() -> str:
+    """Where zones are read from first: the compiled rules file, or the system directory when
+    it holds the newer release."""
+    return _text_result(_lib.geoloc_tzdata_source)

@@ -1,0 +1,323 @@
+"""Time through the Python door: local time against Python's zoneinfo directly (the pinned
+tzdata release the library ships), against the shared table (tests/time/zoneinfo.txt), the
+transitions of New York, London, Lord Howe, Tehran, Santiago, Chatham and Casablanca, ambiguous
+and skipped local times, numpy batches, TZif bytes, and a machine without /usr/share/zoneinfo."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import numpy
+import pytest
+
+# The library reads its rules on first use: the shipped release alone, whatever the system has
+# (a system with a newer release is tested in a subprocess below).
+os.environ["GEOLOC_ZONEINFO"] = "none"
+
+import geoloc  # noqa: E402
+from helpers import raises  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+TABLE = REPO / "tests" / "time" / "zoneinfo.txt"
+PINNED_TZDATA = "2026.6"
+RELEASE = "2026f"
+END_2037 = 2145916800
+
+
+def read_table():
+    zones, links, zone = {}, [], None
+    for line in TABLE.read_text().splitlines():
+        p = line.split()
+        if p[0] == "Z":
+            zone = zones.setdefault(p[1], {"states": [], "samples": []})
+        elif p[0] in "SP":
+            zone["states" if p[0] == "S" else "samples"].append((int(p[1]), int(p[2]), p[3] == "1", p[4]))
+        elif p[0] == "L":
+            links.append((p[1], p[2]))
+    return zones, links
+
+
+def state_at(states, t):
+    k = 0
+    while k + 1 < len(states) and states[k + 1][0] <= t:
+        k += 1
+    return states[k][1:]
+
+
+@pytest.fixture(scope="module")
+def table():
+    return read_table()
+
+
+@pytest.fixture(scope="module")
+def zoneinfo_module():
+    """Python's zoneinfo reading only the pinned tzdata package: installed, or the wheel that
+    tools/gen_time_rules.py fetched into build/tzdata/."""
+    wheel = REPO / "build" / "tzdata" / ("tzdata-%s-py2.py3-none-any.whl" % PINNED_TZDATA)
+    try:
+        import tzdata
+    except ImportError:
+        tzdata = None
+    added = False
+    if (tzdata is None or tzdata.__version__ != PINNED_TZDATA) and wheel.exists():
+        sys.path.insert(0, str(wheel))
+        added = True
+        for name in [m for m in sys.modules if m == "tzdata" or m.startswith("tzdata.")]:
+            del sys.modules[name]
+        import tzdata
+    if tzdata is None or tzdata.__version__ != PINNED_TZDATA:
+        pytest.skip("zoneinfo's direct comparison needs tzdata==%s (pip install tzdata==%s)" % (PINNED_TZDATA, PINNED_TZDATA))
+    import zoneinfo
+
+    zoneinfo.reset_tzpath(to=[])
+    zoneinfo.ZoneInfo.clear_cache()
+    yield zoneinfo
+    zoneinfo.reset_tzpath()
+    zoneinfo.ZoneInfo.clear_cache()
+    if added:
+        sys.path.remove(str(wheel))
+
+
+def zi_state(zi, t):
+    d = datetime.fromtimestamp(t, tz=timezone.utc).astimezone(zi)
+    return int(d.utcoffset().total_seconds()), d.dst() != timedelta(0), d.tzname()
+
+
+# --------------------------------------------------------------------------------------------
+# Against zoneinfo and the table
+# --------------------------------------------------------------------------------------------
+
+
+def test_every_zone_against_zoneinfo_directly(zoneinfo_module, table):
+    """Every name (zones and links) at every transition of 1970-2037 and the hour around it, the
+    far past and future; the transitions found by the library are exactly zoneinfo's; every
+    local time in a gap or fold reads back as zoneinfo's fold=0 and fold=1."""
+    zones, links = table
+    assert geoloc.tzdata_version() == RELEASE
+    names = geoloc.time_zone_names()
+    assert sorted(names) == sorted(list(zones) + [name for name, _ in links])
+    target = dict(links)
+    checked = 0
+    for name in names:
+        zi = zoneinfo_module.ZoneInfo(name)
+        rows = zones[target.get(name, name)]
+        transitions = [t for t, *_ in rows["states"][1:]]
+        # The library's own transitions, followed from 1970: zoneinfo's.
+        found, t = [], 0
+        while True:
+            nxt = geoloc.local_time(name, t).next_transition
+            if nxt is None or nxt >= END_2037:
+                break
+            found.append(nxt)
+            t = nxt
+        assert found == transitions, name
+        instants = [0] + [t + d for t in transitions for d in (-3600, -1800, -1, 0, 1, 1800, 3599)]
+        instants += [t for t, *_ in rows["samples"]]
+        instants = [t for t in instants if t < END_2037 or t in {s[0] for s in rows["samples"]}]
+        got = geoloc.local_times(name, instants)
+        for t, lt in zip(instants, got):
+            off, dst, abbr = zi_state(zi, t)
+            assert (int(lt["utc_offset_s"]), bool(lt["is_dst"]), lt["abbreviation"].decode()) == (off, dst, abbr), (name, t)
+            d = datetime.fromtimestamp(t, tz=timezone.utc).astimezone(zi)
+            fields = tuple(int(lt[f]) for f in ("year", "month", "day", "hour", "minute", "second", "weekday"))
+            assert fields == (d.year, d.month, d.day, d.hour, d.minute, d.second, d.isoweekday()), (name, t)
+            checked += 1
+        for t in transitions:
+            ob, oa = zi_state(zi, t - 1)[0], zi_state(zi, t)[0]
+            if ob == oa:
+                continue
+            for local in sorted({t + min(ob, oa), t + (ob + oa) // 2, t + max(ob, oa) - 1}):
+                wall = datetime(1970, 1, 1) + timedelta(seconds=local)
+                r = geoloc.resolve_local_time(name, wall)
+                assert r.kind == ("skipped" if oa > ob else "ambiguous")
+                assert [r.before, r.after] == [int(wall.replace(tzinfo=zi, fold=f).timestamp()) for f in (0, 1)], (name, wall)
+                assert r.transition == t
+    assert checked > 200000
+
+
+def test_table_shared_with_the_other_doors(table):
+    zones, links = table
+    assert len(zones) == 345 and len(links) == 253
+    for name, rows in zones.items():
+        states = rows["states"]
+        instants = [t + d for t, *_ in states for d in (-1, 0, 1) if 0 <= t + d < END_2037]
+        got = geoloc.local_times(name, instants)
+        want = [state_at(states, t) for t in instants]
+        assert [(int(g["utc_offset_s"]), bool(g["is_dst"]), g["abbreviation"].decode()) for g in got] == want, name
+
+
+# --------------------------------------------------------------------------------------------
+# By hand
+# --------------------------------------------------------------------------------------------
+
+
+def text(zone, t, style="seconds"):
+    return geoloc.local_time_text(zone, t, style)
+
+
+def test_new_york():
+    assert text("America/New_York", 1772953199) == "2026-03-08 01:59:59 EST"
+    assert text("America/New_York", 1772953200, "iso8601") == "2026-03-08T03:00:00-04:00"
+    lt = geoloc.local_time("America/New_York", 1772953200)
+    assert lt.is_dst and lt.abbreviation == "EDT" and lt.next_transition == 1793512800 and lt.weekday == 7
+    assert lt.datetime() == datetime(2026, 3, 8, 7, tzinfo=timezone.utc)
+    assert lt.datetime().tzname() == "EDT"
+    skipped = geoloc.resolve_local_time("America/New_York", 2026, 3, 8, 2, 30)
+    assert skipped == geoloc.LocalInstants("skipped", 1772955000, 1772951400, 1772953200, -18000, -14400)
+    assert skipped.instant is None
+    twice = geoloc.resolve_local_time("America/New_York", datetime(2026, 11, 1, 1, 30))
+    assert (twice.kind, twice.before, twice.after) == ("ambiguous", 1793511000, 1793514600)
+    once = geoloc.resolve_local_time("America/New_York", 2026, 11, 24, 9, 5)
+    assert once.kind == "unique" and once.instant == 1795529100 and once.transition is None
+    # The far past and the far future.
+    assert text("America/New_York", -5364619200, "iso8601") == "1800-01-01T07:03:58-04:56:02"
+    assert text("America/New_York", geoloc.TIME_MAX) == "9999-12-31 18:59:59 EST"
+    assert geoloc.local_time("America/New_York", geoloc.TIME_MAX).next_transition is None
+    assert text("America/New_York", 32516769600, "minutes") == "3000-06-01 08:00 EDT"
+
+
+@pytest.mark.parametrize("zone, t, before, after", [
+    ("Europe/London", 1774746000, "2026-03-29 00:59:59 GMT", "2026-03-29 02:00:00 BST"),
+    ("Europe/London", 1792890000, "2026-10-25 01:59:59 BST", "2026-10-25 01:00:00 GMT"),
+    ("Australia/Lord_Howe", 1775314800, "2026-04-05 01:59:59 +11", "2026-04-05 01:30:00 +1030"),
+    ("Australia/Lord_Howe", 1791041400, "2026-10-04 01:59:59 +1030", "2026-10-04 02:30:00 +11"),
+    ("Asia/Tehran", 1616358600, "2021-03-21 23:59:59 +0330", "2021-03-22 01:00:00 +0430"),
+    ("America/Santiago", 1775358000, "2026-04-04 23:59:59 -03", "2026-04-04 23:00:00 -04"),
+    ("America/Santiago", 1788667200, "2026-09-05 23:59:59 -04", "2026-09-06 01:00:00 -03"),
+    ("Pacific/Chatham", 1775311200, "2026-04-05 03:44:59 +1345", "2026-04-05 02:45:00 +1245"),
+    ("Pacific/Chatham", 1790431200, "2026-09-27 02:44:59 +1245", "2026-09-27 03:45:00 +1345"),
+    ("Africa/Casablanca", 1771120800, "2026-02-15 02:59:59 +01", "2026-02-15 02:00:00 +00"),
+    ("Africa/Casablanca", 1789866000, "2026-09-20 01:59:59 +01", "2026-09-20 01:00:00 +00"),
+])
+def test_transitions_by_hand(zone, t, before, after):
+    assert [text(zone, t - 1), text(zone, t)] == [before, after]
+    assert geoloc.local_time(zone, t - 1).next_transition == t
+
+
+def test_half_hour_and_quarter_hour_folds():
+    r = geoloc.resolve_local_time("Australia/Lord_Howe", 2026, 4, 5, 1, 45)
+    assert r.kind == "ambiguous" and r.after - r.before == 1800
+    r = geoloc.resolve_local_time("Australia/Lord_Howe", 2026, 10, 4, 2, 15)
+    assert r.kind == "skipped" and r.before - r.after == 1800
+    r = geoloc.resolve_local_time("Pacific/Chatham", 2026, 9, 27, 3, 0)
+    assert r.kind == "skipped" and (r.offset_before_s, r.offset_after_s) == (45900, 49500)
+    assert geoloc.local_time("Asia/Tehran", 1795550709).next_transition is None
+    assert geoloc.local_time("Africa/Casablanca", 1771120800).is_dst
+
+
+def test_text_styles():
+    t = 1795550709  # 2026-11-24T20:05:09Z
+    assert geoloc.local_time_text("America/Chicago", t) == "2026-11-24 14:05 CST"
+    assert geoloc.local_time_text("America/Chicago", t, "seconds") == "2026-11-24 14:05:09 CST"
+    assert geoloc.local_time_text("America/Chicago", t, "iso8601") == "2026-11-24T14:05:09-06:00"
+    assert geoloc.local_time_text("America/Chicago", t, "12_hour") == "2:05 PM CST"
+    assert geoloc.local_time_text("America/Chicago", t, 3) == "2:05 PM CST"
+    assert geoloc.local_time_text("america/chicago", datetime(2026, 11, 24, 20, 5, 9, tzinfo=timezone.utc)) == "2026-11-24 14:05 CST"
+    assert geoloc.local_time_text("Asia/Kolkata", 0) == "1970-01-01 05:30 IST"
+    raises(geoloc.InvalidArgumentError, geoloc.local_time_text, "UTC", 0, "long")
+    raises(geoloc.InvalidArgumentError, geoloc.local_time_text, "UTC", 0, 7)
+
+
+# --------------------------------------------------------------------------------------------
+# Batches: a track's fixes by local day
+# --------------------------------------------------------------------------------------------
+
+
+def test_local_times_and_dates_of_a_track():
+    # Fixes every 97.25 s across New York's fall-back night, as a fix array's time column.
+    times = 1793490000 + numpy.arange(2000) * 97.25
+    fixes = geoloc.fix_array(numpy.full(times.size, 40.7), numpy.full(times.size, -74.0), times, 5.0)
+    lt = geoloc.local_times("America/New_York", fixes[:, 2])
+    assert lt.dtype == geoloc.LOCAL_TIME_DTYPE and lt.shape == (2000,)
+    for k in (0, 231, 232, 999, 1999):
+        one = geoloc.local_time("America/New_York", int(times[k] // 1))
+        assert int(lt["utc_offset_s"][k]) == one.utc_offset_s and int(lt["hour"][k]) == one.hour
+        assert lt["abbreviation"][k].decode() == one.abbreviation
+        assert int(lt["next_transition"][k]) == (one.next_transition or (1 << 63) - 1)
+    assert set(lt["abbreviation"].tolist()) == {b"EDT", b"EST"}
+    dates = geoloc.local_dates("America/New_York", fixes[:, 2])
+    assert dates.dtype == numpy.dtype("datetime64[D]")
+    want = [numpy.datetime64("%04d-%02d-%02d" % (y, m, d)) for y, m, d in zip(lt["year"], lt["month"], lt["day"])]
+    assert (dates == numpy.array(want)).all()
+    assert geoloc.local_dates("Asia/Tokyo", [1795550709.5, -0.5]).tolist() == [
+        datetime(2026, 11, 25).date(), datetime(1970, 1, 1).date()]
+    # Shuffled times give the same answers.
+    perm = numpy.random.default_rng(23).permutation(times.size)
+    assert (geoloc.local_times("America/New_York", times[perm]) == lt[perm]).all()
+    assert geoloc.local_times("UTC", []).shape == (0,)
+
+
+def test_bad_arguments():
+    raises(geoloc.NotFoundError, geoloc.local_time, "Mars/Olympus_Mons", 0)
+    for bad in ["", "../../etc/passwd", "/etc/passwd", "a b", "America//Chicago"]:
+        raises(geoloc.InvalidArgumentError, geoloc.local_time, bad, 0)
+    raises(geoloc.InvalidArgumentError, geoloc.local_time, "UTC\0x", 0)
+    raises(TypeError, geoloc.local_time, None, 0)
+    raises(TypeError, geoloc.local_time, "UTC", 1.5)
+    raises(TypeError, geoloc.local_time, "UTC", True)
+    raises(geoloc.InvalidArgumentError, geoloc.local_time, "UTC", datetime(2026, 1, 1))
+    raises(geoloc.OutOfRangeError, geoloc.local_time, "UTC", geoloc.TIME_MAX + 1)
+    raises(geoloc.OutOfRangeError, geoloc.local_time, "UTC", 1 << 70)
+    err = raises(geoloc.NotFiniteError, geoloc.local_times, "UTC", [0.0, float("nan")])
+    assert "times[1]" in str(err)
+    raises(geoloc.OutOfRangeError, geoloc.local_times, "UTC", [1e300])
+    raises(ValueError, geoloc.local_times, "UTC", [[0.0, 1.0]])
+    raises(geoloc.OutOfRangeError, geoloc.resolve_local_time, "UTC", 2026, 2, 29)
+    raises(geoloc.OutOfRangeError, geoloc.resolve_local_time, "UTC", 2026, 1, 1, 24)
+    raises(geoloc.OutOfRangeError, geoloc.resolve_local_time, "UTC", 1 << 40)
+    raises(geoloc.InvalidArgumentError, geoloc.resolve_local_time, "UTC", datetime(2026, 1, 1, tzinfo=timezone.utc))
+
+
+# --------------------------------------------------------------------------------------------
+# TZif files and where the rules come from
+# --------------------------------------------------------------------------------------------
+
+
+def test_tzif_bytes():
+    path = Path("/usr/share/zoneinfo/America/Chicago")
+    if path.exists():
+        lt = geoloc.tzif_local_time(path.read_bytes(), 1795550709)
+        assert (lt.abbreviation, lt.hour, lt.minute) == ("CST", 14, 5)
+    raises(geoloc.ParseError, geoloc.tzif_local_time, b"", 0)
+    raises(geoloc.ParseError, geoloc.tzif_local_time, b"TZif2" + bytes(100), 0)
+    right = Path("/usr/share/zoneinfo/right/UTC")
+    if right.exists():
+        raises(geoloc.UnsupportedError, geoloc.tzif_local_time, right.read_bytes(), 0)
+
+
+def run_child(env, code):
+    environment = dict(os.environ)
+    environment.update(env)
+    environment["PYTHONPATH"] = os.pathsep.join([str(Path(geoloc.__file__).resolve().parents[1])] + sys.path)
+    return subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True, timeout=120)
+
+
+def test_no_system_zoneinfo_in_a_fresh_process():
+    """As on a machine without /usr/share/zoneinfo: the shipped rules answer."""
+    code = "import geoloc; print(geoloc.tzdata_version()); print(geoloc.local_time_text('America/Chicago', 1795550709))"
+    out = run_child({"GEOLOC_ZONEINFO": "none"}, code)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == [RELEASE, "2026-11-24 14:05 CST"]
+    # Neither the compiled rules nor a system directory: a clear error, not a guess.
+    out = run_child({"GEOLOC_ZONEINFO": "none", "GEOLOC_TZRULES": "/nonexistent/zoneinfo.rules"},
+                    "import geoloc\ntry:\n    geoloc.local_time('UTC', 0)\nexcept geoloc.NotFoundError as e:\n    print('E', e)")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("E ") and "/nonexistent/zoneinfo.rules" in out.stdout
+
+
+def test_a_newer_system_release_is_preferred(tmp_path):
+    (tmp_path / "Test").mkdir()
+    chicago = Path("/usr/share/zoneinfo/America/Chicago")
+    if not chicago.exists():
+        pytest.skip("no /usr/share/zoneinfo to copy a TZif file from")
+    (tmp_path / "Test" / "Chicago").write_bytes(chicago.read_bytes())
+    (tmp_path / "tzdata.zi").write_text("# version 2999a\nL America/Chicago Test/Chicago\n")
+    code = ("import geoloc; print(geoloc.tzdata_version()); print(geoloc.tzdata_source()); "
+            "print(geoloc.local_time_text('Test/Chicago', 1795550709)); print(geoloc.local_time_text('Europe/Paris', 0))")
+    out = run_child({"GEOLOC_ZONEINFO": str(tmp_path)}, code)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:4] == ["2999a", str(tmp_path), "2026-11-24 14:05 CST", "1970-01-01 01:00 CET"]

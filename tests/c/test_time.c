@@ -1,0 +1,534 @@
+/*
+ * test_time.c -- the C door of time.
+ *
+ * Local time: every zone at every transition of 1970-2037 and the hour around it, the far past
+ * and the far future, against Python's zoneinfo on the same IANA release (tests/time/
+ * zoneinfo.txt, from tools/gen_time_cases.py), with the local fields checked against the C
+ * library's gmtime_r; the gaps and folds of every transition read back; New York, London, Lord
+ * Howe, Tehran, Santiago, Chatham and Casablanca by hand; text; TZif files from memory (made
+ * here, every prefix of one, leap seconds); bad arguments; threads.
+ *
+ * CTest runs it with GEOLOC_ZONEINFO=none: the machine has no /usr/share/zoneinfo as far as the
+ * library knows, and the shipped rules answer.
+ *   test_time [TESTS_TIME_DIR]     (default: tests/time of this tree)
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "common.h"
+
+#ifndef GEOLOC_TIME_TESTS_DIR
+#define GEOLOC_TIME_TESTS_DIR "tests/time"
+#endif
+
+/* ------------------------------------------------------------------------------------------
+ * Local time: the zoneinfo table
+ * ------------------------------------------------------------------------------------------ */
+
+typedef struct state {
+    int64_t t;
+    int32_t offset;
+    int dst;
+    char abbr[16];
+} state;
+
+typedef struct zone {
+    char name[64];
+    state *states; /* states[0]: at 1970-01-01T00:00Z; then each transition */
+    size_t n_states;
+    state *samples;
+    size_t n_samples;
+} zone;
+
+#define END_2037 INT64_C(2145916800)
+
+static zone *zones;
+static size_t n_zones;
+static char (*links)[2][64];
+static size_t n_links;
+
+static void *grow(void *p, size_t n, size_t size)
+{
+    /* Capacities are powers of two: grow when n reaches one. */
+    if (n == 0 || (n & (n - 1)) == 0) {
+        p = realloc(p, (n == 0 ? 1 : 2 * n) * size);
+        if (p == NULL) {
+            fprintf(stderr, "out of memory\n");
+            exit(2);
+        }
+    }
+    return p;
+}
+
+static int read_table(const char *dir)
+{
+    char path[1024], line[256];
+    snprintf(path, sizeof path, "%s/zoneinfo.txt", dir);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return 0;
+    }
+    while (fgets(line, sizeof line, f)) {
+        state s;
+        char a[64], b[64];
+        if (line[0] == 'Z' && sscanf(line, "Z %63s", a) == 1) {
+            zones = grow(zones, n_zones, sizeof *zones);
+            memset(&zones[n_zones], 0, sizeof *zones);
+            snprintf(zones[n_zones].name, sizeof zones[n_zones].name, "%s", a);
+            n_zones++;
+        } else if ((line[0] == 'S' || line[0] == 'P') &&
+                   sscanf(line + 2, "%" SCNd64 " %" SCNd32 " %d %15s", &s.t, &s.offset, &s.dst, s.abbr) == 4) {
+            zone *z = &zones[n_zones - 1];
+            if (line[0] == 'S') {
+                z->states = grow(z->states, z->n_states, sizeof s);
+                z->states[z->n_states++] = s;
+            } else {
+                z->samples = grow(z->samples, z->n_samples, sizeof s);
+                z->samples[z->n_samples++] = s;
+            }
+        } else if (line[0] == 'L' && sscanf(line, "L %63s %63s", a, b) == 2) {
+            links = grow(links, n_links, sizeof *links);
+            snprintf(links[n_links][0], 64, "%s", a);
+            snprintf(links[n_links][1], 64, "%s", b);
+            n_links++;
+        }
+    }
+    fclose(f);
+    return n_zones > 0;
+}
+
+static const state *state_at(const zone *z, int64_t t)
+{
+    size_t k = 0;
+    while (k + 1 < z->n_states && z->states[k + 1].t <= t) k++;
+    return &z->states[k];
+}
+
+/* The UTC fields of t by the C library: year, month, day, hour, minute, second, ISO weekday,
+ * day of year. */
+static void utc_fields(int64_t t, int32_t f[8])
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    gmtime_r(&tt, &tm);
+    f[0] = tm.tm_year + 1900;
+    f[1] = tm.tm_mon + 1;
+    f[2] = tm.tm_mday;
+    f[3] = tm.tm_hour;
+    f[4] = tm.tm_min;
+    f[5] = tm.tm_sec;
+    f[6] = tm.tm_wday == 0 ? 7 : tm.tm_wday;
+    f[7] = tm.tm_yday + 1;
+}
+
+static int same_as(const geoloc_local_time *lt, int64_t t, const state *want)
+{
+    int32_t f[8];
+    utc_fields(t + want->offset, f);
+    return lt->instant == t && lt->utc_offset_s == want->offset && lt->is_dst == (want->dst != 0) &&
+           strcmp(lt->abbreviation, want->abbr) == 0 && lt->year == f[0] && lt->month == f[1] &&
+           lt->day == f[2] && lt->hour == f[3] && lt->minute == f[4] && lt->second == f[5] &&
+           lt->weekday == f[6] && lt->day_of_year == f[7];
+}
+
+static geoloc_local_date_time local_fields(int64_t local)
+{
+    int32_t f[8];
+    utc_fields(local, f);
+    geoloc_local_date_time l = {f[0], f[1], f[2], f[3], f[4], f[5]};
+    return l;
+}
+
+static void test_zoneinfo_table(void)
+{
+    static const int64_t around[] = {-3600, -1800, -1, 0, 1, 1800, 3599};
+    size_t checked = 0, resolved = 0;
+    CHECK(n_zones == 345);
+    for (size_t zi = 0; zi < n_zones; zi++) {
+        const zone *z = &zones[zi];
+        /* Every instant around every transition, in one batch call. */
+        size_t n = 0, cap = z->n_states * 7 + z->n_samples;
+        double *times = malloc(cap * sizeof *times);
+        const state **want = malloc(cap * sizeof *want);
+        geoloc_local_time *out = malloc(cap * sizeof *out);
+        for (size_t k = 0; k < z->n_states; k++) {
+            for (size_t d = 0; d < COUNT_OF(around); d++) {
+                int64_t t = z->states[k].t + around[d];
+                if (t < 0 || t >= END_2037) continue;
+                times[n] = (double)t;
+                want[n++] = state_at(z, t);
+            }
+        }
+        for (size_t k = 0; k < z->n_samples; k++) {
+            times[n] = (double)z->samples[k].t;
+            want[n++] = &z->samples[k];
+        }
+        if (CHECK_OK(geoloc_local_times(z->name, times, n, out))) {
+            for (size_t i = 0; i < n; i++) {
+                if (!CHECK(same_as(&out[i], (int64_t)times[i], want[i]))) {
+                    fprintf(stderr, "    %s at %.0f: %d %d %s, zoneinfo %d %d %s\n", z->name, times[i],
+                            out[i].utc_offset_s, out[i].is_dst, out[i].abbreviation, want[i]->offset,
+                            want[i]->dst, want[i]->abbr);
+                }
+                checked++;
+            }
+        }
+        free(times);
+        free(want);
+        free(out);
+        /* One instant at a time too: the transitions themselves and the next one after each. */
+        for (size_t k = 1; k < z->n_states; k++) {
+            geoloc_local_time before, at;
+            int64_t t = z->states[k].t;
+            CHECK_OK(geoloc_local_time_at(z->name, t - 1, &before));
+            CHECK_OK(geoloc_local_time_at(z->name, t, &at));
+            CHECK(before.next_transition == t);
+            CHECK(same_as(&at, t, &z->states[k]) && same_as(&before, t - 1, &z->states[k - 1]));
+            if (k + 1 < z->n_states) {
+                CHECK(at.next_transition == z->states[k + 1].t);
+            } else {
+                CHECK(at.next_transition >= END_2037);
+            }
+            /* The gap or fold reads back as zoneinfo's fold=0 and fold=1. */
+            int64_t ob = z->states[k - 1].offset, oa = z->states[k].offset;
+            if (ob == oa) continue;
+            int64_t lo = t + (ob < oa ? ob : oa), hi = t + (ob < oa ? oa : ob) - 1;
+            int64_t locals[3] = {lo, (lo + hi) / 2, hi};
+            for (int j = 0; j < 3; j++) {
+                geoloc_local_date_time l = local_fields(locals[j]);
+                geoloc_local_instants r;
+                if (!CHECK_OK(geoloc_local_time_resolve(z->name, &l, &r))) continue;
+                CHECK(r.kind == (oa > ob ? GEOLOC_LOCAL_SKIPPED : GEOLOC_LOCAL_AMBIGUOUS));
+                CHECK(r.before == locals[j] - ob && r.after == locals[j] - oa && r.transition == t);
+                CHECK(r.offset_before_s == ob && r.offset_after_s == oa);
+                resolved++;
+            }
+        }
+    }
+    /* Links answer as their zones. */
+    for (size_t i = 0; i < n_links; i++) {
+        const zone *z = NULL;
+        for (size_t k = 0; k < n_zones && z == NULL; k++) {
+            if (strcmp(zones[k].name, links[i][1]) == 0) z = &zones[k];
+        }
+        if (!CHECK(z != NULL)) continue;
+        for (size_t k = 0; k < z->n_states; k++) {
+            geoloc_local_time lt;
+            CHECK(geoloc_local_time_at(links[i][0], z->states[k].t, &lt) == GEOLOC_OK &&
+                  same_as(&lt, z->states[k].t, &z->states[k]));
+        }
+    }
+    CHECK(checked > 100000 && resolved > 10000);
+    printf("zoneinfo table: %zu zones, %zu links, %zu instants and %zu local times checked\n", n_zones, n_links,
+           checked, resolved);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Local time: by hand
+ * ------------------------------------------------------------------------------------------ */
+
+static void check_text(const char *zone, int64_t t, geoloc_time_style style, const char *want)
+{
+    char buf[64];
+    size_t needed;
+    if (CHECK_OK(geoloc_local_time_text(zone, t, style, buf, sizeof buf, &needed))) CHECK_STR(buf, want);
+}
+
+static void test_cities(void)
+{
+    geoloc_local_time lt;
+    geoloc_local_instants r;
+    /* New York, 2026: 02:00 EST -> 03:00 EDT on March 8, 02:00 EDT -> 01:00 EST on November 1. */
+    check_text("America/New_York", INT64_C(1772953199), GEOLOC_TIME_SECONDS, "2026-03-08 01:59:59 EST");
+    check_text("America/New_York", INT64_C(1772953200), GEOLOC_TIME_ISO8601, "2026-03-08T03:00:00-04:00");
+    CHECK_OK(geoloc_local_time_at("America/New_York", INT64_C(1772953200), &lt));
+    CHECK(lt.is_dst && lt.weekday == 7 && lt.day_of_year == 67 && lt.next_transition == INT64_C(1793512800));
+    geoloc_local_date_time gap = {2026, 3, 8, 2, 30, 0}, fold = {2026, 11, 1, 1, 30, 0}, once = {2026, 11, 24, 9, 5, 0};
+    CHECK_OK(geoloc_local_time_resolve("America/New_York", &gap, &r));
+    CHECK(r.kind == GEOLOC_LOCAL_SKIPPED && r.before == INT64_C(1772955000) && r.after == INT64_C(1772951400) &&
+          r.transition == INT64_C(1772953200) && r.offset_before_s == -18000 && r.offset_after_s == -14400);
+    CHECK_OK(geoloc_local_time_resolve("America/New_York", &fold, &r));
+    CHECK(r.kind == GEOLOC_LOCAL_AMBIGUOUS && r.before == INT64_C(1793511000) && r.after == INT64_C(1793514600));
+    CHECK_OK(geoloc_local_time_resolve("America/New_York", &once, &r));
+    CHECK(r.kind == GEOLOC_LOCAL_UNIQUE && r.before == INT64_C(1795529100) && r.after == r.before && r.transition == 0);
+    /* The far past and far future. */
+    check_text("America/New_York", INT64_C(-5364619200), GEOLOC_TIME_ISO8601, "1800-01-01T07:03:58-04:56:02");
+    check_text("America/New_York", GEOLOC_TIME_MAX, GEOLOC_TIME_SECONDS, "9999-12-31 18:59:59 EST");
+    CHECK_OK(geoloc_local_time_at("America/New_York", GEOLOC_TIME_MAX, &lt));
+    CHECK(lt.next_transition == INT64_MAX);
+    check_text("America/New_York", INT64_C(32516769600), GEOLOC_TIME_MINUTES, "3000-06-01 08:00 EDT");
+    /* London. */
+    check_text("Europe/London", INT64_C(1774745999), GEOLOC_TIME_SECONDS, "2026-03-29 00:59:59 GMT");
+    check_text("Europe/London", INT64_C(1774746000), GEOLOC_TIME_SECONDS, "2026-03-29 02:00:00 BST");
+    check_text("Europe/London", INT64_C(1792890000), GEOLOC_TIME_SECONDS, "2026-10-25 01:00:00 GMT");
+    /* Lord Howe: thirty minutes of daylight saving time. */
+    check_text("Australia/Lord_Howe", INT64_C(1775314799), GEOLOC_TIME_ISO8601, "2026-04-05T01:59:59+11:00");
+    check_text("Australia/Lord_Howe", INT64_C(1775314800), GEOLOC_TIME_MINUTES, "2026-04-05 01:30 +1030");
+    geoloc_local_date_time howe = {2026, 4, 5, 1, 45, 0};
+    CHECK_OK(geoloc_local_time_resolve("Australia/Lord_Howe", &howe, &r));
+    CHECK(r.kind == GEOLOC_LOCAL_AMBIGUOUS && r.after - r.before == 1800);
+    /* Tehran: +0330, daylight saving time until 2022. */
+    check_text("Asia/Tehran", INT64_C(1616358600), GEOLOC_TIME_MINUTES, "2021-03-22 01:00 +0430");
+    check_text("Asia/Tehran", INT64_C(1795550709), GEOLOC_TIME_MINUTES, "2026-11-24 23:35 +0330");
+    CHECK_OK(geoloc_local_time_at("Asia/Tehran", INT64_C(1795550709), &lt));
+    CHECK(lt.next_transition == INT64_MAX && !lt.is_dst);
+    /* Santiago: at midnight between Saturday and Sunday. */
+    check_text("America/Santiago", INT64_C(1775357999), GEOLOC_TIME_SECONDS, "2026-04-04 23:59:59 -03");
+    check_text("America/Santiago", INT64_C(1775358000), GEOLOC_TIME_SECONDS, "2026-04-04 23:00:00 -04");
+    check_text("America/Santiago", INT64_C(1788667200), GEOLOC_TIME_SECONDS, "2026-09-06 01:00:00 -03");
+    /* Chatham: +1245 and +1345. */
+    check_text("Pacific/Chatham", INT64_C(1790431199), GEOLOC_TIME_SECONDS, "2026-09-27 02:44:59 +1245");
+    check_text("Pacific/Chatham", INT64_C(1790431200), GEOLOC_TIME_SECONDS, "2026-09-27 03:45:00 +1345");
+    /* Casablanca: Ramadan at +00, marked as daylight saving time. */
+    check_text("Africa/Casablanca", INT64_C(1771120800), GEOLOC_TIME_SECONDS, "2026-02-15 02:00:00 +00");
+    CHECK_OK(geoloc_local_time_at("Africa/Casablanca", INT64_C(1771120800), &lt));
+    CHECK(lt.is_dst && lt.utc_offset_s == 0);
+    /* Chicago, and the styles. */
+    check_text("America/Chicago", INT64_C(1795550709), GEOLOC_TIME_MINUTES, "2026-11-24 14:05 CST");
+    check_text("America/Chicago", INT64_C(1795550709), GEOLOC_TIME_12_HOUR, "2:05 PM CST");
+    check_text("america/chicago", INT64_C(1795550709), GEOLOC_TIME_ISO8601, "2026-11-24T14:05:09-06:00");
+    check_text("UTC", 0, GEOLOC_TIME_ISO8601, "1970-01-01T00:00:00+00:00");
+    check_text("Pacific/Kiritimati", GEOLOC_TIME_MAX, GEOLOC_TIME_MINUTES, "10000-01-01 13:59 +14");
+}
+
+static geoloc_status text_call_chicago(const void *ctx, char *buf, size_t cap, size_t *needed)
+{
+    (void)ctx;
+    return geoloc_local_time_text("America/Chicago", INT64_C(1795550709), GEOLOC_TIME_MINUTES, buf, cap, needed);
+}
+
+static geoloc_status text_call_version(const void *ctx, char *buf, size_t cap, size_t *needed)
+{
+    (void)ctx;
+    return geoloc_tzdata_version(buf, cap, needed);
+}
+
+static void test_database(void)
+{
+    char buf[256];
+    size_t needed = 0;
+    CHECK_TEXT_CONTRACT(text_call_chicago, NULL, GEOLOC_OK, "2026-11-24 14:05 CST");
+    /* No system directory (GEOLOC_ZONEINFO=none under CTest): the shipped release. */
+    CHECK_TEXT_CONTRACT(text_call_version, NULL, GEOLOC_OK, "2026f");
+    if (CHECK_OK(geoloc_tzdata_source(buf, sizeof buf, &needed))) {
+        CHECK(needed > 15 && strcmp(buf + needed - 15, "zoneinfo.rules") == 0);
+    }
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_time_zone_names(NULL, 0, &needed));
+    char *names = malloc(needed);
+    if (CHECK_OK(geoloc_time_zone_names(names, needed, &needed))) {
+        size_t lines = 0;
+        for (char *p = names; *p; p++) lines += *p == '\n';
+        CHECK(lines == 598);
+        CHECK(strstr(names, "\nAmerica/Chicago\n") != NULL && strstr(names, "\nUS/Central\n") != NULL);
+        CHECK(strncmp(names, "Africa/Abidjan\n", 15) == 0);
+    }
+    free(names);
+}
+
+static void test_bad_arguments(void)
+{
+    geoloc_local_time lt;
+    geoloc_local_instants r;
+    char buf[64];
+    size_t needed;
+    double times[3] = {0, NAN, 1};
+    geoloc_local_date_time ok = {2026, 1, 1, 0, 0, 0};
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_local_time_at(NULL, 0, &lt));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_local_time_at("UTC", 0, NULL));
+    for (size_t i = 0; i < COUNT_OF(BAD_UTF8); i++) CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_local_time_at(BAD_UTF8[i], 0, &lt));
+    static const char *const not_names[] = {"", "../../etc/passwd", "/etc/passwd", "America//Chicago", "America/",
+                                            "a/./b", "-x", "a b", "Europe/Paris\n"};
+    for (size_t i = 0; i < COUNT_OF(not_names); i++) {
+        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_local_time_at(not_names[i], 0, &lt));
+    }
+    CHECK_ERR(GEOLOC_E_NOT_FOUND, geoloc_local_time_at("Mars/Olympus_Mons", 0, &lt));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_local_time_at("UTC", GEOLOC_TIME_MAX + 1, &lt));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_local_time_at("UTC", GEOLOC_TIME_MIN - 1, &lt));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_local_time_at("UTC", INT64_MIN, &lt));
+    CHECK_OK(geoloc_local_time_at("UTC", GEOLOC_TIME_MIN, &lt));
+    CHECK(lt.year == 1 && lt.month == 1 && lt.day == 1 && lt.weekday == 1);
+    /* Batches: counts, pointers, a NaN named by its index, nothing written on failure. */
+    CHECK_OK(geoloc_local_times("UTC", NULL, 0, NULL));
+    for (size_t i = 0; i < COUNT_OF(HUGE_COUNTS); i++) CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_local_times("UTC", times, HUGE_COUNTS[i], &lt));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_local_times("UTC", NULL, 1, &lt));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_local_times("UTC", times, 1, NULL));
+    geoloc_local_time three[3];
+    memset(three, 0x5A, sizeof three);
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_local_times("UTC", times, 3, three));
+    CHECK(strstr(geoloc_last_error(), "times[1]") != NULL && three[0].instant == 0x5A5A5A5A5A5A5A5A);
+    times[1] = 1e300;
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_local_times("UTC", times, 3, three));
+    times[1] = -0.5;
+    CHECK_OK(geoloc_local_times("UTC", times, 3, three));
+    CHECK(three[1].instant == -1 && three[1].year == 1969 && three[2].instant == 1);
+    /* Text. */
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_local_time_text("UTC", 0, (geoloc_time_style)4, buf, sizeof buf, &needed));
+    CHECK_ERR(GEOLOC_E_NOT_FOUND, geoloc_local_time_text("Nowhere/Land", 0, GEOLOC_TIME_MINUTES, buf, sizeof buf, &needed));
+    /* Local times: every field's range. */
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_local_time_resolve("UTC", NULL, &r));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_local_time_resolve("UTC", &ok, NULL));
+    geoloc_local_date_time bad[] = {{0, 1, 1, 0, 0, 0},    {10000, 1, 1, 0, 0, 0}, {2026, 13, 1, 0, 0, 0},
+                                    {2026, 2, 29, 0, 0, 0}, {2026, 4, 31, 0, 0, 0}, {2026, 1, 1, 24, 0, 0},
+                                    {2026, 1, 1, 0, 60, 0}, {2026, 1, 1, 0, 0, 60}, {2026, 1, 1, -1, 0, 0}};
+    for (size_t i = 0; i < COUNT_OF(bad); i++) CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_local_time_resolve("UTC", &bad[i], &r));
+    geoloc_local_date_time leap = {2028, 2, 29, 12, 0, 0};
+    CHECK_OK(geoloc_local_time_resolve("UTC", &leap, &r));
+    CHECK(r.kind == GEOLOC_LOCAL_UNIQUE && r.before == INT64_C(1835438400));
+    /* A local time whose instant is before the year 1 UTC. */
+    geoloc_local_date_time first = {1, 1, 1, 0, 0, 0};
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_local_time_resolve("Asia/Tokyo", &first, &r));
+}
+
+/* ------------------------------------------------------------------------------------------
+ * TZif files in memory
+ * ------------------------------------------------------------------------------------------ */
+
+static size_t put32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+    return 4;
+}
+
+/* A version 2 file: Chicago's rules since 2007 (an empty version 1 block, two transitions,
+ * CST6CDT in the footer). Returns its size. */
+static size_t make_tzif(unsigned char *out, char version)
+{
+    size_t n = 0;
+    static const char head[] = "TZif";
+    for (int block = 0; block < 2; block++) {
+        memcpy(out + n, head, 4);
+        out[n + 4] = (unsigned char)version;
+        memset(out + n + 5, 0, 15);
+        n += 20;
+        n += put32(out + n, 0);
+        n += put32(out + n, 0);
+        n += put32(out + n, 0);
+        n += put32(out + n, block ? 2 : 0);
+        n += put32(out + n, block ? 2 : 1);
+        n += put32(out + n, block ? 8 : 1);
+        if (!block) {
+            memset(out + n, 0, 7);
+            n += 7;
+        }
+    }
+    int64_t times[2] = {INT64_C(1173600000), INT64_C(1194159600)}; /* 2007-03-11T08:00Z, 2007-11-04T07:00Z */
+    for (int k = 0; k < 2; k++) {
+        n += put32(out + n, (uint32_t)((uint64_t)times[k] >> 32));
+        n += put32(out + n, (uint32_t)times[k]);
+    }
+    out[n++] = 1;
+    out[n++] = 0;
+    n += put32(out + n, (uint32_t)-21600);
+    out[n++] = 0;
+    out[n++] = 0;
+    n += put32(out + n, (uint32_t)-18000);
+    out[n++] = 1;
+    out[n++] = 4;
+    memcpy(out + n, "CST\0CDT\0", 8);
+    n += 8;
+    static const char footer[] = "\nCST6CDT,M3.2.0,M11.1.0\n";
+    memcpy(out + n, footer, sizeof footer - 1);
+    return n + sizeof footer - 1;
+}
+
+static void test_tzif(void)
+{
+    unsigned char file[256];
+    geoloc_local_time lt;
+    size_t n = make_tzif(file, '2');
+    CHECK_OK(geoloc_tzif_local_time(file, n, INT64_C(1795550709), &lt));
+    CHECK(lt.utc_offset_s == -21600 && strcmp(lt.abbreviation, "CST") == 0 && lt.hour == 14 && lt.minute == 5);
+    CHECK(lt.next_transition == INT64_C(1805011200)); /* 2027-03-14T08:00Z */
+    CHECK_OK(geoloc_tzif_local_time(file, n, INT64_C(1180000000), &lt));
+    CHECK(lt.is_dst && strcmp(lt.abbreviation, "CDT") == 0);
+    /* Before the first transition: type 0. */
+    CHECK_OK(geoloc_tzif_local_time(file, n, 0, &lt));
+    CHECK(strcmp(lt.abbreviation, "CST") == 0 && lt.next_transition == INT64_C(1173600000));
+    n = make_tzif(file, '4');
+    CHECK_OK(geoloc_tzif_local_time(file, n, INT64_C(1795550709), &lt));
+    /* Every prefix is refused; so are bytes after the footer and an unknown version. */
+    for (size_t k = 0; k < n; k++) CHECK_ERR(GEOLOC_E_PARSE, geoloc_tzif_local_time(file, k, 0, &lt));
+    file[n] = '\n';
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_tzif_local_time(file, n + 1, 0, &lt));
+    n = make_tzif(file, 'x');
+    CHECK_ERR(GEOLOC_E_PARSE, geoloc_tzif_local_time(file, n, 0, &lt));
+    /* Any one byte changed: an answer or a status with a message, never a crash. */
+    n = make_tzif(file, '2');
+    for (size_t k = 0; k < n; k++) {
+        for (int bit = 0; bit < 8; bit++) {
+            file[k] ^= (unsigned char)(1 << bit);
+            geoloc_status st = geoloc_tzif_local_time(file, n, INT64_C(1795550709), &lt);
+            CHECK(st == GEOLOC_OK || ((st == GEOLOC_E_PARSE || st == GEOLOC_E_UNSUPPORTED) && geoloc_last_error()[0] != 0));
+            file[k] ^= (unsigned char)(1 << bit);
+        }
+    }
+    /* A leap-second record: well formed, but not Unix time. */
+    unsigned char leap[300];
+    size_t m = make_tzif(file, '2');
+    size_t second_header = 44 + 7, tail = second_header + 44 + 2 * 8 + 2 + 12 + 8;
+    memcpy(leap, file, tail);
+    put32(leap + second_header + 28, 1);
+    memset(leap + tail, 0, 12);
+    leap[tail + 11] = 1;
+    memcpy(leap + tail + 12, file + tail, m - tail);
+    CHECK_ERR(GEOLOC_E_UNSUPPORTED, geoloc_tzif_local_time(leap, m + 12, 0, &lt));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_tzif_local_time(NULL, 0, 0, &lt));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_tzif_local_time(file, n, 0, NULL));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_tzif_local_time(file, (size_t)-1, 0, &lt));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_tzif_local_time(file, n, INT64_MAX, &lt));
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Threads: zones read for the first time from several threads at once
+ * ------------------------------------------------------------------------------------------ */
+
+/* test_time threads DIR: only this part, three instants a zone (for a race detector; helgrind
+ * cannot see the acquire/release publication of each zone's rules and reports every first read). */
+static size_t states_per_thread = SIZE_MAX;
+
+static void *thread_body(void *arg)
+{
+    size_t start = (size_t)arg;
+    long bad = 0;
+    for (size_t k = 0; k < n_zones; k++) {
+        const zone *z = &zones[(start + k) % n_zones];
+        for (size_t j = 0; j < z->n_states && j < states_per_thread; j++) {
+            geoloc_local_time lt;
+            if (geoloc_local_time_at(z->name, z->states[j].t, &lt) != GEOLOC_OK || !same_as(&lt, z->states[j].t, &z->states[j])) bad++;
+        }
+    }
+    return (void *)bad;
+}
+
+static void test_threads(void)
+{
+    pthread_t threads[4];
+    for (size_t i = 0; i < 4; i++) pthread_create(&threads[i], NULL, thread_body, (void *)(i * 37));
+    for (size_t i = 0; i < 4; i++) {
+        void *bad;
+        pthread_join(threads[i], &bad);
+        CHECK(bad == NULL);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int threads_only = argc > 1 && strcmp(argv[1], "threads") == 0;
+    const char *dir = argc > 1 + threads_only ? argv[1 + threads_only] : GEOLOC_TIME_TESTS_DIR;
+    if (!CHECK(read_table(dir))) return check_summary("test_time");
+    if (threads_only) states_per_thread = 3;
+    test_threads(); /* first: the zones are read by four threads at once */
+    if (threads_only) return check_summary("test_time (threads)");
+    test_zoneinfo_table();
+    test_cities();
+    test_database();
+    test_bad_arguments();
+    test_tzif();
+    return check_summary("test_time");
+}
