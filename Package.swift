@@ -19,14 +19,16 @@ let package = Package(
         .library(name: "geoloc", type: .dynamic, targets: ["GeoLocC"]),
     ],
     targets: [
-        // GEOS's reentrant C API (Debian libgeos-dev), for the place-set index and regions.
+        // GEOS's reentrant C API (Debian libgeos-dev), for polygons only: the regions of place
+        // sets (the place index is libgeoloc's own kd-tree; geofences test polygons themselves).
         .systemLibrary(
             name: "CGEOS",
             pkgConfig: "geos",
             providers: [.apt(["libgeos-dev"])]
         ),
-        // The batch haversine for AVX2 and AVX-512, chosen at run time (C: a function can carry its
-        // own instruction set, a Swift module cannot).
+        // C kernels, one file per capability (the batch haversine, Douglas-Peucker) for AVX2 and
+        // AVX-512 chosen at run time (C: a function can carry its own instruction set, a Swift
+        // module cannot), and the gazetteer cache's atomics.
         .target(name: "GeoLocKernels"),
         .target(name: "GeoLoc", dependencies: ["CGEOS", "GeoLocKernels"]),
         // The public header, seen by the thunks as a Clang module (include/module.modulemap).

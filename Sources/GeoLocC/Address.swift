@@ -18,23 +18,11 @@ public func geoloc_address_format_with(
     _ parts: UnsafePointer<geoloc_address_part>?, _ n: Int, _ style: geoloc_address_style, _ flags: UInt32,
     _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        _ = try required(needed, "needed")
-        let n = try checkCount(n, "n")
-        guard n == 0 || parts != nil else { throw GeoLocError(.nullArgument, "parts is NULL with n = \(n)") }
-        for i in 0..<n where parts![i].key == nil {
-            throw GeoLocError(.nullArgument, "parts[\(i)].key is NULL")
-        }
-        let (s, abbreviate) = try addressStyleAndFlags(style, flags)
-        var components = AddressComponents()
-        for i in 0..<n {
-            let part = parts![i]
-            let key = try readText(part.key, "parts[\(i)].key")
-            // A NULL value is an absent one; it is still read when given, to refuse bad UTF-8.
-            let value: String? = part.value == nil ? nil : try readText(part.value, "parts[\(i)].value")
-            components.add(key, value)
-        }
-        return writeText(components.formatted(s, abbreviate: abbreviate), buf, cap, needed)
+    textResult(buf, cap, needed) { () throws(GeoLocError) in
+        let parts = try inputArray(parts, n, "parts")
+        return try formatted(
+            parts.count, key: { parts[$0].key }, { "parts[\($0)].key" }, value: { parts[$0].value },
+            { "parts[\($0)].value" }, style, flags)
     }
 }
 
@@ -44,24 +32,33 @@ public func geoloc_address_format_kv(
     _ style: geoloc_address_style, _ flags: UInt32,
     _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        _ = try required(needed, "needed")
-        let n = try checkCount(n, "n")
-        guard n == 0 || keys != nil else { throw GeoLocError(.nullArgument, "keys is NULL with n = \(n)") }
-        guard n == 0 || values != nil else { throw GeoLocError(.nullArgument, "values is NULL with n = \(n)") }
-        for i in 0..<n where keys![i] == nil {
-            throw GeoLocError(.nullArgument, "keys[\(i)] is NULL")
-        }
-        let (s, abbreviate) = try addressStyleAndFlags(style, flags)
-        var components = AddressComponents()
-        for i in 0..<n {
-            let key = try readText(keys![i], "keys[\(i)]")
-            let value: String? = values![i] == nil ? nil : try readText(values![i], "values[\(i)]")
-            components.add(key, value)
-        }
-        return writeText(components.formatted(s, abbreviate: abbreviate), buf, cap, needed)
+    textResult(buf, cap, needed) { () throws(GeoLocError) in
+        let keys = try inputArray(keys, n, "keys")
+        let values = try inputArray(values, n, "values")
+        return try formatted(
+            keys.count, key: { keys[$0] }, { "keys[\($0)]" }, value: { values[$0] }, { "values[\($0)]" }, style, flags)
     }
 }
+
+/// The components of n (key, value) C strings, formatted: every key checked for NULL first, then
+/// the style and flags, then each text's UTF-8 (a NULL value is an absent one). `keyName` and
+/// `valueName` name entry i in messages.
+private func formatted(
+    _ n: Int, key: (Int) -> UnsafePointer<CChar>?, _ keyName: (Int) -> String, value: (Int) -> UnsafePointer<CChar>?,
+    _ valueName: (Int) -> String, _ style: geoloc_address_style, _ flags: UInt32
+) throws(GeoLocError) -> String {
+    for i in 0..<n where key(i) == nil { throw GeoLocError(.nullArgument, "\(keyName(i)) is NULL") }
+    let (s, abbreviate) = try addressStyleAndFlags(style, flags)
+    var components = AddressComponents()
+    for i in 0..<n {
+        let k = try readText(key(i), keyName(i))
+        // A NULL value is an absent one; it is still read when given, to refuse bad UTF-8.
+        let v: String? = value(i) == nil ? nil : try readText(value(i), valueName(i))
+        components.add(k, v)
+    }
+    return components.formatted(s, abbreviate: abbreviate)
+}
+
 
 /// The style, then the flags (GEOLOC_ADDRESS_ABBREVIATE; any other bit is refused).
 private func addressStyleAndFlags(_ style: geoloc_address_style, _ flags: UInt32) throws(GeoLocError) -> (AddressStyle, Bool) {
@@ -77,14 +74,8 @@ private func addressStyleAndFlags(_ style: geoloc_address_style, _ flags: UInt32
 public func geoloc_us_state_code(
     _ name: UnsafePointer<CChar>?, _ code: UnsafeMutablePointer<UnsafePointer<CChar>?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let code = try required(code, "code")
-        let text = try readText(name, "name")
-        guard let found = USState.staticCode(for: text) else {
-            throw GeoLocError(.notFound, "\(quote(text)) is not the name or code of a US state, DC or territory")
-        }
-        try deliver(cString(found), to: code, "code")
-        return GEOLOC_OK
+    staticTextResult(name, "name", code, "code", missing: { "\(quote($0)) is not the name or code of a US state, DC or territory" }) {
+        USState.staticCode(for: $0)
     }
 }
 
@@ -92,14 +83,8 @@ public func geoloc_us_state_code(
 public func geoloc_us_state_name(
     _ code: UnsafePointer<CChar>?, _ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let name = try required(name, "name")
-        let text = try readText(code, "code")
-        guard let found = USState.staticName(for: text) else {
-            throw GeoLocError(.notFound, "\(quote(text)) is not the code or name of a US state, DC or territory")
-        }
-        try deliver(cString(found), to: name, "name")
-        return GEOLOC_OK
+    staticTextResult(code, "code", name, "name", missing: { "\(quote($0)) is not the code or name of a US state, DC or territory" }) {
+        USState.staticName(for: $0)
     }
 }
 
@@ -107,13 +92,7 @@ public func geoloc_us_state_name(
 public func geoloc_country_name(
     _ code: UnsafePointer<CChar>?, _ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let name = try required(name, "name")
-        let text = try readText(code, "code")
-        guard let found = Country.staticName(forCode: text) else {
-            throw GeoLocError(.notFound, "\(quote(text)) is not a known ISO 3166-1 alpha-2 country code")
-        }
-        try deliver(cString(found), to: name, "name")
-        return GEOLOC_OK
+    staticTextResult(code, "code", name, "name", missing: { "\(quote($0)) is not a known ISO 3166-1 alpha-2 country code" }) {
+        Country.staticName(forCode: $0)
     }
 }

@@ -72,10 +72,9 @@ public func geoloc_coord_format(
     _ c: geoloc_coord, _ style: geoloc_coord_style, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
     _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        _ = try required(needed, "needed")
+    textResult(buf, cap, needed) { () throws(GeoLocError) in
         let s = try decode(style.rawValue, as: CoordinateStyle.self, "style")
-        return writeText(try coordinate(c).formatted(s), buf, cap, needed)
+        return try coordinate(c).formatted(s)
     }
 }
 
@@ -84,9 +83,8 @@ public func geoloc_distance_text(
     _ meters: Double, _ unit: geoloc_unit, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
     _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        _ = try required(needed, "needed")
+    textResult(buf, cap, needed) { () throws(GeoLocError) in
         let u = try decode(unit.rawValue, as: DistanceUnit.self, "unit")
-        return writeText(try distanceText(meters: meters, unit: u), buf, cap, needed)
+        return try distanceText(meters: meters, unit: u)
     }
 }

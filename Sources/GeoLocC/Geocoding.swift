@@ -8,11 +8,9 @@ import CGeoLoc
 
 @c @implementation
 public func geoloc_gazetteer_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let out = try required(out, "out")
+    create(out, .gazetteer) { () throws(GeoLocError) in
         let g = if let path { try Gazetteer(path: try readText(path, "path")) } else { try Gazetteer.shipped() }
-        try deliver(retained(GazetteerHandle(g), .gazetteer), to: out, "out")
-        return GEOLOC_OK
+        return GazetteerHandle(g)
     }
 }
 
@@ -25,12 +23,7 @@ public func geoloc_gazetteer_destroy(_ gazetteer: OpaquePointer?) {
 public func geoloc_gazetteer_places(
     _ gazetteer: OpaquePointer?, _ places: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
-        let places = try required(places, "places")
-        try deliver(OpaquePointer(g.view), to: places, "places")
-        return GEOLOC_OK
-    }
+    answer(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer", places, "places") { OpaquePointer($0.view) }
 }
 
 @c @implementation

@@ -118,6 +118,32 @@ func borrow<T: AnyObject>(
     return Unmanaged<T>.fromOpaque(object).takeUnretainedValue()
 }
 
+/// The shape of a handle's accessor, check, call, map: borrow the handle (named `what`), require
+/// the out-pointer (named `outName`), deliver what `value` reads from the object.
+func answer<T: AnyObject, R: CResult>(
+    _ p: OpaquePointer?, _ kind: HandleKind, as: T.Type, _ what: String,
+    _ out: UnsafeMutablePointer<R>?, _ outName: String, _ value: (T) throws(GeoLocError) -> R
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let object = try borrow(p, kind, as: T.self, what)
+        let out = try required(out, outName)
+        try deliver(try value(object), to: out, outName)
+        return GEOLOC_OK
+    }
+}
+
+/// The shape of a constructor: require `out` first, then make the object (which checks its
+/// arguments) and hand out a new handle of `kind` holding it.
+func create(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ kind: HandleKind, _ make: () throws(GeoLocError) -> AnyObject
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let out = try required(out, "out")
+        try deliver(retained(try make(), kind), to: out)
+        return GEOLOC_OK
+    }
+}
+
 private func misuse(_ tag: UInt64, expected: HandleKind, _ what: String) -> GeoLocError {
     switch HandleKind(rawValue: tag) {
     case .destroyed?:

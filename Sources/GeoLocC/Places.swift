@@ -1,6 +1,6 @@
-// The C ABI of place sets and regions (Sources/GeoLoc/Places): creating and loading sets, reading
-// them, radius and nearest queries, regions. Every function checks its arguments, calls the core,
-// and maps every error to a status.
+// The C ABI of place sets (Sources/GeoLoc/Places): creating, loading, saving, opening and reading
+// sets. Their queries and regions are in Places+Queries.swift. Every function checks its
+// arguments, calls the core, and maps every error to a status.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,41 +8,6 @@ import Musl
 #endif
 import CGeoLoc
 @_spi(CABI) import GeoLoc
-
-// MARK: - Shared checks
-
-/// The checks every query shares, in the header's order of precedence: the pointers, then the
-/// counts (cap and limit), then the enum arguments.
-private func queryArguments(
-    _ places: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int,
-    _ count: UnsafeMutablePointer<Int>?, limit: Int, model: geoloc_model, unit: geoloc_unit
-) throws(GeoLocError) -> (PlaceSet, CallerArray<geoloc_match>, EarthModel, DistanceUnit, Int?) {
-    let handle = try borrow(places, .places, as: PlacesHandle.self, "places")
-    let results = try CallerArray(out, cap, count, needed: "count")
-    let lim = try checkCount(limit, "limit")
-    let (m, u) = try measure(model, unit)
-    return (handle.set, results, m, u, lim == 0 ? nil : lim)
-}
-
-/// The max_distance argument of the nearest queries: NaN and negative values refused, INFINITY
-/// meaning no bound (nil).
-private func distanceBound(_ maxDistance: Double) throws(GeoLocError) -> Double? {
-    if maxDistance.isNaN { throw GeoLocError(.notFinite, "max_distance is NaN") }
-    if maxDistance < 0 { throw GeoLocError(.outOfRange, "max_distance \(show(maxDistance)) is negative") }
-    return maxDistance == .infinity ? nil : maxDistance
-}
-
-extension geoloc_match: CResult {
-    var nonFinite: (field: String, value: Double)? { distance.isFinite ? nil : ("distance", distance) }
-}
-
-/// Writes matches to the caller's array under the header's contract: *count is the full number,
-/// the first min(cap, count) are written, BUFFER_TOO_SMALL when they did not all fit.
-private func writeMatches(_ matches: [PlaceMatch], _ results: CallerArray<geoloc_match>) throws(GeoLocError) -> geoloc_status {
-    try results.fill(matches.count, partial: true, "the query has \(matches.count) results") {
-        geoloc_match(index: matches[$0].index, distance: matches[$0].distance)
-    }
-}
 
 // MARK: - Creating and loading
 
@@ -53,8 +18,7 @@ public func geoloc_places_create(
     _ attrNames: UnsafePointer<UnsafePointer<CChar>?>?, _ nAttrs: Int,
     _ attrValues: UnsafePointer<UnsafePointer<CChar>?>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let out = try required(out, "out")
+    create(out, .places) { () throws(GeoLocError) in
         let n = try inputArray(coords, n, "coords").count
         let k = try inputArray(attrNames, nAttrs, "attr_names", count: "n_attrs").count
         let (total, overflow) = n.multipliedReportingOverflow(by: k)
@@ -93,8 +57,7 @@ public func geoloc_places_create(
             try builder.append(
                 Coordinate(latitude: latLon[2 * i], longitude: latLon[2 * i + 1]), id: id, name: name, attributes: values)
         }
-        try deliver(retained(PlacesHandle(try builder.build()), .places), to: out)
-        return GEOLOC_OK
+        return PlacesHandle(try builder.build())
     }
 }
 
@@ -113,8 +76,7 @@ private func load(
     _ options: UnsafePointer<geoloc_load_options>?, _ limits: UnsafePointer<geoloc_load_limits>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let out = try required(out, "out")
+    create(out, .places) { () throws(GeoLocError) in
         _ = try required(path, "path")
         let format = try format()
         let o = try loadOptions(options, limits)
@@ -123,8 +85,7 @@ private func load(
         case .csv: try PlaceSet.load(csvFile: file, options: o)
         case .geoJSON: try PlaceSet.load(geoJSONFile: file, options: o)
         }
-        try deliver(retained(PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count), .places), to: out)
-        return GEOLOC_OK
+        return PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count)
     }
 }
 
@@ -133,8 +94,7 @@ private func load(
     _ options: UnsafePointer<geoloc_load_options>?, _ limits: UnsafePointer<geoloc_load_limits>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let out = try required(out, "out")
+    create(out, .places) { () throws(GeoLocError) in
         let bytes = try byteSpan(text, len, "text")
         let format = try format()
         let o = try loadOptions(options, limits)
@@ -142,8 +102,7 @@ private func load(
         case .csv: try PlaceSet.load(csv: bytes, options: o)
         case .geoJSON: try PlaceSet.load(geoJSON: bytes, options: o)
         }
-        try deliver(retained(PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count), .places), to: out)
-        return GEOLOC_OK
+        return PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count)
     }
 }
 
@@ -206,11 +165,9 @@ public func geoloc_places_save(_ places: OpaquePointer?, _ path: UnsafePointer<C
 
 @c @implementation
 public func geoloc_places_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let out = try required(out, "out")
+    create(out, .places) { () throws(GeoLocError) in
         let file = try readText(path, "path")
-        try deliver(retained(PlacesHandle(try PlaceSet.open(file)), .places), to: out)
-        return GEOLOC_OK
+        return PlacesHandle(try PlaceSet.open(file))
     }
 }
 
@@ -223,32 +180,17 @@ public func geoloc_places_destroy(_ places: OpaquePointer?) {
 
 @c @implementation
 public func geoloc_places_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        let count = try required(count, "count")
-        try deliver(h.set.count, to: count, "count")
-        return GEOLOC_OK
-    }
+    answer(places, .places, as: PlacesHandle.self, "places", count, "count") { $0.set.count }
 }
 
 @c @implementation
 public func geoloc_places_issue_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        let count = try required(count, "count")
-        try deliver(h.issues.count, to: count, "count")
-        return GEOLOC_OK
-    }
+    answer(places, .places, as: PlacesHandle.self, "places", count, "count") { $0.issues.count }
 }
 
 @c @implementation
 public func geoloc_places_issue_total(_ places: OpaquePointer?, _ total: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        let total = try required(total, "total")
-        try deliver(h.issues.count + h.issuesDropped, to: total, "total")
-        return GEOLOC_OK
-    }
+    answer(places, .places, as: PlacesHandle.self, "places", total, "total") { $0.issues.count + $0.issuesDropped }
 }
 
 @c @implementation
@@ -364,12 +306,7 @@ public func geoloc_places_names(
 
 @c @implementation
 public func geoloc_places_attribute_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        let count = try required(count, "count")
-        try deliver(h.set.attributeNames.count, to: count, "count")
-        return GEOLOC_OK
-    }
+    answer(places, .places, as: PlacesHandle.self, "places", count, "count") { $0.set.attributeNames.count }
 }
 
 @c @implementation
@@ -401,161 +338,5 @@ public func geoloc_places_attribute(
             throw GeoLocError(.notFound, "place \(i) has no value for \(quote(key))")
         }
         return writeText(value, buf, cap, needed)
-    }
-}
-
-// MARK: - Queries
-
-@c @implementation
-public func geoloc_places_within(
-    _ places: OpaquePointer?, _ center: geoloc_coord, _ radius: Double, _ model: geoloc_model, _ unit: geoloc_unit,
-    _ limit: Int, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let (set, results, m, u, lim) = try queryArguments(places, out, cap, count, limit: limit, model: model, unit: unit)
-        let matches = try set.within(radius, u, of: coordinate(center), model: m, limit: lim)
-        return try writeMatches(matches, results)
-    }
-}
-
-@c @implementation
-public func geoloc_places_nearest(
-    _ places: OpaquePointer?, _ point: geoloc_coord, _ k: Int, _ model: geoloc_model, _ unit: geoloc_unit,
-    _ maxDistance: Double, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let (set, results, m, u, _) = try queryArguments(places, out, cap, count, limit: 0, model: model, unit: unit)
-        let k = try checkCount(k, "k")
-        let p = try coordinate(point)
-        let bound = try distanceBound(maxDistance)
-        let matches = try set.nearest(to: p, count: k, model: m, unit: u, maxDistance: bound)
-        return try writeMatches(matches, results)
-    }
-}
-
-@c @implementation
-public func geoloc_places_within_many(
-    _ places: OpaquePointer?, _ centers: UnsafePointer<geoloc_coord>?, _ n: Int, _ radius: Double,
-    _ model: geoloc_model, _ unit: geoloc_unit, _ limit: Int, _ offsets: UnsafeMutablePointer<Int>?,
-    _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        let centers = try inputArray(centers, n, "centers")
-        let n = centers.count
-        let offsets = try required(offsets, "offsets")
-        let results = try CallerArray(out, cap, count, needed: "count")
-        let lim = try checkCount(limit, "limit")
-        let (m, u) = try measure(model, unit)
-        let points = try coordinates(centers, "centers")
-        if !radius.isFinite { throw GeoLocError(.notFinite, "radius \(show(radius)) is not finite") }
-        if radius < 0 { throw GeoLocError(.outOfRange, "radius \(show(radius)) is negative") }
-        var all: [[PlaceMatch]] = []
-        all.reserveCapacity(n)
-        var total = 0
-        for p in points {
-            let matches = try h.set.within(radius, u, of: p, model: m, limit: lim == 0 ? nil : lim)
-            total += matches.count
-            if total > maxCount {
-                throw GeoLocError(.countTooLarge, "the queries have more than \(maxCount) results in all")
-            }
-            all.append(matches)
-        }
-        var at = 0
-        for (i, matches) in all.enumerated() {
-            offsets[i] = at
-            at += matches.count
-        }
-        offsets[n] = at
-        let flat = Array(all.joined())
-        return try results.fill(total, partial: true, "the queries have \(total) results") {
-            geoloc_match(index: flat[$0].index, distance: flat[$0].distance)
-        }
-    }
-}
-
-@c @implementation
-public func geoloc_places_nearest_many(
-    _ places: OpaquePointer?, _ points: UnsafePointer<geoloc_coord>?, _ n: Int, _ k: Int, _ model: geoloc_model,
-    _ unit: geoloc_unit, _ maxDistance: Double, _ indices: UnsafeMutablePointer<Int>?,
-    _ distances: UnsafeMutablePointer<Double>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        let points = try inputArray(points, n, "points")
-        let n = points.count
-        let k = try checkCount(k, "k")
-        let (total, overflow) = n.multipliedReportingOverflow(by: k)
-        if overflow || total > maxCount {
-            throw GeoLocError(.countTooLarge, "n * k (\(n) * \(k)) is larger than \(maxCount)")
-        }
-        let (m, u) = try measure(model, unit)
-        guard k > 0 else { throw GeoLocError(.invalidArgument, "k is 0: ask for at least one match per point") }
-        let queries = try coordinates(points, "points")
-        let bound = try distanceBound(maxDistance)
-        for (i, q) in queries.enumerated() {
-            let matches = try h.set.nearest(to: q, count: k, model: m, unit: u, maxDistance: bound)
-            for j in 0..<k {
-                let has = j < matches.count
-                indices?[i * k + j] = has ? matches[j].index : -1  // SIZE_MAX
-                distances?[i * k + j] = has ? matches[j].distance : .infinity
-            }
-        }
-        return GEOLOC_OK
-    }
-}
-
-// MARK: - Regions
-
-private func region(
-    _ text: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?, _ make: (String) throws(GeoLocError) -> Region
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let out = try required(out, "out")
-        let r = try make(try readText(text, "text"))
-        try deliver(retained(r, .region), to: out, "out")
-        return GEOLOC_OK
-    }
-}
-
-@c @implementation
-public func geoloc_region_from_wkt(_ wkt: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
-    region(wkt, out) { (s) throws(GeoLocError) in try Region(wkt: s) }
-}
-
-@c @implementation
-public func geoloc_region_from_geojson(_ geojson: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
-    region(geojson, out) { (s) throws(GeoLocError) in try Region(geoJSON: s) }
-}
-
-@c @implementation
-public func geoloc_region_destroy(_ region: OpaquePointer?) {
-    release(region, .region, "region")
-}
-
-@c @implementation
-public func geoloc_region_contains(
-    _ region: OpaquePointer?, _ c: geoloc_coord, _ inside: UnsafeMutablePointer<Bool>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let r = try borrow(region, .region, as: Region.self, "region")
-        let inside = try required(inside, "inside")
-        try deliver(r.contains(try coordinate(c)), to: inside, "inside")
-        return GEOLOC_OK
-    }
-}
-
-@c @implementation
-public func geoloc_places_in_region(
-    _ places: OpaquePointer?, _ region: OpaquePointer?, _ origin: UnsafePointer<geoloc_coord>?, _ model: geoloc_model,
-    _ unit: geoloc_unit, _ limit: Int, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int,
-    _ count: UnsafeMutablePointer<Int>?
-) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let r = try borrow(region, .region, as: Region.self, "region")
-        let (set, results, m, u, lim) = try queryArguments(places, out, cap, count, limit: limit, model: model, unit: unit)
-        let from: Coordinate? = if let origin { try coordinate(origin.pointee) } else { nil }
-        let matches = try set.inside(r, sortedFrom: from, model: m, unit: u, limit: lim)
-        return try writeMatches(matches, results)
     }
 }

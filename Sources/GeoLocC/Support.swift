@@ -150,6 +150,34 @@ func outputBuffer<P>(_ buf: P?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
     if cap != 0 && buf == nil { throw GeoLocError(.nullArgument, "buf is NULL but cap is \(UInt(bitPattern: cap))") }
 }
 
+/// The shape of a function whose result is text, check, call, map: the buffer's pointers first,
+/// then `text` (which checks the other arguments and computes), then the text written under the
+/// buffer contract.
+func textResult(
+    _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?,
+    _ text: () throws(GeoLocError) -> String
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        try outputBuffer(buf, cap, needed)
+        return writeText(try text(), buf, cap, needed)
+    }
+}
+
+/// The shape of a look-up whose answer is static text: the out-pointer, then the input text,
+/// then `find`; no answer is `.notFound` with `missing`'s message.
+func staticTextResult(
+    _ input: UnsafePointer<CChar>?, _ inputName: String, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+    _ outName: String, missing: (String) -> String, _ find: (String) -> StaticString?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let out = try required(out, outName)
+        let text = try readText(input, inputName)
+        guard let found = find(text) else { throw GeoLocError(.notFound, missing(text)) }
+        try deliver(cString(found), to: out, outName)
+        return GEOLOC_OK
+    }
+}
+
 /// Writes `text` and its NUL to a caller-owned buffer under the header's buffer contract:
 /// *needed is always set; when it does not fit, "" is written (if cap > 0) and the status says so.
 func writeText(

@@ -42,11 +42,9 @@ public func geoloc_filter_options_preset(_ activity: geoloc_activity, _ out: Uns
 
 @c @implementation
 public func geoloc_fix_filter_create(_ options: UnsafePointer<geoloc_filter_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let out = try required(out, "out")
+    create(out, .filter) { () throws(GeoLocError) in
         let o = options.map { filterOptions($0.pointee) } ?? FilterOptions(activity: .other)
-        try deliver(retained(try FixFilter(options: o), .filter), to: out, "out")
-        return GEOLOC_OK
+        return try FixFilter(options: o)
     }
 }
 
@@ -74,12 +72,7 @@ public func geoloc_fix_filter_run(
 
 @c @implementation
 public func geoloc_fix_filter_stationary(_ filter: OpaquePointer?, _ stationary: UnsafeMutablePointer<Bool>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let f = try borrow(filter, .filter, as: FixFilter.self, "filter")
-        let stationary = try required(stationary, "stationary")
-        try deliver(f.isStationary, to: stationary, "stationary")
-        return GEOLOC_OK
-    }
+    answer(filter, .filter, as: FixFilter.self, "filter", stationary, "stationary") { $0.isStationary }
 }
 
 @c @implementation
@@ -94,11 +87,9 @@ public func geoloc_fix_filter_save(
 
 @c @implementation
 public func geoloc_fix_filter_restore(_ bytes: UnsafeRawPointer?, _ len: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let out = try required(out, "out")
+    create(out, .filter) { () throws(GeoLocError) in
         let b = try byteSpan(bytes, len, "bytes")
-        try deliver(retained(try FixFilter(restoring: b), .filter), to: out, "out")
-        return GEOLOC_OK
+        return try FixFilter(restoring: b)
     }
 }
 
@@ -109,17 +100,15 @@ public func geoloc_geofences_create(
     _ circles: UnsafePointer<geoloc_circle_fence>?, _ n_circles: Int, _ polygons: UnsafePointer<geoloc_polygon_fence>?,
     _ n_polygons: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let out = try required(out, "out")
-        let nc = try checkCount(n_circles, "n_circles")
-        guard nc == 0 || circles != nil else { throw GeoLocError(.nullArgument, "circles is NULL with n_circles = \(nc)") }
-        let np = try checkCount(n_polygons, "n_polygons")
-        guard np == 0 || polygons != nil else { throw GeoLocError(.nullArgument, "polygons is NULL with n_polygons = \(np)") }
+    create(out, .geofences) { () throws(GeoLocError) in
+        let circles = try inputArray(circles, n_circles, "circles", count: "n_circles")
+        let polygons = try inputArray(polygons, n_polygons, "polygons", count: "n_polygons")
+        let nc = circles.count, np = polygons.count
         if nc + np > maxCount { throw GeoLocError(.countTooLarge, "n_circles + n_polygons is larger than GEOLOC_MAX_COUNT") }
         var cs: [CircleFence] = []
         cs.reserveCapacity(nc)
         for i in 0..<nc {
-            let c = circles![i]
+            let c = circles[i]
             let id = try optionalText(c.id, "circles[\(i)].id") ?? ""
             let center: Coordinate
             do throws(GeoLocError) { center = try coordinate(c.center) } catch {
@@ -129,15 +118,14 @@ public func geoloc_geofences_create(
         }
         var ps: [PolygonFence] = []
         for i in 0..<np {
-            let p = polygons![i]
+            let p = polygons[i]
             let id = try optionalText(p.id, "polygons[\(i)].id") ?? ""
             let k = try checkCount(p.n_vertices, "polygons[\(i)].n_vertices")
             guard k == 0 || p.vertices != nil else { throw GeoLocError(.nullArgument, "polygons[\(i)].vertices is NULL") }
             let vs = try CoordinateArray.coordinates(degrees(p.vertices, k), count: k, name: "polygons[\(i)].vertices")
             ps.append(PolygonFence(id: id, vertices: vs))
         }
-        try deliver(retained(try Geofences(circles: cs, polygons: ps), .geofences), to: out, "out")
-        return GEOLOC_OK
+        return try Geofences(circles: cs, polygons: ps)
     }
 }
 
@@ -148,12 +136,7 @@ public func geoloc_geofences_destroy(_ fences: OpaquePointer?) {
 
 @c @implementation
 public func geoloc_geofences_count(_ fences: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
-        let count = try required(count, "count")
-        try deliver(f.count, to: count, "count")
-        return GEOLOC_OK
-    }
+    answer(fences, .geofences, as: Geofences.self, "fences", count, "count") { $0.count }
 }
 
 @c @implementation
@@ -355,16 +338,14 @@ private func trackLoad(
     file path: UnsafePointer<CChar>?, _ format: TrackFileFormat, _ options: UnsafePointer<geoloc_load_options>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let out = try required(out, "out")
+    create(out, .track) { () throws(GeoLocError) in
         let file = try readText(path, "path")
         let strict = options?.pointee.strict ?? false
         let r = switch format {
         case .gpx: try TrackFormat.readGPX(file: file, strict: strict)
         case .geoJSON: try TrackFormat.readGeoJSON(file: file, strict: strict)
         }
-        try deliver(retained(TrackHandle(r), .track), to: out, "out")
-        return GEOLOC_OK
+        return TrackHandle(r)
     }
 }
 
@@ -372,16 +353,14 @@ private func trackLoad(
     text: UnsafePointer<CChar>?, _ len: Int, _ format: TrackFileFormat, _ options: UnsafePointer<geoloc_load_options>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let out = try required(out, "out")
+    create(out, .track) { () throws(GeoLocError) in
         let bytes = try byteSpan(text, len, "text")
         let strict = options?.pointee.strict ?? false
         let r = switch format {
         case .gpx: try TrackFormat.readGPX(bytes, strict: strict)
         case .geoJSON: try TrackFormat.readGeoJSON(bytes, strict: strict)
         }
-        try deliver(retained(TrackHandle(r), .track), to: out, "out")
-        return GEOLOC_OK
+        return TrackHandle(r)
     }
 }
 
@@ -434,22 +413,12 @@ public func geoloc_track_fixes(
 
 @c @implementation
 public func geoloc_track_timed(_ track: OpaquePointer?, _ timed: UnsafeMutablePointer<Bool>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        let timed = try required(timed, "timed")
-        try deliver(h.load.timed, to: timed, "timed")
-        return GEOLOC_OK
-    }
+    answer(track, .track, as: TrackHandle.self, "track", timed, "timed") { $0.load.timed }
 }
 
 @c @implementation
 public func geoloc_track_issue_count(_ track: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        let count = try required(count, "count")
-        try deliver(h.load.issues.count, to: count, "count")
-        return GEOLOC_OK
-    }
+    answer(track, .track, as: TrackHandle.self, "track", count, "count") { $0.load.issues.count }
 }
 
 @c @implementation
