@@ -160,7 +160,11 @@ typedef enum geoloc_status {
     /** Reverse geocoding: the point has no locality, its nearest populated place being beyond the
      *  maximum distance (soft failure: the text is the region and country alone, or ""; section
      *  7). Since 0.4. */
-    GEOLOC_E_NO_LOCALITY = 16
+    GEOLOC_E_NO_LOCALITY = 16,
+    /** Best order with opening hours: no order meets every time window and the return
+     *  deadline (soft failure: the result holds the order with the least total lateness, with
+     *  each stop's lateness, and says how many windows it misses; section 4). Since 0.4. */
+    GEOLOC_E_WINDOWS_MISSED = 17
 } geoloc_status;
 
 /** The largest element count any function accepts (2^30). */
@@ -632,9 +636,13 @@ typedef enum geoloc_order_mode {
      *  stops with GEOLOC_E_COUNT_TOO_LARGE. Memory: 9 * 2^n * n bytes (37.7 MB of costs and
      *  4.7 MB of choices at 18 stops; 9.4 MB at 16); time grows as n^2 * 2^n (a few ms at 16). */
     GEOLOC_ORDER_EXACT = 1,
-    /** Iterated local search at any size: nearest-neighbour start, then 2-opt (when the costs
-     *  between stops are symmetric) and Or-opt moves over each stop's 10 nearest, kicked by
-     *  double bridges, keeping the best tour. Not proven optimal (except for 3 stops or fewer). */
+    /** Chained Lin-Kernighan at any size when the costs are symmetric (either Earth model, or
+     *  a matrix whose costs are the same both ways; open and fixed-end routes included):
+     *  nearest-neighbour start, then chains of 2-opt moves (sequential k-opt, breadth 5, 3, 1,
+     *  depth 50) over each stop's 8 cheapest neighbours with "don't look" bits, kicked by
+     *  segment swaps, keeping the best tour. One-way costs: Or-opt moves of 1 to 3 stops over
+     *  each stop's 10 nearest, kicked the same way. Not proven optimal (except for 3 stops or
+     *  fewer). */
     GEOLOC_ORDER_HEURISTIC = 2
 } geoloc_order_mode;
 
@@ -644,13 +652,35 @@ typedef enum geoloc_order_mode {
 /** The most stops any best-order call takes: the cost matrix is (n + 1)^2 doubles (134 MB). */
 #define GEOLOC_ORDER_MAX_STOPS 4096
 
-/** The search's budget. Pass NULL for the defaults (all zero means the same). */
+/** The most heuristic iterations a caller may ask for, and the longest time limit (a day). */
+#define GEOLOC_ORDER_MAX_ITERATIONS 100000000
+#define GEOLOC_ORDER_MAX_TIME_LIMIT_S 86400.0
+/** The largest entry a cost or travel-time matrix may hold (and the largest magnitude of any
+ *  time in a windows call): a route's sums over at most GEOLOC_ORDER_MAX_STOPS + 1 legs of it
+ *  stay finite. Larger entries are refused with GEOLOC_E_OUT_OF_RANGE, naming the entry. */
+#define GEOLOC_ORDER_MAX_COST 1e300
+
+/**
+ * The search's budget. Pass NULL for the defaults (all zero means the same).
+ * The heuristic stops at whichever given budget runs out first:
+ *  - neither iterations nor a time limit: the default iterations, 10 per stop, at least
+ *    1,000 and at most 10,000 (with opening hours: 5,000 / n, at least 10, at most 50);
+ *    deterministic for a seed;
+ *  - iterations only: that many; deterministic for a seed;
+ *  - a time limit only: iterations until the time is up (no iteration bound);
+ *  - both: whichever comes first (not deterministic).
+ * The clock starts when the call starts: checking the input, measuring the costs, the first
+ * tour and its first local search all count. What cannot be cut short (reading the costs, each
+ * stop's candidate neighbours and the first tour, O(n^2)) is done even past a tiny limit; the
+ * best tour at the limit is returned, never an unfinished one.
+ */
 typedef struct geoloc_order_options {
     geoloc_order_mode mode;
-    /** Heuristic iterations (a kick and a local search each); 0: 2,000 + 20 per stop, at most
-     *  100,000. Deterministic for a given seed when there is no time limit. */
+    /** Heuristic iterations (a kick and a local search each), at most
+     *  GEOLOC_ORDER_MAX_ITERATIONS; 0: the default above. */
     int64_t iterations;
-    /** A wall-clock limit for the heuristic in seconds; 0: none. */
+    /** A wall-clock limit in seconds from the call's start, at most
+     *  GEOLOC_ORDER_MAX_TIME_LIMIT_S; 0: none. */
     double time_limit_s;
     /** The seed of the heuristic's kicks. */
     uint64_t seed;
@@ -674,6 +704,12 @@ typedef struct geoloc_order_result {
     char text[32];
     char given_text[32];
 } geoloc_order_result;
+
+/** Above this many stops a GEOLOC_MODEL_WGS84 best order searches on the sphere (whose
+ *  distances differ from WGS84's by at most about 0.5%, smoothly) and measures the legs of the
+ *  order it finds, and the given order, on WGS84: the whole geodesic matrix at 4,096 stops
+ *  costs 11-16 s. At or below it the search runs on the geodesic matrix itself. */
+#define GEOLOC_ORDER_WGS84_MATRIX_MAX 256
 
 /**
  * The best order to visit n stops from home: the order of the stops that makes the route
@@ -712,8 +748,8 @@ GEOLOC_API geoloc_status geoloc_best_order(geoloc_coord home, const geoloc_coord
  * [in]  rows, cols    must be equal (n + 1, with n stops)
  * Other arguments and results as geoloc_best_order.
  * Errors: as geoloc_best_order; GEOLOC_E_INVALID_ARGUMENT for rows != cols or rows == 0;
- * GEOLOC_E_NOT_FINITE or GEOLOC_E_OUT_OF_RANGE for a NaN, infinite or negative entry off the
- * diagonal (the message names it).
+ * GEOLOC_E_NOT_FINITE or GEOLOC_E_OUT_OF_RANGE for a NaN, infinite, negative or too large
+ * (above GEOLOC_ORDER_MAX_COST) entry off the diagonal (the message names it and the bound).
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_best_order_matrix(const double *matrix, size_t rows, size_t cols,
@@ -722,6 +758,131 @@ GEOLOC_API geoloc_status geoloc_best_order_matrix(const double *matrix, size_t r
                                                   size_t *order, size_t order_cap, double *legs,
                                                   size_t legs_cap, size_t *needed,
                                                   geoloc_order_result *result);
+
+/**
+ * Opening hours for the best order: a stop's time window, in seconds on the caller's clock
+ * (the same clock as the departure: seconds since midnight, or Unix time). -INFINITY and
+ * INFINITY mean no bound; NaN is refused; earliest <= latest.
+ */
+typedef struct geoloc_time_window {
+    /** The earliest arrival served at once; an earlier arrival waits (waiting costs nothing). */
+    double earliest;
+    /** The latest arrival that meets the window (service may run past it). */
+    double latest;
+} geoloc_time_window;
+
+/** One stop of a scheduled route, in visiting order. */
+typedef struct geoloc_stop_visit {
+    /** The stop (an index into the caller's stops). */
+    size_t stop;
+    /** When it is reached, how long it waits for its window to open, when it leaves (arrival +
+     *  wait + service), and how late the arrival is past the window (0 when met). */
+    double arrival;
+    double wait;
+    double departure;
+    double lateness;
+} geoloc_stop_visit;
+
+/** What geoloc_best_order_windows found. */
+typedef struct geoloc_schedule_result {
+    /** The total travel time (the sum of the legs; waiting and service not counted): the
+     *  objective among orders that meet every window. */
+    double travel;
+    /** When the route ends: the arrival back home for GEOLOC_ROUTE_END_HOME, the departure from
+     *  the last stop otherwise (the departure from home without stops). */
+    double end_time;
+    /** The total lateness: each stop's lateness plus the end's past return_by (0 when feasible). */
+    double lateness;
+    /** How many windows are missed (a missed return deadline counts as one). */
+    size_t missed;
+    /** true when every window and the deadline are met. */
+    bool feasible;
+    /** true when the order is proven best (the exact search finished with a feasible order). */
+    bool proven_optimal;
+    /** Stops (n) and legs (n + 1 for a round trip, n otherwise, 0 without stops). */
+    size_t stop_count;
+    size_t leg_count;
+} geoloc_schedule_result;
+
+/** The most stops the windows calls try the exact search on, its budget in seconds (within
+ *  the call's time limit when that is shorter) and its label budget; past either budget the
+ *  heuristic answers (proven_optimal false). */
+#define GEOLOC_WINDOWS_EXACT_MAX 57
+#define GEOLOC_WINDOWS_EXACT_BUDGET_S 0.5
+#define GEOLOC_WINDOWS_EXACT_LABELS 4000000
+
+/**
+ * The best order with opening hours over a matrix of travel times the caller supplies (a road
+ * router's, in seconds or any unit the windows use): rows x cols doubles, row-major, row and
+ * column 0 home and i the stop i - 1 (one-way times allowed; the diagonal ignored).
+ *
+ * The schedule of an order: leave home at `departure`; arrive at each stop after the leg's
+ * travel time; wait until its window opens; stay its service time; leave. A window is met when
+ * the arrival is no later than its latest time. The route must end (see end_time) by
+ * return_by. Among the orders that meet every window and the deadline the result has the least
+ * total travel time. The infeasibility rule: when no order meets them all, the status is
+ * GEOLOC_E_WINDOWS_MISSED and the result holds the order with the least total lateness (the
+ * sum of each stop's lateness and the end's past return_by), then the least travel; the
+ * arrays and result are written as on success, with each visit's lateness. An order that
+ * misses a window is never returned with GEOLOC_OK.
+ *
+ * Search: exact (dynamic programming over subsets of stops with times, keeping only the
+ * (time, travel) pairs no other beats, pruned by reachability of every unvisited stop's
+ * latest time and by the heuristic's order) for up to GEOLOC_WINDOWS_EXACT_MAX stops in
+ * GEOLOC_ORDER_AUTO or GEOLOC_ORDER_EXACT mode when it finishes within its budgets; otherwise
+ * an iterated local search on (lateness, travel): the stops sorted by their latest time, then
+ * segments of 1 to 3 stops moved (also reversed) and pairs swapped, kicked by random
+ * relocations (budgets as geoloc_order_options says).
+ *
+ * [in]  times          rows * cols doubles, each >= 0 and <= GEOLOC_ORDER_MAX_COST
+ * [in]  rows, cols     equal, n + 1
+ * [in]  windows        n windows (NULL: every stop always open)
+ * [in]  service_s      n service times >= 0 (NULL: none)
+ * [in]  departure      when the route leaves home (finite)
+ * [in]  return_by      the latest end of the route (INFINITY: none)
+ * [in]  end, end_stop  as geoloc_best_order
+ * [in]  options        NULL for the defaults
+ * [out] order          n stop indices in visiting order (NULL allowed when n == 0)
+ * [out] visits         optional: n visits in order
+ * [in]  cap            the capacity of order and of visits (when given), >= n
+ * [out] legs           optional (NULL with legs_cap 0): each leg's travel time, home first
+ * [out] needed         required: the number of legs
+ * [out] result         required
+ * Errors: as geoloc_best_order_matrix; GEOLOC_E_OUT_OF_RANGE for a window that closes before it
+ * opens, a negative service time, a time beyond ±GEOLOC_ORDER_MAX_COST; GEOLOC_E_NOT_FINITE for
+ * NaN, an infinite departure or service time; GEOLOC_E_WINDOWS_MISSED (soft, see above).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_best_order_windows(const double *times, size_t rows, size_t cols,
+                                                   const geoloc_time_window *windows,
+                                                   const double *service_s, double departure,
+                                                   double return_by, geoloc_route_end end,
+                                                   size_t end_stop,
+                                                   const geoloc_order_options *options,
+                                                   size_t *order, geoloc_stop_visit *visits,
+                                                   size_t cap, double *legs, size_t legs_cap,
+                                                   size_t *needed, geoloc_schedule_result *result);
+
+/**
+ * The best order with opening hours between coordinates: travel times are the distances on
+ * `model` (as geoloc_distance measures them) over speed_mps (meters per second, > 0), so the
+ * windows, service times, departure and deadline are in seconds. Other arguments, results and
+ * errors as geoloc_best_order_windows (n stops instead of a matrix).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_best_order_windows_coords(geoloc_coord home,
+                                                          const geoloc_coord *stops, size_t n,
+                                                          double speed_mps, geoloc_model model,
+                                                          const geoloc_time_window *windows,
+                                                          const double *service_s,
+                                                          double departure, double return_by,
+                                                          geoloc_route_end end, size_t end_stop,
+                                                          const geoloc_order_options *options,
+                                                          size_t *order,
+                                                          geoloc_stop_visit *visits, size_t cap,
+                                                          double *legs, size_t legs_cap,
+                                                          size_t *needed,
+                                                          geoloc_schedule_result *result);
 
 /* ---------------------------------------------------------------------------------------------
  * 4. Weather: weather codes (WMO 4677 codes as published by Open-Meteo)

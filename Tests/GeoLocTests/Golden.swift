@@ -85,6 +85,7 @@ extension XCTestCase {
         case .noMemory: return "E_NO_MEMORY"
         case .internalError: return "E_INTERNAL"
         case .noLocality: return "E_NO_LOCALITY"
+        case .windowsMissed: return "E_WINDOWS_MISSED"
         }
     }
 

@@ -64,7 +64,10 @@ from ._distance import (
     geodesic_inverse,
     geodesic_inverse_many,
 )
-from ._route import BestOrder, Leg, Mileage, best_order, best_order_matrix, eta_minutes, mileage, route_length
+from ._route import (
+    BestOrder, Leg, Mileage, Schedule, best_order, best_order_matrix, best_order_windows, best_order_windows_matrix,
+    eta_minutes, mileage, route_length,
+)
 from ._weather import is_documented_weather_code, weather_condition, weather_label
 from ._address import country_name, format_address, us_state_code, us_state_name
 from ._places import LoadIssue, Match, Place, Places, Region
@@ -125,6 +128,7 @@ from ._errors import (
     InvalidUTF8Error,
     NoHomeError,
     NoLocalityError,
+    WindowsMissedError,
     NoMemoryError,
     NotFiniteError,
     NotFoundError,
@@ -199,6 +203,9 @@ __all__ = [
     "BestOrder",
     "best_order",
     "best_order_matrix",
+    "best_order_windows",
+    "best_order_windows_matrix",
+    "Schedule",
     # weather
     "weather_label",
     "is_documented_weather_code",

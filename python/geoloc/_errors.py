@@ -25,6 +25,7 @@ __all__ = [
     "NoMemoryError",
     "InternalError",
     "NoLocalityError",
+    "WindowsMissedError",
     "error_for_status",
 ]
 
@@ -49,6 +50,7 @@ class Status(enum.IntEnum):
     E_NO_MEMORY = 14
     E_INTERNAL = 15
     E_NO_LOCALITY = 16
+    E_WINDOWS_MISSED = 17
 
 
 class GeolocError(Exception):
@@ -197,6 +199,16 @@ class NoLocalityError(GeolocError):
     status = Status.E_NO_LOCALITY
 
 
+class WindowsMissedError(GeolocError):
+    """Best order with opening hours: no order meets every time window.
+
+    A soft failure: :func:`geoloc.best_order_windows` does not raise it but answers the least
+    late order with ``feasible`` False.
+    """
+
+    status = Status.E_WINDOWS_MISSED
+
+
 _BY_STATUS: Dict[int, Type[GeolocError]] = {
     cls.status: cls
     for cls in (
@@ -216,6 +228,7 @@ _BY_STATUS: Dict[int, Type[GeolocError]] = {
         NoMemoryError,
         InternalError,
         NoLocalityError,
+        WindowsMissedError,
     )
 }
 

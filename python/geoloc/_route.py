@@ -13,6 +13,7 @@ from . import _ffi
 from ._enums import Model, Unit, coerce
 from ._errors import (
     CountTooLargeError,
+    GeolocError,
     HomeInvalidError,
     InvalidArgumentError,
     OutOfRangeError,
@@ -402,3 +403,256 @@ def best_order_matrix(
         lambda e, s, o, order, cap, legs, lcap, needed, res: _lib.geoloc_best_order_matrix(
             ptr, rows, cols, e, s, o, order, cap, legs, lcap, needed, res),
         n, _route_end(end, round_trip, "best_order_matrix"), mode, iterations, time_limit, seed)
+
+
+# --------------------------------------------------------------------------------------------
+# The best order with opening hours
+# --------------------------------------------------------------------------------------------
+
+class CTimeWindow(Structure):
+    """geoloc_time_window."""
+
+    _fields_ = [("earliest", c_double), ("latest", c_double)]
+
+
+class CStopVisit(Structure):
+    """geoloc_stop_visit."""
+
+    _fields_ = [("stop", c_size_t), ("arrival", c_double), ("wait", c_double), ("departure", c_double),
+                ("lateness", c_double)]
+
+
+class CScheduleResult(Structure):
+    """geoloc_schedule_result."""
+
+    _fields_ = [
+        ("travel", c_double),
+        ("end_time", c_double),
+        ("lateness", c_double),
+        ("missed", c_size_t),
+        ("feasible", c_bool),
+        ("proven_optimal", c_bool),
+        ("stop_count", c_size_t),
+        ("leg_count", c_size_t),
+    ]
+
+
+_ffi.declare({
+    "geoloc_best_order_windows": (
+        STATUS,
+        (POINTER(c_double), c_size_t, c_size_t, POINTER(CTimeWindow), POINTER(c_double), c_double, c_double, ENUM,
+         c_size_t, POINTER(COrderOptions), POINTER(c_size_t), POINTER(CStopVisit), c_size_t, POINTER(c_double),
+         c_size_t, POINTER(c_size_t), POINTER(CScheduleResult)),
+        True,
+    ),
+    "geoloc_best_order_windows_coords": (
+        STATUS,
+        (CCoord, POINTER(CCoord), c_size_t, c_double, ENUM, POINTER(CTimeWindow), POINTER(c_double), c_double,
+         c_double, ENUM, c_size_t, POINTER(COrderOptions), POINTER(c_size_t), POINTER(CStopVisit), c_size_t,
+         POINTER(c_double), c_size_t, POINTER(c_size_t), POINTER(CScheduleResult)),
+        True,
+    ),
+})
+
+#: geoloc_status GEOLOC_E_WINDOWS_MISSED: no order meets every window (a soft failure).
+_WINDOWS_MISSED = 17
+
+
+@dataclasses.dataclass(frozen=True)
+class Schedule:
+    """The best order found with opening hours, and its schedule.
+
+    Times are seconds on the caller's clock, or numpy datetime64 values when the windows or the
+    departure were given as datetimes (then ``arrival``, ``departure`` and ``end_time`` are
+    datetime64[us]; ``wait``, ``lateness`` and ``legs`` stay seconds).
+    """
+
+    #: Stop indices in visiting order (int64 array).
+    order: numpy.ndarray
+    #: Per stop, in visiting order: arrival, wait for the window to open, departure, lateness.
+    arrival: numpy.ndarray
+    wait: numpy.ndarray
+    departure: numpy.ndarray
+    lateness: numpy.ndarray
+    #: Each leg's travel time, home first (n + 1 for a round trip, n otherwise).
+    legs: numpy.ndarray
+    #: The sum of the legs: the objective among orders that meet every window.
+    travel: float
+    #: The arrival back home for a round trip, the departure from the last stop otherwise.
+    end_time: Any
+    #: True when every window and the return deadline are met. When False the order is the one
+    #: with the least total lateness (then the least travel): the library's status
+    #: GEOLOC_E_WINDOWS_MISSED, reported here rather than raised.
+    feasible: bool
+    #: Total lateness in seconds (stops past their latest time, and the end past return_by).
+    total_lateness: float
+    #: How many windows are missed (a missed return deadline counts as one).
+    missed: int
+    #: True when the order is proven best (the exact search finished with a feasible order).
+    proven_optimal: bool
+
+
+_EPOCH = numpy.datetime64(0, "us")
+
+
+def _is_datetime(x: Any) -> bool:
+    import datetime
+    return isinstance(x, (datetime.datetime, numpy.datetime64))
+
+
+def _seconds(x: Any, name: str) -> float:
+    """A time as seconds: a number, or a datetime (naive: taken as UTC; aware: its UTC instant)."""
+    import datetime
+    if isinstance(x, datetime.datetime):
+        if x.tzinfo is not None:
+            x = x.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        x = numpy.datetime64(x, "us")
+    if isinstance(x, numpy.datetime64):
+        return float((x.astype("datetime64[us]") - _EPOCH) / numpy.timedelta64(1, "us")) / 1e6
+    return _float(x, name)
+
+
+def _window_array(windows: Any, n: int) -> Tuple[Optional[numpy.ndarray], bool]:
+    """(n, 2) earliest/latest seconds, None for NaN-free 'no windows'; True when datetimes were given."""
+    if windows is None:
+        return None, False
+    arr = numpy.asarray(windows)
+    if arr.dtype.kind == "O" and arr.size and any(_is_datetime(v) for v in arr.ravel()):
+        out = numpy.array([[_seconds(v, "window") if v is not None else numpy.nan for v in row] for row in arr],
+                          dtype=numpy.float64).reshape(arr.shape)
+        dates = True
+    elif arr.dtype.kind == "M":
+        out = ((arr.astype("datetime64[us]") - _EPOCH) / numpy.timedelta64(1, "us")).astype(numpy.float64) / 1e6
+        # NaT: no bound on that side.
+        out = numpy.where(numpy.isnat(arr), numpy.nan, out)
+        dates = True
+    else:
+        if arr.dtype.kind == "c":
+            raise TypeError("windows must hold real numbers, not %s" % arr.dtype)
+        out = numpy.asarray(arr, dtype=numpy.float64)
+        dates = False
+    if out.shape != (n, 2):
+        raise InvalidArgumentError("windows have shape %s; they must be (%d, 2): earliest, latest" % (out.shape, n))
+    out = out.copy()
+    if dates:
+        out[:, 0] = numpy.where(numpy.isnan(out[:, 0]), -numpy.inf, out[:, 0])
+        out[:, 1] = numpy.where(numpy.isnan(out[:, 1]), numpy.inf, out[:, 1])
+    return numpy.ascontiguousarray(out), dates
+
+
+def _windows_call(call: Any, n: int, windows: Any, service: Any, departure: Any, return_by: Any, end: Any,
+                  mode: str, iterations: Optional[int], time_limit: Optional[float], seed: int) -> Schedule:
+    w, dates = _window_array(windows, n)
+    dates = dates or _is_datetime(departure) or _is_datetime(return_by)
+    dep = _seconds(departure, "departure")
+    ret = numpy.inf if return_by is None else _seconds(return_by, "return_by")
+    svc = None
+    if service is not None:
+        s = numpy.asarray(service)
+        if s.dtype.kind == "m":
+            s = s / numpy.timedelta64(1, "s")
+        if s.dtype.kind not in "fiu":
+            raise TypeError("service times must be real numbers of seconds, not %s" % s.dtype)
+        svc = numpy.ascontiguousarray(s, dtype=numpy.float64)
+        if svc.shape != (n,):
+            raise InvalidArgumentError("service times have shape %s; they must be (%d,)" % (svc.shape, n))
+    if isinstance(end, str):
+        if end not in _ROUTE_ENDS:
+            raise InvalidArgumentError("end %r is not 'home', 'anywhere' or a stop index" % (end,))
+        end_kind, end_stop = _ROUTE_ENDS[end], 0
+    else:
+        end_stop = _integer(end, "end")
+        if not 0 <= end_stop < n:
+            raise OutOfRangeError("end stop %d is not one of the %d stops" % (end_stop, n))
+        end_kind = 2
+    if mode not in _ORDER_MODES:
+        raise InvalidArgumentError("mode %r is not 'auto', 'exact' or 'heuristic'" % (mode,))
+    options = COrderOptions(_ORDER_MODES[mode], 0, 0.0, _integer(seed, "seed") & 0xFFFFFFFFFFFFFFFF)
+    if iterations is not None:
+        it = _integer(iterations, "iterations")
+        if it < 1:
+            raise OutOfRangeError("iterations %d: a budget of nothing" % it)
+        options.iterations = it
+    if time_limit is not None:
+        t = _float(time_limit, "time_limit")
+        if not t > 0:
+            raise OutOfRangeError("time limit %r s: a budget of nothing" % t)
+        options.time_limit_s = t
+    order = numpy.empty(n, dtype=numpy.uintp)
+    visits = (CStopVisit * max(n, 1))()
+    legs = numpy.empty(n + 1, dtype=numpy.float64)
+    needed = c_size_t()
+    result = CScheduleResult()
+    wptr = None if w is None else w.ctypes.data_as(POINTER(CTimeWindow))
+    sptr = None if svc is None else svc.ctypes.data_as(POINTER(c_double))
+    try:
+        call(wptr, sptr, dep, ret, end_kind, end_stop, byref(options), order.ctypes.data_as(POINTER(c_size_t)),
+             visits, n, legs.ctypes.data_as(POINTER(c_double)), n + 1, byref(needed), byref(result))
+    except GeolocError as err:
+        if err.status != _WINDOWS_MISSED:
+            raise
+    field = (lambda name: numpy.array([getattr(v, name) for v in visits[:n]], dtype=numpy.float64))
+    arrival, wait, departure_t, late = (field(k) for k in ("arrival", "wait", "departure", "lateness"))
+    end_time: Any = result.end_time
+    if dates:
+        def to_dt(x: Any) -> Any:
+            return _EPOCH + (numpy.asarray(x) * 1e6).round().astype("int64").astype("timedelta64[us]")
+        arrival, departure_t, end_time = to_dt(arrival), to_dt(departure_t), to_dt(end_time)[()]
+    return Schedule(
+        order=order.astype(numpy.int64), arrival=arrival, wait=wait, departure=departure_t, lateness=late,
+        legs=legs[: needed.value].copy(), travel=result.travel, end_time=end_time, feasible=bool(result.feasible),
+        total_lateness=result.lateness, missed=int(result.missed), proven_optimal=bool(result.proven_optimal),
+    )
+
+
+def best_order_windows(
+    home: CoordLike, stops: Any, speed: float, windows: Any = None, service: Any = None, departure: Any = 0.0,
+    return_by: Any = None, end: Any = "home", model: ModelLike = Model.SPHERE, mode: str = "auto",
+    iterations: Optional[int] = None, time_limit: Optional[float] = None, seed: int = 1,
+) -> Schedule:
+    """The best order of ``stops`` with opening hours, travel times being distance over ``speed``
+    (meters per second). ``windows``: shape (n, 2), each stop's earliest and latest arrival
+    (seconds, or datetimes; +-inf or NaT for no bound; None: always open); ``service``: n
+    seconds (or timedelta64) per stop; ``departure``: when the route leaves home; ``return_by``:
+    the latest end (None: none). Waiting for a window to open is allowed. Among orders that
+    meet every window the result has the least travel time; when none does, ``feasible`` is
+    False and the order has the least total lateness (never a silent violation). Other
+    arguments as best_order; one library call."""
+    h = _coord(home, "home")
+    pts = _points(stops, "stops")
+    n = pts.shape[0]
+    m = coerce(Model, model, "model")
+    ptr = _coords_ptr(pts)
+    v = _float(speed, "speed")
+    return _windows_call(
+        lambda w, s, dep, ret, e, es, o, order, visits, cap, legs, lcap, needed, res:
+            _lib.geoloc_best_order_windows_coords(h, ptr, n, v, m, w, s, dep, ret, e, es, o, order, visits, cap, legs,
+                                                  lcap, needed, res),
+        n, windows, service, departure, return_by, end, mode, iterations, time_limit, seed)
+
+
+def best_order_windows_matrix(
+    times: Any, windows: Any = None, service: Any = None, departure: Any = 0.0, return_by: Any = None,
+    end: Any = "home", mode: str = "auto", iterations: Optional[int] = None, time_limit: Optional[float] = None,
+    seed: int = 1,
+) -> Schedule:
+    """The best order with opening hours over a travel-time matrix the caller supplies: shape
+    (n + 1, n + 1), row and column 0 home, ``times[i, j]`` from i to j (one-way allowed), in the
+    windows' unit (seconds with datetimes). Other arguments as best_order_windows."""
+    arr = numpy.asarray(times)
+    if arr.dtype.kind not in "fiu" or arr.dtype.kind == "b":
+        raise TypeError("times must hold real numbers, not %s" % arr.dtype)
+    if arr.ndim != 2:
+        raise InvalidArgumentError("times has shape %s; it must be (n + 1, n + 1)" % (arr.shape,))
+    rows, cols = arr.shape
+    arr = numpy.ascontiguousarray(arr, dtype=numpy.float64)
+    ptr = arr.ctypes.data_as(POINTER(c_double))
+    n = max(rows - 1, 0)
+    if rows != cols or rows == 0:
+        _lib.geoloc_best_order_windows(ptr, rows, cols, None, None, 0.0, numpy.inf, 0, 0, None, None, None, 0, None, 0,
+                                       byref(c_size_t()), byref(CScheduleResult()))
+    return _windows_call(
+        lambda w, s, dep, ret, e, es, o, order, visits, cap, legs, lcap, needed, res:
+            _lib.geoloc_best_order_windows(ptr, rows, cols, w, s, dep, ret, e, es, o, order, visits, cap, legs, lcap,
+                                           needed, res),
+        n, windows, service, departure, return_by, end, mode, iterations, time_limit, seed)
