@@ -128,7 +128,6 @@ from ._errors import (
     InvalidUTF8Error,
     NoHomeError,
     NoLocalityError,
-    WindowsMissedError,
     NoMemoryError,
     NotFiniteError,
     NotFoundError,
@@ -138,6 +137,7 @@ from ._errors import (
     Status,
     UnknownCodeError,
     UnsupportedError,
+    WindowsMissedError,
 )
 from ._version import __version__
 
