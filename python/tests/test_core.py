@@ -76,7 +76,8 @@ def test_pyproject_matches_package(pyproject_text):
     # The version has one home, geoloc/_version.py, which the build backend reads.
     assert re.search(r'^dynamic\s*=\s*\["version"\]', pyproject_text, re.M)
     assert re.search(r'^input\s*=\s*"geoloc/_version.py"', pyproject_text, re.M)
-    assert re.search(r'^name\s*=\s*"geoloc"', pyproject_text, re.M)
+    # The distribution is libgeoloc; the package it installs is imported as geoloc.
+    assert re.search(r'^name\s*=\s*"libgeoloc"', pyproject_text, re.M)
     assert "numpy" in pyproject_text
 
 
