@@ -41,13 +41,14 @@ final class MappedFile: @unchecked Sendable {
 
     /// Maps `path` read-only (`MAP_SHARED`: every process shares the pages), opened as every
     /// loader opens a file (`RegularFile`: a FIFO or a device is refused before anything blocks).
-    init(path: String) throws(GeoLocError) {
+    /// `what` names the format in the message for a file shorter than any header.
+    init(path: String, what: String = "place file") throws(GeoLocError) {
         let file = try RegularFile(path: path)
         defer { file.close() }
         let fd = file.fd
         let size = file.size
         guard size >= DataFileHeader.size else {
-            throw GeoLocError(.parse, "\(path): not a libgeoloc place file (\(size) bytes, shorter than its header)")
+            throw GeoLocError(.parse, "\(path): not a libgeoloc \(what) (\(size) bytes, shorter than its header)")
         }
         guard let p = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), p != MAP_FAILED else {
             let e = errno

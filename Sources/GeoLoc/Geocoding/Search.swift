@@ -45,7 +45,7 @@ public final class PlaceSearch: @unchecked Sendable {
     ///   `.invalidArgument` when the index was built for another gazetteer.
     public init(gazetteer: Gazetteer, indexPath path: String) throws(GeoLocError) {
         self.gazetteer = gazetteer
-        let mapping = try MappedFile(path: path)
+        let mapping = try MappedFile(path: path, what: "search index")
         do {
             index = SearchIndex(try SearchImage(mapping, places: gazetteer.places.count, fingerprint: SearchBuild.fingerprint(gazetteer.places)))
         } catch {
