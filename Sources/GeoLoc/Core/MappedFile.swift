@@ -156,6 +156,67 @@ enum DataFileChecksum {
     }
 }
 
+extension MappedFile {
+    /// The little-endian `UInt32` at byte `offset` (which the caller keeps inside the file).
+    @inline(__always)
+    func u32(_ offset: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+
+    /// The little-endian `UInt64` at byte `offset`.
+    @inline(__always)
+    func u64(_ offset: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+
+    /// Checks the header every data file starts with, in this order: at least a header's bytes
+    /// and the format's `magic` (else `.parse` "not a libgeoloc <name>"), the byte-order mark (a
+    /// big-endian file is `.unsupported`), the version (newer than `versions` `.unsupported`,
+    /// older `.parse`), the header size, the file's size as the header gives it at `sizeOffset`
+    /// (a shorter file is named truncated), and the checksum. `name` is the format's name ("search
+    /// index"), `plural` its plural. Returns the version. On a big-endian machine every file is
+    /// refused (`.unsupported`): the formats are little-endian and mapped as they are.
+    func checkHeader(
+        magic: [UInt8], versions: ClosedRange<UInt32>, sizeOffset: Int, name: String, plural: String
+    ) throws(GeoLocError) -> UInt32 {
+        #if _endian(big)
+        throw GeoLocError(.unsupported, "\(plural) are little-endian; this machine is big-endian")
+        #else
+        guard size >= DataFileHeader.size,
+              magic.enumerated().allSatisfy({ base.load(fromByteOffset: $0.offset, as: UInt8.self) == $0.element })
+        else { throw GeoLocError(.parse, "not a libgeoloc \(name)") }
+        if u32(12) == 0x0403_0201 {
+            throw GeoLocError(.unsupported, "the \(name) is big-endian; this library reads little-endian \(plural)")
+        }
+        guard u32(12) == 0x0102_0304 else { throw GeoLocError(.parse, "corrupted \(name): bad byte-order mark") }
+        let version = u32(8)
+        if version > versions.upperBound {
+            throw GeoLocError(.unsupported, "\(name) version \(version) is newer than this library reads (\(versions.upperBound))")
+        }
+        guard version >= versions.lowerBound, u32(16) == UInt32(DataFileHeader.size) else {
+            throw GeoLocError(.parse, "corrupted \(name): bad version or header size")
+        }
+        let declared = u64(sizeOffset)
+        guard declared == UInt64(size) else {
+            if declared > UInt64(size) {
+                throw GeoLocError(.parse, "truncated \(name): \(size) bytes of the \(declared) its header gives")
+            }
+            throw GeoLocError(.parse, "corrupted \(name): \(size) bytes where its header gives \(declared)")
+        }
+        guard DataFileChecksum.of(UnsafeRawBufferPointer(start: base, count: size)) == u64(DataFileHeader.checksumOffset) else {
+            throw GeoLocError(.parse, "corrupted \(name): the checksum does not match")
+        }
+        return version
+        #endif
+    }
+}
+
+extension DataFileChecksum {
+    /// Writes the checksum of `bytes` (a data file being made or, in tests, forged) into its
+    /// header; nothing for fewer bytes than a header.
+    static func seal(_ bytes: UnsafeMutableRawBufferPointer) {
+        guard bytes.count >= DataFileHeader.size else { return }
+        let sum = of(UnsafeRawBufferPointer(bytes))
+        bytes.storeBytes(of: sum.littleEndian, toByteOffset: DataFileHeader.checksumOffset, as: UInt64.self)
+    }
+}
+
 /// The names of `MappedFile` and `DataFileChecksum` when they were the place file's alone, kept
 /// for the code that still uses them (Places/PlaceFile.swift, Time/).
 typealias PlaceFileMapping = MappedFile

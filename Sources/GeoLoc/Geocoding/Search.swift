@@ -260,10 +260,7 @@ extension PlaceSearch {
     /// a file on purpose and want its other checks to run).
     @_spi(Testing)
     public static func resealIndex(_ bytes: UnsafeMutableRawBufferPointer) {
-        guard bytes.count >= SearchFile.headerSize else { return }
-        bytes.storeBytes(of: UInt64(0), toByteOffset: SearchFile.checksumOffset, as: UInt64.self)
-        let sum = DataFileChecksum.of(UnsafeRawBufferPointer(bytes))
-        bytes.storeBytes(of: sum.littleEndian, toByteOffset: SearchFile.checksumOffset, as: UInt64.self)
+        DataFileChecksum.seal(bytes)
     }
 }
 
