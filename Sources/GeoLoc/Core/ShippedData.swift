@@ -82,6 +82,13 @@ final class OncePerProcess<Value: AnyObject>: @unchecked Sendable {
         self.make = make
     }
 
+    deinit {
+        if let p = slot.pointee { Unmanaged<Value>.fromOpaque(p).release() }
+        slot.deallocate()
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
     func get() throws(GeoLocError) -> Value {
         if let p = glk_load_acquire(slot) { return Unmanaged<Value>.fromOpaque(p).takeUnretainedValue() }
         pthread_mutex_lock(lock)
