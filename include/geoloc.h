@@ -23,7 +23,7 @@
  *   8. Tracking   location fixes: filtering, stop detection, geofence monitoring, tracks
  *   9. Time       the time zone at a point (the time-zone map); local time from the IANA rules:
  *                 offset, daylight saving time, abbreviation, local dates of instants and
- *                 instants of local dates
+ *                 instants of local dates; the local time at a point
  *
  * This header is the reference manual. Conventions that hold for every function:
  *
@@ -2677,6 +2677,9 @@ GEOLOC_API geoloc_status geoloc_track_statistics(const geoloc_track *track, geol
  * five hours AHEAD of UTC (UTC+5, the time of the Maldives' longitudes), Etc/GMT+5 five hours
  * behind (UTC-5). geoloc_timezone.utc_offset_hours gives the offset the way people read it.
  * (The source also uses Etc/UTC, in parts of Antarctica: offset 0.)
+ *
+ * The local time at a point (the zone here, then its rules) is geoloc_local_time_at_point, in
+ * the local-time part below.
  */
 
 /** A time-zone map (opaque). geoloc_timezones_open(NULL, ...) gives the shipped one. */
@@ -2877,6 +2880,28 @@ typedef enum geoloc_time_style {
 GEOLOC_API geoloc_status geoloc_local_time_text(const char *zone, int64_t instant,
                                                 geoloc_time_style style, char *buf, size_t cap,
                                                 size_t *needed);
+
+/**
+ * The local time at a point: the zone at c on a time-zone map (as geoloc_timezone_name_at, with
+ * its rules for borders, overlaps and the sea), then that zone's local time at instant (as
+ * geoloc_local_time_at). At sea the zone is nautical ("Etc/GMT+5": out->utc_offset_s is
+ * -18000, the sign people read). Since 0.4.
+ * [in]  timezones  the map, or NULL for the shipped one (geoloc_timezones_open(NULL, ...))
+ * [in]  c          the point (degrees; longitude -180 and 180 are the date line, looked up at 180)
+ * [in]  instant    Unix seconds, GEOLOC_TIME_MIN .. GEOLOC_TIME_MAX
+ * [out] out        the local time there
+ * [out] zone, cap, needed  the zone's IANA name ("Asia/Kathmandu"; see the text conventions at
+ *                  the top; the shipped map's longest name needs 31 bytes). Nothing is written to
+ *                  out unless the name fits.
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (latitude, instant),
+ * GEOLOC_E_INVALID_ARGUMENT (a destroyed or wrong handle), GEOLOC_E_NOT_FOUND (no shipped map;
+ * no rules, or the rules lack the map's zone), GEOLOC_E_PARSE (a forged map file), as
+ * geoloc_timezones_open for the shipped map, GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any number of threads, on one handle too.
+ */
+GEOLOC_API geoloc_status geoloc_local_time_at_point(const geoloc_timezones *timezones, geoloc_coord c,
+                                                    int64_t instant, geoloc_local_time *out,
+                                                    char *zone, size_t cap, size_t *needed);
 
 /** A date and time on a zone's clocks. */
 typedef struct geoloc_local_date_time {
