@@ -706,9 +706,11 @@ def test_import_refuses_a_library_of_another_version(tmp_path):
 
 
 def test_import_names_missing_functions(tmp_path):
+    major, minor, patch = (int(x) for x in geoloc.__version__.split("."))
     lib = _fake_library(
         tmp_path,
-        'int32_t geoloc_version_number(void) { return 300; }\nconst char *geoloc_version(void) { return "0.3.0"; }\n',
+        'int32_t geoloc_version_number(void) { return %d; }\nconst char *geoloc_version(void) { return "%s"; }\n'
+        % (major * 10000 + minor * 100 + patch, geoloc.__version__),
     )
     out = _probe(_copy_package(tmp_path).parent, lib)
     assert out.startswith("IMPORTERROR"), out
