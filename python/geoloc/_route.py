@@ -13,10 +13,10 @@ from . import _ffi
 from ._enums import Model, Unit, coerce
 from ._errors import (
     CountTooLargeError,
-    GeolocError,
     HomeInvalidError,
     InvalidArgumentError,
     OutOfRangeError,
+    WindowsMissedError,
 )
 from ._ffi import ENUM, STATUS, CCoord
 from ._core import (
@@ -32,6 +32,7 @@ from ._core import (
     _float,
     _integer,
     _points,
+    _real_array,
     _renamed,
     _text,
 )
@@ -387,13 +388,10 @@ def best_order_matrix(
     """The best order over a cost matrix the caller supplies: shape (n + 1, n + 1), row and
     column 0 home, i the stop i - 1, ``matrix[i, j]`` the cost from i to j (asymmetric allowed;
     the diagonal is ignored). Totals are in the matrix's unit. Other arguments as best_order."""
-    arr = numpy.asarray(matrix)
-    if arr.dtype.kind not in "fiu" or arr.dtype.kind == "b":
-        raise TypeError("matrix must hold real numbers, not %s" % arr.dtype)
+    arr = _real_array(matrix, "matrix")
     if arr.ndim != 2:
         raise InvalidArgumentError("matrix has shape %s; it must be (n + 1, n + 1)" % (arr.shape,))
     rows, cols = arr.shape
-    arr = numpy.ascontiguousarray(arr, dtype=numpy.float64)
     ptr = arr.ctypes.data_as(POINTER(c_double))
     n = max(rows - 1, 0)
     if rows != cols or rows == 0:
@@ -527,9 +525,7 @@ def _window_array(windows: Any, n: int) -> Tuple[Optional[numpy.ndarray], bool]:
         out = numpy.where(numpy.isnat(arr), numpy.nan, out)
         dates = True
     else:
-        if arr.dtype.kind == "c":
-            raise TypeError("windows must hold real numbers, not %s" % arr.dtype)
-        out = numpy.asarray(arr, dtype=numpy.float64)
+        out = _real_array(arr, "windows")
         dates = False
     if out.shape != (n, 2):
         raise InvalidArgumentError("windows have shape %s; they must be (%d, 2): earliest, latest" % (out.shape, n))
@@ -551,9 +547,7 @@ def _windows_call(call: Any, n: int, windows: Any, service: Any, departure: Any,
         s = numpy.asarray(service)
         if s.dtype.kind == "m":
             s = s / numpy.timedelta64(1, "s")
-        if s.dtype.kind not in "fiu":
-            raise TypeError("service times must be real numbers of seconds, not %s" % s.dtype)
-        svc = numpy.ascontiguousarray(s, dtype=numpy.float64)
+        svc = _real_array(s, "service times")
         if svc.shape != (n,):
             raise InvalidArgumentError("service times have shape %s; they must be (%d,)" % (svc.shape, n))
     if isinstance(end, str):
@@ -588,9 +582,8 @@ def _windows_call(call: Any, n: int, windows: Any, service: Any, departure: Any,
     try:
         call(wptr, sptr, dep, ret, end_kind, end_stop, byref(options), order.ctypes.data_as(POINTER(c_size_t)),
              visits, n, legs.ctypes.data_as(POINTER(c_double)), n + 1, byref(needed), byref(result))
-    except GeolocError as err:
-        if err.status != _WINDOWS_MISSED:
-            raise
+    except WindowsMissedError:
+        pass  # a soft failure: the schedule says feasible False
     field = (lambda name: numpy.array([getattr(v, name) for v in visits[:n]], dtype=numpy.float64))
     arrival, wait, departure_t, late = (field(k) for k in ("arrival", "wait", "departure", "lateness"))
     end_time: Any = result.end_time
@@ -639,13 +632,10 @@ def best_order_windows_matrix(
     """The best order with opening hours over a travel-time matrix the caller supplies: shape
     (n + 1, n + 1), row and column 0 home, ``times[i, j]`` from i to j (one-way allowed), in the
     windows' unit (seconds with datetimes). Other arguments as best_order_windows."""
-    arr = numpy.asarray(times)
-    if arr.dtype.kind not in "fiu" or arr.dtype.kind == "b":
-        raise TypeError("times must hold real numbers, not %s" % arr.dtype)
+    arr = _real_array(times, "times")
     if arr.ndim != 2:
         raise InvalidArgumentError("times has shape %s; it must be (n + 1, n + 1)" % (arr.shape,))
     rows, cols = arr.shape
-    arr = numpy.ascontiguousarray(arr, dtype=numpy.float64)
     ptr = arr.ctypes.data_as(POINTER(c_double))
     n = max(rows - 1, 0)
     if rows != cols or rows == 0:
