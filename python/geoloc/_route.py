@@ -600,8 +600,9 @@ def _windows_call(call: Any, n: int, windows: Any, service: Any, departure: Any,
 
 def best_order_windows(
     home: CoordLike, stops: Any, speed: float, windows: Any = None, service: Any = None, departure: Any = 0.0,
-    return_by: Any = None, end: Any = "home", model: ModelLike = Model.SPHERE, mode: str = "auto",
+    return_by: Any = None, end: Any = None, model: ModelLike = Model.SPHERE, mode: str = "auto",
     iterations: Optional[int] = None, time_limit: Optional[float] = None, seed: int = 1,
+    *, round_trip: Optional[bool] = None,
 ) -> Schedule:
     """The best order of ``stops`` with opening hours, travel times being distance over ``speed``
     (meters per second). ``windows``: shape (n, 2), each stop's earliest and latest arrival
@@ -609,7 +610,10 @@ def best_order_windows(
     seconds (or timedelta64) per stop; ``departure``: when the route leaves home; ``return_by``:
     the latest end (None: none). Waiting for a window to open is allowed. Among orders that
     meet every window the result has the least travel time; when none does, ``feasible`` is
-    False and the order has the least total lateness (never a silent violation). Other
+    False and the order has the least total lateness (never a silent violation).
+    ``round_trip`` (the default) returns home by ``return_by``; ``round_trip=False`` ends at
+    whichever stop is best; ``end``, a stop index, ends at that stop (``end="home"`` and
+    ``end="anywhere"`` still work, with a DeprecationWarning, as in best_order). Other
     arguments as best_order; one library call."""
     h = _coord(home, "home")
     pts = _points(stops, "stops")
@@ -621,13 +625,14 @@ def best_order_windows(
         lambda w, s, dep, ret, e, es, o, order, visits, cap, legs, lcap, needed, res:
             _lib.geoloc_best_order_windows_coords(h, ptr, n, v, m, w, s, dep, ret, e, es, o, order, visits, cap, legs,
                                                   lcap, needed, res),
-        n, windows, service, departure, return_by, end, mode, iterations, time_limit, seed)
+        n, windows, service, departure, return_by, _route_end(end, round_trip, "best_order_windows"), mode,
+        iterations, time_limit, seed)
 
 
 def best_order_windows_matrix(
     times: Any, windows: Any = None, service: Any = None, departure: Any = 0.0, return_by: Any = None,
-    end: Any = "home", mode: str = "auto", iterations: Optional[int] = None, time_limit: Optional[float] = None,
-    seed: int = 1,
+    end: Any = None, mode: str = "auto", iterations: Optional[int] = None, time_limit: Optional[float] = None,
+    seed: int = 1, *, round_trip: Optional[bool] = None,
 ) -> Schedule:
     """The best order with opening hours over a travel-time matrix the caller supplies: shape
     (n + 1, n + 1), row and column 0 home, ``times[i, j]`` from i to j (one-way allowed), in the
@@ -645,4 +650,5 @@ def best_order_windows_matrix(
         lambda w, s, dep, ret, e, es, o, order, visits, cap, legs, lcap, needed, res:
             _lib.geoloc_best_order_windows(ptr, rows, cols, w, s, dep, ret, e, es, o, order, visits, cap, legs, lcap,
                                            needed, res),
-        n, windows, service, departure, return_by, end, mode, iterations, time_limit, seed)
+        n, windows, service, departure, return_by, _route_end(end, round_trip, "best_order_windows_matrix"), mode,
+        iterations, time_limit, seed)
