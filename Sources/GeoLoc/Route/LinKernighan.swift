@@ -8,9 +8,10 @@
 /// candidate's closing is read from the costs, the tour untouched); a 2-opt move is applied only
 /// to go a level deeper, and undone exactly (the same positions reversed again) when that fails.
 ///
-/// Candidates: each node's `neighbourCount` alpha-nearest partners (Helsgaun's alpha-nearness on
-/// the minimum spanning tree: the cost of an edge less the largest edge on the tree's path
-/// between its ends), ties by cost, with their costs cached beside them. "Don't look" bits (a
+/// Candidates: each node's `neighbourCount` (4) alpha-nearest partners (Helsgaun's alpha-nearness
+/// on the minimum spanning tree, fixed edges left out: the cost of an edge less the largest edge
+/// on the tree's path between its ends; ties by cost), then its nearest partners not among them
+/// up to 8 in all, with their costs cached beside them. "Don't look" bits (a
 /// queue of nodes to examine) keep each local search near the last change.
 ///
 /// Between local searches a segment-swap kick (tour A B C D becomes A C B D: a double bridge over
@@ -57,7 +58,7 @@ struct LinKernighan<Costs: TourCosts> {
     /// Alpha-nearest candidates per node, and nearest ones added when not among them.
     let alphaCount: Int
 
-    init(_ costs: Costs, seed: UInt64, neighbourCount: Int = 5, nearestCount: Int = 3, breadth: (Int, Int) = (5, 3),
+    init(_ costs: Costs, seed: UInt64, neighbourCount: Int = 4, nearestCount: Int = 4, breadth: (Int, Int) = (5, 3),
          span: Int = 50) {
         self.costs = costs
         n = costs.count
@@ -150,7 +151,8 @@ struct LinKernighan<Costs: TourCosts> {
             var next: Int32 = -1
             var nextDist = Double.infinity
             for j in 0..<n where !inTree[j] && Int32(j) != free {
-                let cost = costs.c(cur, Int32(j))
+                // A fixed edge (a route's end joined to home at no cost) is no part of the tree.
+                let cost = costs.fixed(cur, Int32(j)) ? Double.greatestFiniteMagnitude : costs.c(cur, Int32(j))
                 if cost < dist[j] {
                     dist[j] = cost
                     dad[j] = cur
