@@ -181,9 +181,6 @@ def _ctype_of(c_type):
         "uint16_t": ctypes.c_uint16,
         "uint16_t*": ctypes.POINTER(ctypes.c_uint16),
         "geoloc_timezone*": ctypes.POINTER(_time.CTimeZone),
-        "constgeoloc_time_window*": ctypes.POINTER(_route.CTimeWindow),
-        "geoloc_stop_visit*": ctypes.POINTER(_route.CStopVisit),
-        "geoloc_schedule_result*": ctypes.POINTER(_route.CScheduleResult),
     }
     return table[key]
 
