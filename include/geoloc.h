@@ -664,8 +664,10 @@ typedef enum geoloc_order_mode {
 /**
  * The search's budget. Pass NULL for the defaults (all zero means the same).
  * The heuristic stops at whichever given budget runs out first:
- *  - neither iterations nor a time limit: the default iterations, 10 per stop, at least
- *    1,000 and at most 10,000 (with opening hours: 5,000 / n, at least 10, at most 50);
+ *  - neither iterations nor a time limit: the default iterations, 10 per stop and at least
+ *    1,000 up to 500 stops, then 40 per stop less 15,000, at most 30,000 (1,000 stops:
+ *    25,000; one-way matrices 10 per stop, 1,000 to 10,000); with opening hours 5,000 / n,
+ *    at least 10, at most 50;
  *    deterministic for a seed;
  *  - iterations only: that many; deterministic for a seed;
  *  - a time limit only: iterations until the time is up (no iteration bound);

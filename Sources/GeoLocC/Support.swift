@@ -328,6 +328,19 @@ extension geoloc_order_result: CResult {
         bad(total) ? ("total", total) : bad(given_total) ? ("given_total", given_total) : bad(saving) ? ("saving", saving) : nil
     }
 }
+extension geoloc_stop_visit: CResult {
+    var nonFinite: (field: String, value: Double)? {
+        if bad(arrival) { return ("arrival", arrival) }
+        if bad(wait) { return ("wait", wait) }
+        if bad(departure) { return ("departure", departure) }
+        return bad(lateness) ? ("lateness", lateness) : nil
+    }
+}
+extension geoloc_schedule_result: CResult {
+    var nonFinite: (field: String, value: Double)? {
+        bad(travel) ? ("travel", travel) : bad(end_time) ? ("end_time", end_time) : bad(lateness) ? ("lateness", lateness) : nil
+    }
+}
 extension geoloc_fix: CResult {
     /// time NaN: a track point without a time (geoloc_track_points, since 0.4).
     var nonFinite: (field: String, value: Double)? {
