@@ -4,6 +4,7 @@ it, and the real-device corpus (tests/tracks) against gpxpy 1.6.2's reading of i
 from __future__ import annotations
 
 import csv
+import errno
 import math
 import os
 import tempfile
@@ -191,6 +192,9 @@ def test_track_load_limits(kind, from_file, tmp_path):
         read(source, max_bytes=1.5)
     with pytest.raises(TypeError):
         read(source, max_places=1)  # a place limit: not a track loader's
+    with pytest.raises(FileNotFoundError) as missing:  # the limited loaders take a path too
+        read(tmp_path / "missing", max_records=records)
+    assert type(missing.value) is geoloc.NotFoundError and missing.value.errno == errno.ENOENT
 
 
 def test_gpx_reading_is_quadratic(tmp_path):
