@@ -3,8 +3,9 @@
  *
  * libgeoloc answers the location questions a program asks without a phone, a network or an API
  * key: distance, multi-stop mileage, coordinate text, "City, State" and other address forms,
- * WMO weather codes as words ("Rain, 45°F"), and what an app does with the location fixes it
- * receives (filtering, pausing, geofences, tracks).
+ * WMO weather codes as words ("Rain, 45°F"), places near a point and places by name, the time
+ * zone and local time of any point, the best order of a day's stops (with opening hours), and
+ * what an app does with the location fixes it receives (filtering, pausing, geofences, tracks).
  *
  * Contents. One section per capability, in this order; the same names are the folders of the
  * Swift core (Sources/GeoLoc/<Name>), the thunk files (Sources/GeoLocC/<Name>.swift), the Python
@@ -284,8 +285,8 @@ GEOLOC_API geoloc_status geoloc_coord_format(geoloc_coord c, geoloc_coord_style 
 
 /**
  * A distance as display text with one decimal, printf's "%.1f" rounding, and the unit's word:
- * "3.2 miles", "12.0 km", "250.0 m", "4.1 nmi", "820.0 ft" (the "%.1f miles" of the mosque
- * finder design; "1.0 miles" stays plural as there).
+ * "3.2 miles", "12.0 km", "250.0 m", "4.1 nmi", "820.0 ft" ("1.0 miles" stays plural: the
+ * form is "%.1f <unit word>" whatever the value).
  * [in]  meters  a finite length in meters, >= 0
  * [in]  unit    the unit to show
  * [out] buf, cap, needed  caller-owned buffer
@@ -568,9 +569,9 @@ typedef struct geoloc_mileage_result {
 } geoloc_mileage_result;
 
 /**
- * Round-trip mileage, the "mileage" smart field: home, then the stops in the given order, then
- * home again, by the given model (GEOLOC_MODEL_SPHERE for the field), in `unit` (GEOLOC_UNIT_MILES
- * for the field), rounded to one decimal.
+ * Round-trip mileage, as a trip log shows it: home, then the stops in the given order, then
+ * home again, by the given model (GEOLOC_MODEL_SPHERE is the usual choice), in `unit`
+ * (GEOLOC_UNIT_MILES for a US mileage log), rounded to one decimal.
  *
  * The rules:
  *  - home NULL, "" or only whitespace: GEOLOC_E_NO_HOME ("set up your home location");
@@ -1348,7 +1349,7 @@ GEOLOC_API geoloc_status geoloc_places_attribute(const geoloc_places *places, si
  * index order, by the exact distance of `model` (for GEOLOC_MODEL_SPHERE the value
  * geoloc_distance gives). Correct across the antimeridian and at the poles; radius 0 finds
  * places exactly at the centre; a radius of half the Earth or more finds every place.
- * The mosque finder's presets are 1, 2, 5, 10, 20 and 50 miles (GEOLOC_UNIT_MILES).
+ * Typical "near me" radii are 1, 2, 5, 10, 20 and 50 miles (GEOLOC_UNIT_MILES).
  * [in]  center       the query point
  * [in]  radius       >= 0, finite, in `unit`
  * [in]  model, unit  as geoloc_distance; radius and the distances in out are in `unit`
