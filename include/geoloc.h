@@ -2428,7 +2428,9 @@ typedef struct geoloc_track geoloc_track;
  * column), GEOLOC_E_NOT_FOUND (no such file), GEOLOC_E_INVALID_ARGUMENT (not a regular file,
  * unreadable), GEOLOC_E_PARSE (malformed XML, with its line and column; a root other than gpx;
  * text not valid in its declared encoding; strict mode), GEOLOC_E_UNSUPPORTED (the encoding),
- * GEOLOC_E_NO_MEMORY.
+ * GEOLOC_E_COUNT_TOO_LARGE (past the default limits of geoloc_load_limits: more than
+ * GEOLOC_LOAD_DEFAULT_MAX_BYTES bytes or GEOLOC_LOAD_DEFAULT_MAX_RECORDS points; the _limited
+ * loaders below take others), GEOLOC_E_NO_MEMORY.
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_load_gpx(const char *path, const geoloc_load_options *options,

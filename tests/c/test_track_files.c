@@ -388,6 +388,10 @@ static void test_track_loads_keep_every_issue(void)
 
 static char *big_gpx(size_t n, size_t *len);
 
+/* What an out-pointer holds before a call that must leave it unchanged when it fails. */
+static int untouched_mark;
+#define UNTOUCHED ((geoloc_track *)(void *)&untouched_mark)
+
 /* Every track loader on a path, by number: the 0.3 loaders, then those taking limits (NULL
  * limits, then tight ones). Its status; the handle, if any, freed. */
 enum { TRACK_LOADERS = 6 };
@@ -516,12 +520,14 @@ static void test_track_load_limits(void)
             t = NULL;
             /* One byte fewer: refused, naming the limit, before anything is read. */
             geoloc_load_limits bytes = {.struct_size = sizeof bytes, .max_bytes = len - 1};
+            t = UNTOUCHED;
             CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, LOAD(&bytes, &t));
-            CHECK(t == NULL && last_error_has("max_bytes") && (!from_file || last_error_has(path)));
+            CHECK(t == UNTOUCHED && last_error_has("max_bytes") && (!from_file || last_error_has(path)));
             /* One record fewer (unusable points count): refused, naming the limit. */
             geoloc_load_limits records = {.struct_size = sizeof records, .max_records = docs[d].records - 1};
             CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, LOAD(&records, &t));
-            CHECK(t == NULL && last_error_has("max_records"));
+            CHECK(t == UNTOUCHED && last_error_has("max_records"));
+            t = NULL;
             /* The issue cap: the first max_issues kept, all counted. */
             geoloc_load_limits cap = {.struct_size = sizeof cap, .max_issues = 1};
             if (CHECK_OK(LOAD(&cap, &t))) {
@@ -536,8 +542,10 @@ static void test_track_load_limits(void)
             if (CHECK_OK(LOAD(&none, &t))) geoloc_track_destroy(t);
             t = NULL;
             geoloc_load_limits small = {.struct_size = 4, .max_records = 1};
+            t = UNTOUCHED;
             CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, LOAD(&small, &t));
-            CHECK(t == NULL && last_error_has("struct_size"));
+            CHECK(t == UNTOUCHED && last_error_has("struct_size"));
+            t = NULL;
             /* A caller compiled against a header whose struct ended at max_places: the byte
              * and record limits take their defaults. */
             geoloc_load_limits old = {.struct_size = offsetof(geoloc_load_limits, max_bytes), .max_bytes = 1,
@@ -576,15 +584,21 @@ static void test_track_limits_stop_large_loads(void)
     char *doc = big_gpx(n, &len);
     char path[32];
     if (!CHECK(temp_track(path, doc, len))) { free(doc); return; }
-    geoloc_track *t = NULL;
+    geoloc_track *t = UNTOUCHED;
+    long before = peak_rss_kb();
     geoloc_load_limits l = {.struct_size = sizeof l, .max_bytes = 1 << 20};
     CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_track_load_gpx_limited(path, NULL, &l, &t));
+    CHECK(last_error_has("max_bytes 1048576"));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_track_parse_gpx_limited(doc, len, NULL, &l, &t));
     CHECK(last_error_has("max_bytes 1048576"));
     geoloc_load_limits r = {.struct_size = sizeof r, .max_records = 1000};
     CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_track_load_gpx_limited(path, NULL, &r, &t));
     CHECK(last_error_has("max_records 1000"));
     CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_track_parse_gpx_limited(doc, len, NULL, &r, &t));
-    CHECK(t == NULL);
+    CHECK(t == UNTOUCHED);
+    /* Refused loads keep nothing: the process grew by less than the document it refused (the
+     * document itself was allocated before `before`). */
+    CHECK(peak_rss_kb() - before < (long)(len / 1024));
     unlink(path);
     free(doc);
 }
