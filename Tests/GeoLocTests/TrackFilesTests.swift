@@ -114,7 +114,7 @@ final class TrackFilesTests: XCTestCase {
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         defer { unlink(fifo); rmdir(dir) }
         var before = rusage(), after = rusage()
-        getrusage(RUSAGE_SELF, &before)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &before)
         for (name, load) in fileLoaders {
             for path in [fifo, "/dev/zero", "/dev/urandom", dir] {
                 do {
@@ -126,7 +126,7 @@ final class TrackFilesTests: XCTestCase {
                 }
             }
         }
-        getrusage(RUSAGE_SELF, &after)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &after)
         XCTAssertLessThan(after.ru_maxrss - before.ru_maxrss, 256 * 1024)  // kB
     }
 
