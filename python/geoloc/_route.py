@@ -517,6 +517,7 @@ def _window_array(windows: Any, n: int) -> Tuple[Optional[numpy.ndarray], bool]:
     if windows is None:
         return None, False
     arr = numpy.asarray(windows)
+    out: "numpy.ndarray[Any, Any]"
     if arr.dtype.kind == "O" and arr.size and any(_is_datetime(v) for v in arr.ravel()):
         out = numpy.array([[_seconds(v, "window") if v is not None else numpy.nan for v in row] for row in arr],
                           dtype=numpy.float64).reshape(arr.shape)
@@ -591,7 +592,10 @@ def _windows_call(call: Any, n: int, windows: Any, service: Any, departure: Any,
     except GeolocError as err:
         if err.status != _WINDOWS_MISSED:
             raise
-    field = (lambda name: numpy.array([getattr(v, name) for v in visits[:n]], dtype=numpy.float64))
+
+    def field(name: str) -> "numpy.ndarray[Any, Any]":
+        return numpy.array([getattr(v, name) for v in visits[:n]], dtype=numpy.float64)
+
     arrival, wait, departure_t, late = (field(k) for k in ("arrival", "wait", "departure", "lateness"))
     end_time: Any = result.end_time
     if dates:

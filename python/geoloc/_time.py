@@ -89,9 +89,12 @@ _NO_TRANSITION = (1 << 63) - 1
 
 
 class CLocalTime(Structure):
-    _fields_ = [("instant", c_int64), ("next_transition", c_int64), ("utc_offset_s", c_int32)] + [
-        (n, c_int32) for n in ("year", "month", "day", "hour", "minute", "second", "weekday", "day_of_year")
-    ] + [("is_dst", c_bool), ("abbreviation", c_char * 11)]
+    _fields_ = [
+        ("instant", c_int64), ("next_transition", c_int64), ("utc_offset_s", c_int32),
+        ("year", c_int32), ("month", c_int32), ("day", c_int32), ("hour", c_int32), ("minute", c_int32),
+        ("second", c_int32), ("weekday", c_int32), ("day_of_year", c_int32),
+        ("is_dst", c_bool), ("abbreviation", c_char * 11),
+    ]
 
 
 class CLocalDateTime(Structure):
@@ -439,7 +442,7 @@ class TimeZones(_Handle):
         c = _coord(coord)
         with self._use() as ptr:
             _lib.geoloc_timezone_at(ptr, c, byref(out))
-        return out.zone
+        return int(out.zone)
 
     def info_at(self, coord: CoordLike) -> TimeZone:
         """The zone at ``coord`` with its number, whether it is nautical and a nautical zone's
@@ -471,7 +474,8 @@ class TimeZones(_Handle):
         ids = self.zone_ids_at(points)
         self.names
         assert self._names_array is not None
-        return self._names_array[ids]
+        names: "numpy.ndarray[Any, Any]" = self._names_array[ids]
+        return names
 
     def __repr__(self) -> str:
         return "<geoloc.TimeZones%s>" % (" closed" if self.closed else "")

@@ -465,7 +465,10 @@ def test_format_coord():
         ((90.5, 0), geoloc.OutOfRangeError),
         ((-91, 0), geoloc.OutOfRangeError),
         (None, TypeError),
-        ("38,1", TypeError),
+        # Issue 18: every call reads "lat,lon" text as parse_coord does ("38,1" is a
+        # coordinate now, no longer a TypeError); text that is not two numbers is a ParseError.
+        ("38", geoloc.ParseError),
+        ("38,1,2", geoloc.ParseError),
         ((None, 1), TypeError),
         (("38", 1), TypeError),
         (5, TypeError),
