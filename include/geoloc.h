@@ -354,7 +354,8 @@ typedef struct geoloc_load_options {
  * Bounds on what one load reads and keeps in memory (since 0.3; max_bytes and max_records since
  * 0.4). Every loader applies them: the functions without a limits argument
  * (geoloc_places_load_csv, geoloc_track_load_gpx, geoloc_gazetteer_open, ...) with the
- * defaults; geoloc_places_load_limited and geoloc_places_parse_limited take them from the
+ * defaults; geoloc_places_load_limited, geoloc_places_parse_limited and the track loaders
+ * ending in _limited (geoloc_track_load_gpx_limited, ...; since 0.4) take them from the
  * caller.
  *
  * Memory: a load reads at most max_bytes bytes (a larger file is refused from its size, before
@@ -374,18 +375,20 @@ typedef struct geoloc_load_options {
 typedef struct geoloc_load_limits {
     /** sizeof(geoloc_load_limits); smaller than a size_t is GEOLOC_E_INVALID_ARGUMENT. */
     size_t struct_size;
-    /** The most issues kept for geoloc_places_issue; the rest are only counted
-     *  (geoloc_places_issue_total). 0: GEOLOC_LOAD_DEFAULT_MAX_ISSUES; SIZE_MAX: no bound. */
+    /** The most issues kept for geoloc_places_issue (geoloc_track_issue for a track); the rest
+     *  are only counted (geoloc_places_issue_total, geoloc_track_issue_total).
+     *  0: GEOLOC_LOAD_DEFAULT_MAX_ISSUES; SIZE_MAX: no bound. */
     size_t max_issues;
     /** The most places the load accepts; one more fails it with GEOLOC_E_COUNT_TOO_LARGE.
-     *  0: GEOLOC_LOAD_DEFAULT_MAX_PLACES. */
+     *  0: GEOLOC_LOAD_DEFAULT_MAX_PLACES. Not used by track loads (max_records bounds them). */
     size_t max_places;
     /** The most bytes the load reads: the file's size, or `len` of text in memory; more fails
      *  it with GEOLOC_E_COUNT_TOO_LARGE before anything is read. 0:
      *  GEOLOC_LOAD_DEFAULT_MAX_BYTES; SIZE_MAX: no bound (since 0.4). */
     size_t max_bytes;
-    /** The most records (CSV rows, GeoJSON features, track points) the load reads, usable or
-     *  not; one more fails it with GEOLOC_E_COUNT_TOO_LARGE. 0: GEOLOC_LOAD_DEFAULT_MAX_RECORDS;
+    /** The most records (CSV rows, GeoJSON features, track points: GPX trkpt, rtept and wpt,
+     *  GeoJSON track positions) the load reads, usable or not; one more fails it with
+     *  GEOLOC_E_COUNT_TOO_LARGE. 0: GEOLOC_LOAD_DEFAULT_MAX_RECORDS;
      *  SIZE_MAX: no bound (since 0.4). */
     size_t max_records;
 } geoloc_load_limits;
@@ -2427,7 +2430,9 @@ typedef struct geoloc_track geoloc_track;
  * column), GEOLOC_E_NOT_FOUND (no such file), GEOLOC_E_INVALID_ARGUMENT (not a regular file,
  * unreadable), GEOLOC_E_PARSE (malformed XML, with its line and column; a root other than gpx;
  * text not valid in its declared encoding; strict mode), GEOLOC_E_UNSUPPORTED (the encoding),
- * GEOLOC_E_NO_MEMORY.
+ * GEOLOC_E_COUNT_TOO_LARGE (past the default limits of geoloc_load_limits: more than
+ * GEOLOC_LOAD_DEFAULT_MAX_BYTES bytes or GEOLOC_LOAD_DEFAULT_MAX_RECORDS points; the _limited
+ * loaders below take others), GEOLOC_E_NO_MEMORY.
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_load_gpx(const char *path, const geoloc_load_options *options,
@@ -2458,6 +2463,42 @@ GEOLOC_API geoloc_status geoloc_track_load_geojson(const char *path,
 GEOLOC_API geoloc_status geoloc_track_parse_geojson(const char *text, size_t len,
                                                     const geoloc_load_options *options,
                                                     geoloc_track **out);
+
+/**
+ * Loads a GPX track with caller-chosen limits (since 0.4): as geoloc_track_load_gpx, with
+ * `limits` in place of the defaults (see geoloc_load_limits): at most limits->max_bytes bytes
+ * (a larger file is refused from its size, before anything is read), limits->max_records points
+ * (trkpt, rtept and wpt, usable or not; one more fails the load), limits->max_issues issue
+ * reports kept (geoloc_track_issue_total counts them all). limits->max_places is not used.
+ * [in]  limits  NULL for the defaults
+ * Errors: as geoloc_track_load_gpx; GEOLOC_E_COUNT_TOO_LARGE past max_bytes or max_records (the
+ * message names the limit: "... more than the load allows (max_records 100)");
+ * GEOLOC_E_INVALID_ARGUMENT for a limits->struct_size below sizeof(size_t).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_load_gpx_limited(const char *path,
+                                                       const geoloc_load_options *options,
+                                                       const geoloc_load_limits *limits,
+                                                       geoloc_track **out);
+
+/** As geoloc_track_load_gpx_limited, from len bytes of GPX in memory (since 0.4). */
+GEOLOC_API geoloc_status geoloc_track_parse_gpx_limited(const char *text, size_t len,
+                                                        const geoloc_load_options *options,
+                                                        const geoloc_load_limits *limits,
+                                                        geoloc_track **out);
+
+/** As geoloc_track_load_geojson, with `limits` as geoloc_track_load_gpx_limited takes them (its
+ *  records are the positions, Point features included) (since 0.4). */
+GEOLOC_API geoloc_status geoloc_track_load_geojson_limited(const char *path,
+                                                           const geoloc_load_options *options,
+                                                           const geoloc_load_limits *limits,
+                                                           geoloc_track **out);
+
+/** As geoloc_track_load_geojson_limited, from len bytes of GeoJSON in memory (since 0.4). */
+GEOLOC_API geoloc_status geoloc_track_parse_geojson_limited(const char *text, size_t len,
+                                                            const geoloc_load_options *options,
+                                                            const geoloc_load_limits *limits,
+                                                            geoloc_track **out);
 
 /** Frees a track. NULL is allowed. A destroyed handle or one of another type is left alone and
  *  this thread's message says why (see the conventions at the top). */

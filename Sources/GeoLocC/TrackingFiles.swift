@@ -6,37 +6,43 @@ import CGeoLoc
 
 private enum TrackFileFormat { case gpx, geoJSON }
 
+/// The options and limits of a track load: only options->strict is read from the options (the
+/// column options are for places); the limits as every loader takes them.
+private func trackOptions(
+    _ options: UnsafePointer<geoloc_load_options>?, _ limits: UnsafePointer<geoloc_load_limits>?
+) throws(GeoLocError) -> LoadOptions {
+    var o = try loadOptions(nil, limits)
+    o.strict = options?.pointee.strict ?? false
+    return o
+}
+
 private func trackLoad(
     file path: UnsafePointer<CChar>?, _ format: TrackFileFormat, _ options: UnsafePointer<geoloc_load_options>?,
-    _ out: UnsafeMutablePointer<OpaquePointer?>?
+    _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let out = try required(out, "out")
+    create(out, .track) { () throws(GeoLocError) in
         let file = try readText(path, "path")
-        let strict = options?.pointee.strict ?? false
+        let o = try trackOptions(options, limits)
         let r = switch format {
-        case .gpx: try TrackFormat.readGPX(file: file, strict: strict)
-        case .geoJSON: try TrackFormat.readGeoJSON(file: file, strict: strict)
+        case .gpx: try TrackFormat.readGPX(file: file, options: o)
+        case .geoJSON: try TrackFormat.readGeoJSON(file: file, options: o)
         }
-        try deliver(retained(TrackHandle(r), .track), to: out, "out")
-        return GEOLOC_OK
+        return TrackHandle(r)
     }
 }
 
 private func trackLoad(
     text: UnsafePointer<CChar>?, _ len: Int, _ format: TrackFileFormat, _ options: UnsafePointer<geoloc_load_options>?,
-    _ out: UnsafeMutablePointer<OpaquePointer?>?
+    _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let out = try required(out, "out")
-        let bytes = try byteSpan(text.map { UnsafeRawPointer($0) }, len, "text")
-        let strict = options?.pointee.strict ?? false
+    create(out, .track) { () throws(GeoLocError) in
+        let bytes = try byteSpan(text, len, "text")
+        let o = try trackOptions(options, limits)
         let r = switch format {
-        case .gpx: try TrackFormat.readGPX(bytes, strict: strict)
-        case .geoJSON: try TrackFormat.readGeoJSON(bytes, strict: strict)
+        case .gpx: try TrackFormat.readGPX(bytes, options: o)
+        case .geoJSON: try TrackFormat.readGeoJSON(bytes, options: o)
         }
-        try deliver(retained(TrackHandle(r), .track), to: out, "out")
-        return GEOLOC_OK
+        return TrackHandle(r)
     }
 }
 
@@ -44,7 +50,7 @@ private func trackLoad(
 public func geoloc_track_load_gpx(
     _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    trackLoad(file: path, .gpx, options, out)
+    trackLoad(file: path, .gpx, options, nil, out)
 }
 
 @c @implementation
@@ -52,14 +58,14 @@ public func geoloc_track_parse_gpx(
     _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    trackLoad(text: text, len, .gpx, options, out)
+    trackLoad(text: text, len, .gpx, options, nil, out)
 }
 
 @c @implementation
 public func geoloc_track_load_geojson(
     _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    trackLoad(file: path, .geoJSON, options, out)
+    trackLoad(file: path, .geoJSON, options, nil, out)
 }
 
 @c @implementation
@@ -67,7 +73,39 @@ public func geoloc_track_parse_geojson(
     _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    trackLoad(text: text, len, .geoJSON, options, out)
+    trackLoad(text: text, len, .geoJSON, options, nil, out)
+}
+
+@c @implementation
+public func geoloc_track_load_gpx_limited(
+    _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?,
+    _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    trackLoad(file: path, .gpx, options, limits, out)
+}
+
+@c @implementation
+public func geoloc_track_parse_gpx_limited(
+    _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
+    _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    trackLoad(text: text, len, .gpx, options, limits, out)
+}
+
+@c @implementation
+public func geoloc_track_load_geojson_limited(
+    _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?,
+    _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    trackLoad(file: path, .geoJSON, options, limits, out)
+}
+
+@c @implementation
+public func geoloc_track_parse_geojson_limited(
+    _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
+    _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    trackLoad(text: text, len, .geoJSON, options, limits, out)
 }
 
 @c @implementation

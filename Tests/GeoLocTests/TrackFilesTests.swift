@@ -93,10 +93,97 @@ final class TrackFilesTests: XCTestCase {
         XCTAssertEqual(t.issueTotal, 1200)
     }
 
+    /// Every track loader of the Swift door, by name: with the default limits and with tight ones.
+    private let fileLoaders: [(String, (String) throws(GeoLocError) -> TrackLoad)] = {
+        let tight = LoadOptions(maxIssues: 1, maxBytes: 4096, maxRecords: 10)
+        return [
+            ("readGPX(file:)", { (p) throws(GeoLocError) in try TrackFormat.readGPX(file: p) }),
+            ("readGeoJSON(file:)", { (p) throws(GeoLocError) in try TrackFormat.readGeoJSON(file: p) }),
+            ("readGPX(file:options:)", { (p) throws(GeoLocError) in try TrackFormat.readGPX(file: p, options: tight) }),
+            ("readGeoJSON(file:options:)", { (p) throws(GeoLocError) in try TrackFormat.readGeoJSON(file: p, options: tight) }),
+        ]
+    }()
+
+    /// A FIFO, /dev/zero, /dev/urandom and a directory through every track loader: refused at
+    /// once (a hang would stop the run, which is the failure; no timing asserted), in bounded
+    /// memory.
     func testFilesThatAreNotFiles() {
-        for path in ["/dev/zero", "/dev/urandom", "/tmp"] {
-            assertThrows(.invalidArgument) { () throws(GeoLocError) in try TrackFormat.readGPX(file: path) }
-            assertThrows(.invalidArgument) { () throws(GeoLocError) in try TrackFormat.readGeoJSON(file: path) }
+        var template = Array("/tmp/geoloc-swift-track-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        let fifo = dir + "/fifo.gpx"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        defer { unlink(fifo); rmdir(dir) }
+        var before = rusage(), after = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &before)
+        for (name, load) in fileLoaders {
+            for path in [fifo, "/dev/zero", "/dev/urandom", dir] {
+                do {
+                    _ = try load(path)
+                    XCTFail("\(name)(\(path)) loaded")
+                } catch {
+                    XCTAssertEqual(error.code, .invalidArgument, "\(name)(\(path)): \(error.message)")
+                    XCTAssertTrue(error.message.contains(path == dir ? "Is a directory" : "not a regular file"), error.message)
+                }
+            }
+        }
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &after)
+        XCTAssertLessThan(after.ru_maxrss - before.ru_maxrss, 256 * 1024)  // kB
+    }
+
+    /// Issue 21 item 2: a byte limit, a record limit and an issue cap on every load,
+    /// caller-settable: the record and byte limits refuse with a message naming the limit, from
+    /// memory and from a file, in both formats.
+    func testTrackLoadLimits() throws {
+        // 5 GPX records (3 trkpt, one unusable, 1 rtept, 1 wpt) with 3 issues; 4 GeoJSON records
+        // (3 positions, 1 Point feature) with 2.
+        let gpxDoc = """
+            <gpx><wpt lat='1' lon='1'/><trk><trkseg><trkpt lat='1' lon='2'><ele>x</ele></trkpt>\
+            <trkpt lat='bad' lon='2'/><trkpt lat='1.1' lon='2'><time>never</time></trkpt></trkseg></trk>\
+            <rte><rtept lat='3' lon='4'/></rte></gpx>
+            """
+        let jsonDoc = """
+            {"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":\
+            {"type":"LineString","coordinates":[[2,1,"x"],[2,91],[2,1.1]]}},{"type":"Feature",\
+            "properties":{"name":"P"},"geometry":{"type":"Point","coordinates":[4,3]}}]}
+            """
+        for (doc, records, issues, isGPX) in [(gpxDoc, 5, 3, true), (jsonDoc, 4, 2, false)] {
+            let path = "/tmp/geoloc-swift-limits-\(getpid())" + (isGPX ? ".gpx" : ".json")
+            let f = fopen(path, "w")!
+            fputs(doc, f)
+            fclose(f)
+            defer { unlink(path) }
+            let len = doc.utf8.count
+            let loads: [(String, (LoadOptions) throws(GeoLocError) -> TrackLoad)] = [
+                ("text", { (o) throws(GeoLocError) in
+                    try isGPX ? TrackFormat.readGPX(text: doc, options: o) : TrackFormat.readGeoJSON(text: doc, options: o)
+                }),
+                ("file", { (o) throws(GeoLocError) in
+                    try isGPX ? TrackFormat.readGPX(file: path, options: o) : TrackFormat.readGeoJSON(file: path, options: o)
+                }),
+            ]
+            for (from, load) in loads {
+                let all = try load(LoadOptions(maxBytes: len, maxRecords: records))
+                XCTAssertEqual(all.issueTotal, issues, from)
+                XCTAssertEqual(all.issues.count, issues, from)
+                do {
+                    _ = try load(LoadOptions(maxBytes: len - 1))
+                    XCTFail("\(from): max_bytes \(len - 1) loaded")
+                } catch {
+                    XCTAssertEqual(error.code, .countTooLarge, error.message)
+                    XCTAssertTrue(error.message.contains("max_bytes \(len - 1)"), error.message)
+                }
+                do {
+                    _ = try load(LoadOptions(maxRecords: records - 1))
+                    XCTFail("\(from): max_records \(records - 1) loaded")
+                } catch {
+                    XCTAssertEqual(error.code, .countTooLarge, error.message)
+                    XCTAssertTrue(error.message.contains("max_records \(records - 1)"), error.message)
+                }
+                let capped = try load(LoadOptions(maxIssues: 1))
+                XCTAssertEqual(capped.issues.count, 1, from)
+                XCTAssertEqual(capped.issueTotal, issues, from)
+                assertThrows(.parse) { () throws(GeoLocError) in try load(LoadOptions(strict: true, maxBytes: len)) }
+            }
         }
     }
 

@@ -3,7 +3,9 @@
  * file with geoloc_track_load_gpx or geoloc_track_load_geojson and prints, on one line, the
  * seconds the load took, the points read, the process's peak resident memory before and after
  * the load (bytes), and the CPU seconds it took. A fresh process per measurement, so the peak is the load's own.
- *   gpx_c gpx|geojson FILE
+ * With MAX_BYTES and MAX_RECORDS (0: the default) it loads through the _limited loaders; a load
+ * refused prints its message, seconds and peaks on stderr and exits 1.
+ *   gpx_c gpx|geojson FILE [MAX_BYTES MAX_RECORDS]
  */
 #include <stdio.h>
 #include <string.h>
@@ -41,19 +43,27 @@ static double cpu(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: gpx_c gpx|geojson FILE\n");
+    if (argc != 3 && argc != 5) {
+        fprintf(stderr, "usage: gpx_c gpx|geojson FILE [MAX_BYTES MAX_RECORDS]\n");
         return 2;
+    }
+    int gpx = strcmp(argv[1], "gpx") == 0;
+    geoloc_load_limits limits = {.struct_size = sizeof limits};
+    if (argc == 5) {
+        limits.max_bytes = strtoull(argv[3], NULL, 10);
+        limits.max_records = strtoull(argv[4], NULL, 10);
     }
     geoloc_track *t = NULL;
     long before = peak();
     double c0 = cpu(), t0 = now();
-    geoloc_status s = strcmp(argv[1], "gpx") == 0 ? geoloc_track_load_gpx(argv[2], NULL, &t)
-                                                  : geoloc_track_load_geojson(argv[2], NULL, &t);
+    geoloc_status s = argc == 5 ? (gpx ? geoloc_track_load_gpx_limited(argv[2], NULL, &limits, &t)
+                                       : geoloc_track_load_geojson_limited(argv[2], NULL, &limits, &t))
+                                : (gpx ? geoloc_track_load_gpx(argv[2], NULL, &t) : geoloc_track_load_geojson(argv[2], NULL, &t));
     double t1 = now(), c1 = cpu();
     long after = peak();
     if (s != GEOLOC_OK) {
-        fprintf(stderr, "%s: %s\n", argv[2], geoloc_last_error());
+        fprintf(stderr, "%s: %s: %s (%.6f s, %.6f CPU s, peak %ld -> %ld bytes)\n", argv[2], geoloc_status_string(s),
+                geoloc_last_error(), t1 - t0, c1 - c0, before, after);
         return 1;
     }
     size_t n = 0;

@@ -241,6 +241,8 @@ PATH_FUNCTIONS = frozenset({
     "geoloc_places_open",
     "geoloc_track_load_gpx",
     "geoloc_track_load_geojson",
+    "geoloc_track_load_gpx_limited",
+    "geoloc_track_load_geojson_limited",
     "geoloc_gazetteer_open",
 })
 

@@ -19,7 +19,7 @@ from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
 import numpy
 
 from . import _ffi
-from ._core import ModelLike, _load_options, _text_result
+from ._core import CLoadLimits, CLoadOptions, ModelLike, _load_limits, _load_options, _text_result
 from ._enums import Model, coerce
 from ._errors import BufferTooSmallError
 from ._ffi import ENUM, STATUS, TEXT_OUT
@@ -78,6 +78,14 @@ FUNCTIONS = {
     ),
     "geoloc_track_statistics": (
         STATUS, (TrackPtr, ENUM, c_double, POINTER(CSegmentStats), POINTER(CSegmentStats), c_size_t, _size_out), True),
+    "geoloc_track_load_gpx_limited": (
+        STATUS, (c_char_p, POINTER(CLoadOptions), POINTER(CLoadLimits), POINTER(TrackPtr)), True),
+    "geoloc_track_parse_gpx_limited": (
+        STATUS, (c_char_p, c_size_t, POINTER(CLoadOptions), POINTER(CLoadLimits), POINTER(TrackPtr)), True),
+    "geoloc_track_load_geojson_limited": (
+        STATUS, (c_char_p, POINTER(CLoadOptions), POINTER(CLoadLimits), POINTER(TrackPtr)), True),
+    "geoloc_track_parse_geojson_limited": (
+        STATUS, (c_char_p, c_size_t, POINTER(CLoadOptions), POINTER(CLoadLimits), POINTER(TrackPtr)), True),
 }
 
 _ffi.declare(FUNCTIONS)
@@ -189,17 +197,19 @@ def _name(ptr: Any, item: int, i: int) -> Optional[str]:
     return text or None
 
 
-def _read(kind: str, source: Any, strict: bool, point_names: bool) -> Track:
+def _read(kind: str, source: Any, strict: bool, point_names: bool, max_issues: Optional[int],
+          max_bytes: Optional[int], max_records: Optional[int]) -> Track:
     o = _load_options(bool(strict))
+    limits = _load_limits(max_issues, None, max_bytes, max_records)
     ptr = TrackPtr()
     if isinstance(source, (bytes, bytearray, memoryview)) or (isinstance(source, str) and source.lstrip()[:1] in ("<", "{")):
         data = source.encode("utf-8") if isinstance(source, str) else bytes(source)
-        fn = _lib.geoloc_track_parse_gpx if kind == "gpx" else _lib.geoloc_track_parse_geojson
-        fn(data, len(data), byref(o), byref(ptr))
+        fn = _lib.geoloc_track_parse_gpx_limited if kind == "gpx" else _lib.geoloc_track_parse_geojson_limited
+        fn(data, len(data), byref(o), byref(limits), byref(ptr))
     else:
         path = os.fsencode(source)
-        fn = _lib.geoloc_track_load_gpx if kind == "gpx" else _lib.geoloc_track_load_geojson
-        fn(path, byref(o), byref(ptr))
+        fn = _lib.geoloc_track_load_gpx_limited if kind == "gpx" else _lib.geoloc_track_load_geojson_limited
+        fn(path, byref(o), byref(limits), byref(ptr))
     try:
         fixes = _fixes(lambda out, cap, n: _lib.geoloc_track_fixes(ptr, out, cap, n))
         points = _fixes(lambda out, cap, n: _lib.geoloc_track_points(ptr, out, cap, n))
@@ -236,17 +246,27 @@ def _read(kind: str, source: Any, strict: bool, point_names: bool) -> Track:
         _lib.geoloc_track_destroy(ptr)
 
 
-def read_gpx(source: Any, strict: bool = False, point_names: bool = False) -> Track:
+def read_gpx(source: Any, strict: bool = False, point_names: bool = False, *, max_issues: Optional[int] = None,
+             max_bytes: Optional[int] = None, max_records: Optional[int] = None) -> Track:
     """A GPX 1.0 or 1.1 file (a path) or text (str starting with '<', or bytes, in any encoding
     its declaration names): tracks in segments, routes, waypoints. ``point_names=True`` also
-    reads each point's name (``Track.point_names``; a library call per point)."""
-    return _read("gpx", source, strict, point_names)
+    reads each point's name (``Track.point_names``; a library call per point).
+
+    Limits (geoloc_load_limits; None keeps the default): at most ``max_issues`` issues are
+    listed (default 1,000; ``issue_total`` counts them all); a file or text of more than
+    ``max_bytes`` bytes, or more than ``max_records`` points (trkpt, rtept and wpt, usable or
+    not), raises CountTooLargeError naming the limit (defaults GEOLOC_MAX_COUNT)."""
+    return _read("gpx", source, strict, point_names, max_issues, max_bytes, max_records)
 
 
-def read_track_geojson(source: Any, strict: bool = False, point_names: bool = False) -> Track:
+def read_track_geojson(source: Any, strict: bool = False, point_names: bool = False, *,
+                       max_issues: Optional[int] = None, max_bytes: Optional[int] = None,
+                       max_records: Optional[int] = None) -> Track:
     """A GeoJSON track from a path, or from GeoJSON text (str starting with '{', or bytes):
-    each LineString and each line of a MultiLineString a segment, Point features waypoints."""
-    return _read("geojson", source, strict, point_names)
+    each LineString and each line of a MultiLineString a segment, Point features waypoints.
+    The limits as :func:`read_gpx` takes them (the records are the positions, Point features
+    included)."""
+    return _read("geojson", source, strict, point_names, max_issues, max_bytes, max_records)
 
 
 def write_gpx(fixes: Any, name: Optional[str] = None) -> str:

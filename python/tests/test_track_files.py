@@ -4,6 +4,7 @@ it, and the real-device corpus (tests/tracks) against gpxpy 1.6.2's reading of i
 from __future__ import annotations
 
 import csv
+import errno
 import math
 import os
 import tempfile
@@ -111,14 +112,89 @@ def test_track_loads_keep_every_issue():
     assert len(tr.issues) == 1000 and tr.issue_total == 1500 and len(tr.points) == 0
 
 
-def test_files_that_are_not_files(tmp_path):
+#: Every track loader of the Python door: the defaults, and tight limits.
+_TIGHT = dict(max_issues=1, max_bytes=4096, max_records=10)
+_TRACK_LOADERS = {
+    "read_gpx": geoloc.read_gpx,
+    "read_track_geojson": geoloc.read_track_geojson,
+    "read_gpx (limits)": lambda p: geoloc.read_gpx(p, **_TIGHT),
+    "read_track_geojson (limits)": lambda p: geoloc.read_track_geojson(p, **_TIGHT),
+}
+
+
+def _peak_rss_kb():
+    import resource
+
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+@pytest.mark.parametrize("loader", sorted(_TRACK_LOADERS))
+def test_files_that_are_not_files(loader, tmp_path):
+    """A FIFO, /dev/zero, /dev/urandom and a directory through every track loader: refused at
+    once, in bounded memory. The watchdog (SIGALRM, 60 s) only turns a hang into a failure: no
+    timing is asserted."""
+    import signal
+
     fifo = tmp_path / "track.gpx"
     os.mkfifo(fifo)
-    for path in (str(fifo), "/dev/zero", "/dev/urandom", str(tmp_path)):
-        with pytest.raises(geoloc.InvalidArgumentError):
-            geoloc.read_gpx(path)
-        with pytest.raises(geoloc.InvalidArgumentError):
-            geoloc.read_track_geojson(path)
+    before = _peak_rss_kb()
+
+    def hang(signum, frame):  # pragma: no cover - only on a regression
+        raise TimeoutError("%s blocked" % loader)
+
+    old = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(60)
+    try:
+        for path in (str(fifo), "/dev/zero", "/dev/urandom", str(tmp_path)):
+            with pytest.raises(geoloc.InvalidArgumentError, match="not a regular file|Is a directory"):
+                _TRACK_LOADERS[loader](path)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert _peak_rss_kb() - before < 256 * 1024  # kB
+
+
+# 5 GPX records (3 trkpt, one unusable, 1 rtept, 1 wpt) with 3 issues; 4 GeoJSON records (3
+# positions, 1 Point feature) with 2.
+_LIMIT_GPX = ("<gpx><wpt lat='1' lon='1'/><trk><trkseg><trkpt lat='1' lon='2'><ele>x</ele></trkpt>"
+              "<trkpt lat='bad' lon='2'/><trkpt lat='1.1' lon='2'><time>never</time></trkpt></trkseg></trk>"
+              "<rte><rtept lat='3' lon='4'/></rte></gpx>")
+_LIMIT_JSON = ('{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":'
+               '{"type":"LineString","coordinates":[[2,1,"x"],[2,91],[2,1.1]]}},{"type":"Feature",'
+               '"properties":{"name":"P"},"geometry":{"type":"Point","coordinates":[4,3]}}]}')
+
+
+@pytest.mark.parametrize("kind", ["gpx", "geojson"])
+@pytest.mark.parametrize("from_file", [False, True])
+def test_track_load_limits(kind, from_file, tmp_path):
+    """Issue 21 item 2: a byte limit, a record limit and an issue cap on every load,
+    caller-settable (the place loaders' keywords); the byte and record limits refuse with a
+    message naming the limit."""
+    text, records, issues = (_LIMIT_GPX, 5, 3) if kind == "gpx" else (_LIMIT_JSON, 4, 2)
+    read = geoloc.read_gpx if kind == "gpx" else geoloc.read_track_geojson
+    source = text
+    if from_file:
+        source = tmp_path / ("t." + kind)
+        source.write_text(text)
+    tr = read(source, max_bytes=len(text), max_records=records)
+    assert len(tr.issues) == issues and tr.issue_total == issues
+    with pytest.raises(geoloc.CountTooLargeError, match="max_bytes %d" % (len(text) - 1)):
+        read(source, max_bytes=len(text) - 1)
+    with pytest.raises(geoloc.CountTooLargeError, match="max_records %d" % (records - 1)):
+        read(source, max_records=records - 1)
+    tr = read(source, max_issues=1)
+    assert len(tr.issues) == 1 and tr.issue_total == issues
+    with pytest.raises(geoloc.ParseError):
+        read(source, strict=True, max_bytes=len(text))
+    with pytest.raises(geoloc.OutOfRangeError):
+        read(source, max_records=0)
+    with pytest.raises(TypeError):
+        read(source, max_bytes=1.5)
+    with pytest.raises(TypeError):
+        read(source, max_places=1)  # a place limit: not a track loader's
+    with pytest.raises(FileNotFoundError) as missing:  # the limited loaders take a path too
+        read(tmp_path / "missing", max_records=records)
+    assert type(missing.value) is geoloc.NotFoundError and missing.value.errno == errno.ENOENT
 
 
 def test_gpx_reading_is_quadratic(tmp_path):

@@ -6,6 +6,7 @@
  * after the finding it covers. The real-device corpus is checked in test_track_corpus.c.
  */
 #include <fcntl.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdint.h>
 #include <sys/resource.h>
@@ -385,6 +386,51 @@ static void test_track_loads_keep_every_issue(void)
     geoloc_track_destroy(t);
 }
 
+static char *big_gpx(size_t n, size_t *len);
+
+/* What an out-pointer holds before a call that must leave it unchanged when it fails. */
+static int untouched_mark;
+#define UNTOUCHED ((geoloc_track *)(void *)&untouched_mark)
+
+/* Every track loader on a path, by number: the 0.3 loaders, then those taking limits (NULL
+ * limits, then tight ones). Its status; the handle, if any, freed. */
+enum { TRACK_LOADERS = 6 };
+static const char *const TRACK_LOADER_NAMES[TRACK_LOADERS] = {
+    "geoloc_track_load_gpx", "geoloc_track_load_geojson", "geoloc_track_load_gpx_limited",
+    "geoloc_track_load_geojson_limited", "geoloc_track_load_gpx_limited (tight)",
+    "geoloc_track_load_geojson_limited (tight)",
+};
+
+static geoloc_status track_load_with(int loader, const char *path)
+{
+    geoloc_track *t = NULL;
+    geoloc_load_limits tight = {.struct_size = sizeof tight, .max_issues = 1, .max_bytes = 4096, .max_records = 10};
+    geoloc_status st = GEOLOC_E_INTERNAL;
+    switch (loader) {
+    case 0: st = geoloc_track_load_gpx(path, NULL, &t); break;
+    case 1: st = geoloc_track_load_geojson(path, NULL, &t); break;
+    case 2: st = geoloc_track_load_gpx_limited(path, NULL, NULL, &t); break;
+    case 3: st = geoloc_track_load_geojson_limited(path, NULL, NULL, &t); break;
+    case 4: st = geoloc_track_load_gpx_limited(path, NULL, &tight, &t); break;
+    case 5: st = geoloc_track_load_geojson_limited(path, NULL, &tight, &t); break;
+    }
+    if (st != GEOLOC_OK && t != NULL) {
+        fprintf(stderr, "    %s: out written on failure\n", TRACK_LOADER_NAMES[loader]);
+        st = GEOLOC_E_INTERNAL;
+    }
+    geoloc_track_destroy(t);
+    return st;
+}
+
+static long peak_rss_kb(void)
+{
+    struct rusage u;
+    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_maxrss : 0;
+}
+
+/* A FIFO, /dev/zero, /dev/urandom and a directory through every track loader: each answers
+ * GEOLOC_E_INVALID_ARGUMENT at once, in bounded memory, whatever the limits. A watchdog (60 s,
+ * far above the milliseconds each takes) turns a hang into a failure; no timing is asserted. */
 static void test_files_that_are_not_files(void)
 {
     char dir[] = "/tmp/geoloc-track-XXXXXX";
@@ -393,14 +439,168 @@ static void test_files_that_are_not_files(void)
     snprintf(fifo, sizeof fifo, "%s/fifo.gpx", dir);
     CHECK(mkfifo(fifo, 0600) == 0);
     const char *paths[] = {fifo, "/dev/zero", "/dev/urandom", dir};
-    for (size_t i = 0; i < COUNT_OF(paths); i++) {
-        geoloc_track *t = NULL;
-        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_track_load_gpx(paths[i], NULL, &t));
-        CHECK(t == NULL);
-        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_track_load_geojson(paths[i], NULL, &t));
+    long before = peak_rss_kb();
+    alarm(60);
+    for (int loader = 0; loader < TRACK_LOADERS; loader++) {
+        for (size_t i = 0; i < COUNT_OF(paths); i++) {
+            geoloc_status st = track_load_with(loader, paths[i]);
+            if (!CHECK(st == GEOLOC_E_INVALID_ARGUMENT))
+                fprintf(stderr, "    %s(%s): %s: %s\n", TRACK_LOADER_NAMES[loader], paths[i], geoloc_status_string(st),
+                        geoloc_last_error());
+            else if (!CHECK(strstr(geoloc_last_error(), i == 3 ? "Is a directory" : "not a regular file") != NULL))
+                fprintf(stderr, "    %s(%s): %s\n", TRACK_LOADER_NAMES[loader], paths[i], geoloc_last_error());
+        }
     }
+    alarm(0);
+    /* Bounded memory: far less than the gigabytes 0.3 took (generous for valgrind). */
+    CHECK(peak_rss_kb() - before < 256 * 1024);
     unlink(fifo);
     rmdir(dir);
+}
+
+/* Writes `len` bytes to a new temporary file; its path in `path` (at least 32 bytes). */
+static int temp_track(char *path, const char *text, size_t len)
+{
+    strcpy(path, "/tmp/geoloc-limits-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0) return 0;
+    int ok = write(fd, text, len) == (ssize_t)len;
+    close(fd);
+    return ok;
+}
+
+static int last_error_has(const char *want)
+{
+    if (strstr(geoloc_last_error(), want) != NULL) return 1;
+    fprintf(stderr, "    message \"%s\" does not name %s\n", geoloc_last_error(), want);
+    return 0;
+}
+
+/* Issue 21 item 2: "a byte limit, a record limit and an issue cap on every load, in
+ * geoloc_load_limits, caller-settable": the track loaders ending in _limited, from a file and
+ * from memory, in both formats. */
+static void test_track_load_limits(void)
+{
+    /* 5 GPX records (3 trkpt, one of them unusable, 1 rtept, 1 wpt) and 3 issues. */
+    const char *gpx = "<gpx><wpt lat='1' lon='1'/><trk><trkseg>"
+                      "<trkpt lat='1' lon='2'><ele>x</ele></trkpt><trkpt lat='bad' lon='2'/>"
+                      "<trkpt lat='1.1' lon='2'><time>never</time></trkpt></trkseg></trk>"
+                      "<rte><rtept lat='3' lon='4'/></rte></gpx>";
+    /* 4 GeoJSON records (3 positions of a line, 1 Point feature) and 2 issues. */
+    const char *json = "{\"type\":\"FeatureCollection\",\"features\":["
+                       "{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"LineString\","
+                       "\"coordinates\":[[2,1,\"x\"],[2,91],[2,1.1]]}},"
+                       "{\"type\":\"Feature\",\"properties\":{\"name\":\"P\"},\"geometry\":{\"type\":\"Point\","
+                       "\"coordinates\":[4,3]}}]}";
+    const struct { const char *text; size_t records, issues; int geojson; } docs[] = {
+        {gpx, 5, 3, 0}, {json, 4, 2, 1},
+    };
+    for (size_t d = 0; d < COUNT_OF(docs); d++) {
+        const char *text = docs[d].text;
+        size_t len = strlen(text), n = 0, total = 0;
+        int js = docs[d].geojson;
+        char path[32];
+        if (!CHECK(temp_track(path, text, len))) continue;
+        for (int from_file = 0; from_file < 2; from_file++) {
+#define LOAD(limits, out)                                                                                         \
+    (from_file ? (js ? geoloc_track_load_geojson_limited(path, NULL, limits, out)                                 \
+                     : geoloc_track_load_gpx_limited(path, NULL, limits, out))                                    \
+               : (js ? geoloc_track_parse_geojson_limited(text, len, NULL, limits, out)                           \
+                     : geoloc_track_parse_gpx_limited(text, len, NULL, limits, out)))
+            geoloc_track *t = NULL;
+            /* NULL limits and limits at exactly what the document needs: loaded. */
+            if (CHECK_OK(LOAD(NULL, &t))) {
+                CHECK_OK(geoloc_track_issue_total(t, &total));
+                CHECK(total == docs[d].issues && issues(t) == docs[d].issues);
+                geoloc_track_destroy(t);
+                t = NULL;
+            }
+            geoloc_load_limits exact = {.struct_size = sizeof exact, .max_bytes = len, .max_records = docs[d].records};
+            if (CHECK_OK(LOAD(&exact, &t))) geoloc_track_destroy(t);
+            t = NULL;
+            /* One byte fewer: refused, naming the limit, before anything is read. */
+            geoloc_load_limits bytes = {.struct_size = sizeof bytes, .max_bytes = len - 1};
+            t = UNTOUCHED;
+            CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, LOAD(&bytes, &t));
+            CHECK(t == UNTOUCHED && last_error_has("max_bytes") && (!from_file || last_error_has(path)));
+            /* One record fewer (unusable points count): refused, naming the limit. */
+            geoloc_load_limits records = {.struct_size = sizeof records, .max_records = docs[d].records - 1};
+            CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, LOAD(&records, &t));
+            CHECK(t == UNTOUCHED && last_error_has("max_records"));
+            t = NULL;
+            /* The issue cap: the first max_issues kept, all counted. */
+            geoloc_load_limits cap = {.struct_size = sizeof cap, .max_issues = 1};
+            if (CHECK_OK(LOAD(&cap, &t))) {
+                CHECK_OK(geoloc_track_issue_total(t, &total));
+                CHECK(issues(t) == 1 && total == docs[d].issues);
+                geoloc_track_destroy(t);
+                t = NULL;
+            }
+            /* SIZE_MAX: no bound; a struct_size below a size_t: refused. */
+            geoloc_load_limits none = {.struct_size = sizeof none, .max_issues = SIZE_MAX, .max_bytes = SIZE_MAX,
+                                       .max_records = SIZE_MAX};
+            if (CHECK_OK(LOAD(&none, &t))) geoloc_track_destroy(t);
+            t = NULL;
+            geoloc_load_limits small = {.struct_size = 4, .max_records = 1};
+            t = UNTOUCHED;
+            CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, LOAD(&small, &t));
+            CHECK(t == UNTOUCHED && last_error_has("struct_size"));
+            t = NULL;
+            /* A caller compiled against a header whose struct ended at max_places: the byte
+             * and record limits take their defaults. */
+            geoloc_load_limits old = {.struct_size = offsetof(geoloc_load_limits, max_bytes), .max_bytes = 1,
+                                      .max_records = 1};
+            if (CHECK_OK(LOAD(&old, &t))) geoloc_track_destroy(t);
+            t = NULL;
+            /* Strict mode still applies, with the limits. */
+            geoloc_load_options strict = {.strict = true};
+            CHECK_ERR(GEOLOC_E_PARSE, from_file ? (js ? geoloc_track_load_geojson_limited(path, &strict, &exact, &t)
+                                                      : geoloc_track_load_gpx_limited(path, &strict, &exact, &t))
+                                                : (js ? geoloc_track_parse_geojson_limited(text, len, &strict, &exact, &t)
+                                                      : geoloc_track_parse_gpx_limited(text, len, &strict, &exact, &t)));
+            CHECK(t == NULL);
+            CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, LOAD(NULL, NULL));
+#undef LOAD
+        }
+        (void)n;
+        unlink(path);
+    }
+    /* The defaults of the limits are the header's. */
+    CHECK(GEOLOC_LOAD_DEFAULT_MAX_ISSUES == 1000 && GEOLOC_LOAD_DEFAULT_MAX_BYTES == GEOLOC_MAX_COUNT &&
+          GEOLOC_LOAD_DEFAULT_MAX_RECORDS == GEOLOC_MAX_COUNT);
+    geoloc_track *t = NULL;
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_track_parse_gpx_limited(NULL, 3, NULL, NULL, &t));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_track_load_gpx_limited(NULL, NULL, NULL, &t));
+    CHECK_ERR(GEOLOC_E_NOT_FOUND, geoloc_track_load_geojson_limited("/nonexistent/track.json", NULL, NULL, &t));
+    CHECK(t == NULL);
+}
+
+/* A large file against a small byte limit is refused from its size, without reading it: a 5 MB
+ * document under a 1 MB limit; under a record limit the load stops at the first point past it
+ * (the message names the limit). */
+static void test_track_limits_stop_large_loads(void)
+{
+    size_t n = 50000, len;
+    char *doc = big_gpx(n, &len);
+    char path[32];
+    if (!CHECK(temp_track(path, doc, len))) { free(doc); return; }
+    geoloc_track *t = UNTOUCHED;
+    long before = peak_rss_kb();
+    geoloc_load_limits l = {.struct_size = sizeof l, .max_bytes = 1 << 20};
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_track_load_gpx_limited(path, NULL, &l, &t));
+    CHECK(last_error_has("max_bytes 1048576"));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_track_parse_gpx_limited(doc, len, NULL, &l, &t));
+    CHECK(last_error_has("max_bytes 1048576"));
+    geoloc_load_limits r = {.struct_size = sizeof r, .max_records = 1000};
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_track_load_gpx_limited(path, NULL, &r, &t));
+    CHECK(last_error_has("max_records 1000"));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_track_parse_gpx_limited(doc, len, NULL, &r, &t));
+    CHECK(t == UNTOUCHED);
+    /* Refused loads keep nothing: the process grew by less than the document it refused (the
+     * document itself was allocated before `before`). */
+    CHECK(peak_rss_kb() - before < (long)(len / 1024));
+    unlink(path);
+    free(doc);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -647,6 +847,8 @@ int main(void)
     test_extensions_ignored_entities_refused();
     test_track_loads_keep_every_issue();
     test_files_that_are_not_files();
+    test_track_load_limits();
+    test_track_limits_stop_large_loads();
     test_chunk_boundaries();
     test_gpx_reading_is_quadratic();
     test_non_finite_with_ok();

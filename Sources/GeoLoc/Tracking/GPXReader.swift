@@ -84,10 +84,12 @@ struct GPXReader {
     private var segmentStart = 0
     private var path = -1
 
-    init(_ input: XMLInput, strict: Bool, source: String?) {
+    /// A reader of `input` under `options` (only `strict`, `maxIssues` and `maxRecords` apply:
+    /// the byte limit is the input's).
+    init(_ input: XMLInput, options: LoadOptions, source: String?) {
         x = XMLReader(input)
-        self.strict = strict
-        log = IssueLog(strict: strict, limit: TrackLoad.maxIssues)
+        strict = options.strict
+        log = IssueLog(options)
         at = source.map { $0 + ": " } ?? ""
     }
 
@@ -132,9 +134,9 @@ struct GPXReader {
         case (.trk, .trkseg):
             segmentStart = load.points.count
             context = .trkseg
-        case (.trkseg, .trkpt): context = beginPoint(0)
-        case (.rte, .rtept): context = beginPoint(1)
-        case (.root, .wpt): context = beginPoint(2)
+        case (.trkseg, .trkpt): context = try beginPoint(0)
+        case (.rte, .rtept): context = try beginPoint(1)
+        case (.root, .wpt): context = try beginPoint(2)
         case (.trk, .name), (.rte, .name), (.point, .ele), (.point, .time), (.point, .name), (.point, .speed), (.point, .course):
             field = name
             fieldText.removeAll()
@@ -145,7 +147,9 @@ struct GPXReader {
         stack.append(context)
     }
 
-    private mutating func beginPoint(_ kind: Int) -> GPXContext {
+    /// A point starts: a record (`maxRecords` counts every point, usable or not).
+    private mutating func beginPoint(_ kind: Int) throws(GeoLocError) -> GPXContext {
+        try log.admitRecord()
         point = PendingPoint()
         point.kind = kind
         point.record = records[kind]

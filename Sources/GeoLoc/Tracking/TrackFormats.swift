@@ -20,7 +20,7 @@ public enum TrackFormat {
     /// - A point's values: `lat`/`lon` (required), `ele`, `time` (ISO 8601; no zone is UTC),
     ///   `name`, and GPX 1.0's `speed` and `course`. An empty or absent one is absent (NaN); a
     ///   point without a time is kept, whether or not others have one.
-    /// - Issues (the first `TrackLoad.maxIssues`, all counted): a point without a usable position
+    /// - Issues (the first `options.maxIssues`, all counted): a point without a usable position
     ///   (no or malformed `lat`/`lon`, a latitude beyond ±90) is skipped; a malformed `ele`,
     ///   `time`, `speed` or `course` is dropped and the point kept. Each names the point's kind,
     ///   record (its index among the file's elements of that kind) and line: "trkpt 3 (line 12):
@@ -31,56 +31,91 @@ public enum TrackFormat {
     ///   declaration says; any other is `.unsupported`.
     /// - Everything else (metadata, extensions, other namespaces' elements) is skipped. A
     ///   DOCTYPE (and so any entity declaration) is refused.
+    /// - Limits (`options`; the column options do not apply): at most `maxBytes` bytes (more is
+    ///   refused before anything is read) and `maxRecords` points (`trkpt`, `rtept` and `wpt`,
+    ///   usable or not; one more fails the load), both `.countTooLarge` naming the limit.
     /// - Throws: `.parse` for malformed XML (line and column), a root that is not `gpx`, text
     ///   that is not valid in its encoding; `.invalidUTF8` for a UTF-8 document that is not
-    ///   (its line and column); `.unsupported` for an encoding not supported.
-    public static func readGPX(_ bytes: UnsafeRawBufferPointer, strict: Bool = false, source: String? = nil) throws(GeoLocError) -> TrackLoad {
+    ///   (its line and column); `.unsupported` for an encoding not supported; `.countTooLarge`
+    ///   past a limit.
+    public static func readGPX(_ bytes: UnsafeRawBufferPointer, options: LoadOptions, source: String? = nil) throws(GeoLocError) -> TrackLoad {
+        let at = source.map { $0 + ": " } ?? ""
+        try options.admitBytes(bytes.count, at: at)
         let input: XMLInput
         do throws(GeoLocError) { input = try XMLInput(memory: bytes) } catch {
-            throw GeoLocError(error.code, (source.map { $0 + ": " } ?? "") + error.message)
+            throw GeoLocError(error.code, at + error.message)
         }
-        var reader = GPXReader(input, strict: strict, source: source)
+        var reader = GPXReader(input, options: options, source: source)
         return try reader.read()
     }
 
-    /// Reads GPX from a stream of bytes (a chunk at a time; see `readGPX(_:strict:source:)`).
-    static func readGPX(stream: consuming some ByteSource, strict: Bool, source: String?) throws(GeoLocError) -> TrackLoad {
+    /// Reads GPX with the default limits; see `readGPX(_:options:source:)`.
+    public static func readGPX(_ bytes: UnsafeRawBufferPointer, strict: Bool = false, source: String? = nil) throws(GeoLocError) -> TrackLoad {
+        try readGPX(bytes, options: LoadOptions(strict: strict), source: source)
+    }
+
+    /// Reads GPX from a stream of bytes (a chunk at a time; see `readGPX(_:options:source:)`).
+    static func readGPX(stream: consuming some ByteSource, options: LoadOptions, source: String?) throws(GeoLocError) -> TrackLoad {
         let input: XMLInput
         do throws(GeoLocError) { input = try XMLInput(source: stream) } catch {
             throw GeoLocError(error.code, (source.map { $0 + ": " } ?? "") + error.message)
         }
-        var reader = GPXReader(input, strict: strict, source: source)
+        var reader = GPXReader(input, options: options, source: source)
         return try reader.read()
     }
 
     /// Reads GPX text.
-    public static func readGPX(text: String, strict: Bool = false) throws(GeoLocError) -> TrackLoad {
+    public static func readGPX(text: String, options: LoadOptions) throws(GeoLocError) -> TrackLoad {
         let result: Result<TrackLoad, GeoLocError> = Array(text.utf8).withUnsafeBytes { b in
-            do throws(GeoLocError) { return .success(try readGPX(b, strict: strict)) } catch { return .failure(error) }
+            do throws(GeoLocError) { return .success(try readGPX(b, options: options)) } catch { return .failure(error) }
         }
         return try result.get()
+    }
+
+    /// Reads GPX text with the default limits.
+    public static func readGPX(text: String, strict: Bool = false) throws(GeoLocError) -> TrackLoad {
+        try readGPX(text: text, options: LoadOptions(strict: strict))
     }
 
     /// Reads GeoJSON text.
-    public static func readGeoJSON(text: String, strict: Bool = false) throws(GeoLocError) -> TrackLoad {
+    public static func readGeoJSON(text: String, options: LoadOptions) throws(GeoLocError) -> TrackLoad {
         let result: Result<TrackLoad, GeoLocError> = Array(text.utf8).withUnsafeBytes { b in
-            do throws(GeoLocError) { return .success(try readGeoJSON(b, strict: strict)) } catch { return .failure(error) }
+            do throws(GeoLocError) { return .success(try readGeoJSON(b, options: options)) } catch { return .failure(error) }
         }
         return try result.get()
     }
 
+    /// Reads GeoJSON text with the default limits.
+    public static func readGeoJSON(text: String, strict: Bool = false) throws(GeoLocError) -> TrackLoad {
+        try readGeoJSON(text: text, options: LoadOptions(strict: strict))
+    }
+
     /// Reads a GPX file, a chunk at a time. A path that is not a regular file (a FIFO, a
-    /// device, a directory) is refused before anything is read (`.invalidArgument`).
+    /// device, a directory) is refused before anything is read (`.invalidArgument`); a file of
+    /// more than `options.maxBytes` bytes from its size, before anything is read
+    /// (`.countTooLarge`).
+    public static func readGPX(file path: String, options: LoadOptions) throws(GeoLocError) -> TrackLoad {
+        try readGPX(stream: try FileByteSource(path: path, maxBytes: options.maxBytes), options: options, source: path)
+    }
+
+    /// Reads a GPX file with the default limits.
     public static func readGPX(file path: String, strict: Bool = false) throws(GeoLocError) -> TrackLoad {
-        try readGPX(stream: try FileByteSource(path: path), strict: strict, source: path)
+        try readGPX(file: path, options: LoadOptions(strict: strict))
     }
 
     /// Reads a GeoJSON file (whole, then parsed). A path that is not a regular file (a FIFO, a
-    /// device, a directory) is refused before anything is read (`.invalidArgument`).
-    public static func readGeoJSON(file path: String, strict: Bool = false) throws(GeoLocError) -> TrackLoad {
-        let file = try LoadedFile(path: path)
+    /// device, a directory) is refused before anything is read (`.invalidArgument`); a file of
+    /// more than `options.maxBytes` bytes from its size, before anything is allocated
+    /// (`.countTooLarge`).
+    public static func readGeoJSON(file path: String, options: LoadOptions) throws(GeoLocError) -> TrackLoad {
+        let file = try LoadedFile(path: path, maxBytes: options.maxBytes)
         defer { file.release() }
-        return try readGeoJSON(file.bytes, strict: strict, source: path)
+        return try readGeoJSON(file.bytes, options: options, source: path)
+    }
+
+    /// Reads a GeoJSON file with the default limits.
+    public static func readGeoJSON(file path: String, strict: Bool = false) throws(GeoLocError) -> TrackLoad {
+        try readGeoJSON(file: path, options: LoadOptions(strict: strict))
     }
 
     // MARK: Writing

@@ -20,12 +20,18 @@ extension TrackFormat {
     /// A position that is not usable (not an array of numbers, latitude beyond ±90) is skipped
     /// and reported with its 0-based index among all positions; a malformed elevation or time is
     /// dropped (the point kept) and reported.
+    ///
+    /// Limits (`options`; the column options do not apply): at most `maxBytes` bytes and
+    /// `maxRecords` positions (Point features included, usable or not), each `.countTooLarge`
+    /// naming the limit; the first `maxIssues` issues are kept.
     /// - Throws: `.parse` for malformed JSON (line and column), a geometry of another type, times
-    ///   that do not match the positions in number.
-    public static func readGeoJSON(_ bytes: UnsafeRawBufferPointer, strict: Bool = false, source: String? = nil) throws(GeoLocError) -> TrackLoad {
+    ///   that do not match the positions in number; `.countTooLarge` past a limit.
+    public static func readGeoJSON(_ bytes: UnsafeRawBufferPointer, options: LoadOptions, source: String? = nil) throws(GeoLocError) -> TrackLoad {
         let at = source.map { $0 + ": " } ?? ""
+        try options.admitBytes(bytes.count, at: at)
+        let strict = options.strict
         let doc = try JSONDocument(bytes, source: source)
-        var log = IssueLog(strict: strict, limit: TrackLoad.maxIssues)
+        var log = IssueLog(options)
         var load = TrackLoad()
         var record = 0
 
@@ -48,6 +54,7 @@ extension TrackFormat {
         }
         /// One position: appended to `to`, or an issue.
         func position(_ c: Int, _ t: Int?, waypoint: Bool, name: String?) throws(GeoLocError) {
+            try log.admitRecord(at: at)
             defer { record += 1 }
             do throws(PointProblem) {
                 guard doc[c].kind == .array else { throw PointProblem("is not an array") }
@@ -173,5 +180,10 @@ extension TrackFormat {
         load.issues = log.issues
         load.issueTotal = log.total
         return load
+    }
+
+    /// Reads GeoJSON with the default limits; see `readGeoJSON(_:options:source:)`.
+    public static func readGeoJSON(_ bytes: UnsafeRawBufferPointer, strict: Bool = false, source: String? = nil) throws(GeoLocError) -> TrackLoad {
+        try readGeoJSON(bytes, options: LoadOptions(strict: strict), source: source)
     }
 }

@@ -131,7 +131,8 @@ public struct TrackLoad: Sendable {
     public internal(set) var pathNames: [String?] = []
     /// The waypoints (GPX `wpt`), in document order; an absent time is NaN.
     public internal(set) var waypoints = TrackPoints()
-    /// The problems found (the first `maxIssues`): points skipped for want of a usable position,
+    /// The problems found (the first `LoadOptions.maxIssues` of the load, 1,000 by default):
+    /// points skipped for want of a usable position,
     /// values that could not be read. `record` is the 0-based index of the point among the
     /// file's points of its kind (GPX: `trkpt`, `rtept` or `wpt`, as the reason says; GeoJSON:
     /// among all positions).
@@ -139,8 +140,9 @@ public struct TrackLoad: Sendable {
     /// How many problems there were, those beyond `issues` included.
     public internal(set) var issueTotal = 0
 
-    /// The most issues a load keeps (the rest are counted in `issueTotal`).
-    public static let maxIssues = 1000
+    /// The most issues a load keeps by default (the rest are counted in `issueTotal`):
+    /// `LoadOptions.defaultMaxIssues`.
+    public static let maxIssues = LoadOptions.defaultMaxIssues
 
     public init() {}
 

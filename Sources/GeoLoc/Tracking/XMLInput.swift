@@ -46,8 +46,12 @@ final class FileByteSource: ByteSource {
         file = try RegularFile(path: path)
         if file.size > maxBytes {
             file.close()
-            throw GeoLocError(.countTooLarge, "\(path): the file has \(file.size) bytes, more than max_bytes (\(maxBytes))")
+            throw tooLarge(file.size)
         }
+    }
+
+    private func tooLarge(_ count: Int) -> GeoLocError {
+        GeoLocError(.countTooLarge, "\(path): the file has \(count) bytes, more than the load allows (max_bytes \(maxBytes))")
     }
 
     deinit { file.close() }
@@ -58,9 +62,8 @@ final class FileByteSource: ByteSource {
             throw GeoLocError(error.code, "\(path): \(error.message)")
         }
         total += n
-        if total > maxBytes {
-            throw GeoLocError(.countTooLarge, "\(path): the file grew past max_bytes (\(maxBytes)) while it was read")
-        }
+        // The file grew while it was read.
+        if total > maxBytes { throw tooLarge(total) }
         return n
     }
 }

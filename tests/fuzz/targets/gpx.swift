@@ -2,7 +2,9 @@
 // segments, routes, waypoints, names. The first byte picks how the rest is presented: as it is,
 // declared ISO-8859-1 or Windows-1252, or as UTF-16 (either order, with a byte-order mark).
 // The document is read from memory and from a file (the streaming reader, a chunk at a time):
-// both must give the same status, points, segments and names. Nothing may trap; what reads
+// both must give the same status, points, segments and names. Under a record limit (1 to 16,
+// from the length) and an issue cap of 1 the reading is the same or refused with
+// GEOLOC_E_COUNT_TOO_LARGE naming max_records, the out-pointer untouched. Nothing may trap; what reads
 // must be consistent (segments cover the points in order, positions in range, names valid
 // UTF-8 under the buffer contract) and its statistics finite or refused with a message.
 // Built by tests/fuzz/run.
@@ -109,6 +111,7 @@ private func fuzzGPX(_ bytes: [UInt8]) {
             }
         }
     }
+    fuzzLimits(bytes, memoryStatus, fromMemory)
     // The same bytes from a file, streamed.
     var path = Array("/tmp/geoloc-fuzz-gpx-XXXXXX".utf8CString)
     let fd = mkstemp(&path)
@@ -121,5 +124,41 @@ private func fuzzGPX(_ bytes: [UInt8]) {
     if let t {
         precondition(read(t) == fromMemory!, "file and memory read differently")
         geoloc_track_destroy(t)
+    }
+}
+
+/// The bytes from memory under `max_records` 1...16 and `max_issues` 1: the unlimited reading
+/// (`whole`, read with `status`) with at most one issue kept, or the load refused: with the
+/// unlimited status, or with GEOLOC_E_COUNT_TOO_LARGE naming the limit (a document with more
+/// points and waypoints than the limit must be refused so). A failure leaves `out` as it was.
+private func fuzzLimits(_ bytes: [UInt8], _ status: geoloc_status, _ whole: Reading?) {
+    let limit = 1 + bytes.count % 16
+    var limits = geoloc_load_limits(
+        struct_size: MemoryLayout<geoloc_load_limits>.size, max_issues: 1, max_places: 0, max_bytes: 0, max_records: limit)
+    let untouched = OpaquePointer(bitPattern: 0x5eed)!
+    var t: OpaquePointer? = untouched
+    let st = bytes.withUnsafeBufferPointer { raw in
+        raw.withMemoryRebound(to: CChar.self) { geoloc_track_parse_gpx_limited($0.baseAddress, $0.count, nil, &limits, &t) }
+    }
+    if st == GEOLOC_OK, let t {
+        guard let whole else { preconditionFailure("loaded under a limit, refused without one (\(status.rawValue))") }
+        precondition(whole.points.count + whole.waypoints <= limit, "\(whole.points.count) points past max_records \(limit)")
+        var r = read(t)
+        precondition(r.issues <= 1 && (r.issues == 1) == (whole.issues > 0), "issue cap")
+        r.issues = whole.issues
+        precondition(r == whole, "a limit changed the reading")
+        geoloc_track_destroy(t)
+        return
+    }
+    precondition(t == untouched, "out written on failure")
+    expectMessage(st)
+    if st == GEOLOC_E_COUNT_TOO_LARGE && status != GEOLOC_E_COUNT_TOO_LARGE {
+        precondition(strstr(geoloc_last_error(), "max_records \(limit)") != nil, "the message does not name the limit")
+    } else {
+        precondition(st == status, "limited \(st.rawValue) and unlimited \(status.rawValue) disagree")
+    }
+    // Without issues every record is a point or a waypoint (a skipped point is an issue).
+    if let whole, whole.issues == 0 {
+        precondition(whole.points.count + whole.waypoints > limit, "refused under the limit")
     }
 }
