@@ -624,11 +624,12 @@ def _copy_package(tmp_path):
 
 def _copy_library(dest):
     """Copies the loaded library to dest; an installed wheel's library brings its GEOS copy
-    (found through the run path $ORIGIN/../geoloc.libs)."""
+    (found through the run path $ORIGIN/../<distribution>.libs, libgeoloc.libs)."""
     shutil.copy(geoloc.library_path, dest)
-    libs = Path(geoloc.library_path).resolve().parent.parent / "geoloc.libs"
-    if libs.is_dir() and not (Path(dest).parent.parent / "geoloc.libs").exists():
-        shutil.copytree(libs, Path(dest).parent.parent / "geoloc.libs")
+    for libs in Path(geoloc.library_path).resolve().parent.parent.glob("*.libs"):
+        target = Path(dest).parent.parent / libs.name
+        if libs.is_dir() and not target.exists():
+            shutil.copytree(libs, target)
 
 
 def _probe(site, env_library=None):
