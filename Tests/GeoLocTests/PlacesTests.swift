@@ -1425,9 +1425,7 @@ final class PlaceFileTests: XCTestCase {
         let path = directory + "/small.places"
         try s.save(to: path)
         let file = try bytes(path)
-        let layout = try XCTUnwrap(PlaceFileLayout(
-            count: 5, attributes: 2, numberedIDs: false, bucket: UnitVectorTree.bucket,
-            textBytes: Int(file[40]) | Int(file[41]) << 8, namesBytes: 4 + 2 + 4 + 6))
+        let layout = try XCTUnwrap(layoutOf(file))
         func refused(_ what: String, _ edit: (inout [UInt8]) -> Void) {
             var bad = file
             edit(&bad)
@@ -1449,13 +1447,19 @@ final class PlaceFileTests: XCTestCase {
         refused("an unknown flag") { put64(2, 112, &$0) }
         refused("a leaf size of 0") { put32(0, 20, &$0) }
         refused("an attribute name that is not UTF-8") { $0[layout.names + 4] = 0xFF }
+        // Version 2's attribute columns: value numbers, value ends, the column table.
+        XCTAssertEqual(layout.widths, [1, 1])
+        refused("a value number above the column's values") { $0[layout.numbers[0] + 1] = 5 }
+        refused("value ends out of order") { put32(100, layout.valueEnds[0], &$0) }
+        refused("value ends short of the values") { put32(1, layout.valueEnds[1] + 4, &$0) }
+        refused("more values than places") { put64(6, 128, &$0) }
+        refused("a column table past the file") { put64(UInt64(file.count), 32, &$0) }
         // A duplicate attribute name: "ab" and "ac", the second made "ab".
         var b = PlaceSetBuilder(attributeNames: ["ab", "ac"])
         try b.append(c(1, 2), id: "i", name: "n", attributes: ["x", "y"])
         try b.build().save(to: directory + "/dup.places")
         var dup = try bytes(directory + "/dup.places")
-        let names = try XCTUnwrap(PlaceFileLayout(
-            count: 1, attributes: 2, numberedIDs: false, bucket: UnitVectorTree.bucket, textBytes: 4, namesBytes: 12)).names
+        let names = try XCTUnwrap(layoutOf(dup)).names
         XCTAssertEqual(dup[names + 4 + 2 + 4 + 1], UInt8(ascii: "c"))
         dup[names + 4 + 2 + 4 + 1] = UInt8(ascii: "b")
         dup.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
@@ -1463,7 +1467,7 @@ final class PlaceFileTests: XCTestCase {
             assertThrows(.parse) { () throws(GeoLocError) in _ = try PlaceSet.open(fileBytes: raw) }
         }
         var newer = file
-        put32(2, 8, &newer)
+        put32(3, 8, &newer)
         newer.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
         newer.withUnsafeBytes { raw in
             assertThrows(.unsupported) { () throws(GeoLocError) in _ = try PlaceSet.open(fileBytes: raw) }
@@ -1474,6 +1478,77 @@ final class PlaceFileTests: XCTestCase {
         bigEndian.withUnsafeBytes { raw in
             assertThrows(.unsupported) { () throws(GeoLocError) in _ = try PlaceSet.open(fileBytes: raw) }
         }
+    }
+
+    /// The layout of a place file's bytes, from its header and column table.
+    func layoutOf(_ file: [UInt8]) -> PlaceFileLayout? {
+        func u64(_ at: Int) -> Int { (0..<8).reduce(0) { $0 | Int(file[at + $1]) << (8 * $1) } }
+        let version = UInt32(file[8]), a = u64(32)
+        return PlaceFileLayout(
+            version: version, count: u64(24), attributes: a, numberedIDs: u64(112) == 1, bucket: Int(file[20]),
+            textBytes: u64(40), namesBytes: u64(48),
+            valueCounts: version == 2 ? (0..<a).map { u64(128 + 16 * $0) } : [],
+            valueBytes: version == 2 ? (0..<a).map { u64(136 + 16 * $0) } : [])
+    }
+
+    /// A file of version 1 (tests/places/places-v1.places: tests/places/places.csv saved by
+    /// libgeoloc 0.3.0) opens as it is and holds the places of the CSV; saved again, it is a
+    /// file of the current version with the same places and answers.
+    func testVersion1FilesStillOpen() throws {
+        for (v1, source) in [("places-v1.places", "places.csv"), ("numbered-v1.places", nil)] {
+            let path = PlaceLoadTests.fixtures + v1
+            let file = try bytes(path)
+            XCTAssertEqual(file[8], 1, "the fixture is a version 1 file")
+            let o = try PlaceSet.open(path)
+            if let source {
+                let want = try PlaceSet.load(csv: String(decoding: try bytes(PlaceLoadTests.fixtures + source), as: UTF8.self)).places
+                try assertSame(want, o)
+                XCTAssertNil(o.attribute("note", at: 1))
+                XCTAssertNil(o.attribute("population", at: 2))
+                XCTAssertEqual(o.attribute("note", at: 0), "the \"Land of Lincoln\" capital")
+            } else {
+                XCTAssertEqual(o.count, 3)
+                XCTAssertEqual(o.id(at: 2), "3")
+                XCTAssertEqual(o.coordinate(at: 2), c(-33.9, 151.2))
+            }
+            try o.save(to: directory + "/resaved.places")
+            let resaved = try bytes(directory + "/resaved.places")
+            XCTAssertEqual(resaved[8], UInt8(PlaceFile.version))
+            try assertSame(o, try PlaceSet.open(directory + "/resaved.places"))
+        }
+    }
+
+    /// Each distinct value is stored once, with value numbers of 1, 2 or 4 bytes by the column's
+    /// count of values; sets and files read every value back.
+    func testAttributeValuesStoredOnce() throws {
+        var b = PlaceSetBuilder(attributeNames: ["country", "town", "serial", "sparse"])
+        let n = 70_000
+        for i in 0..<n {
+            try b.append(c(Double(i % 170) - 85, Double(i % 359) - 179), id: "p\(i)", name: "n\(i)",
+                         attributes: ["C\(i % 7)", "T\(i % 300)", "S\(i)", i % 1000 == 0 ? "rare" : nil])
+        }
+        let s = try b.build()
+        let columns = UnsafeBufferPointer(start: s.columns.data.pointee.attributeColumns, count: 4)
+        XCTAssertEqual(columns.map(\.values), [7, 300, n, 1])
+        XCTAssertEqual(columns.map(\.width), [1, 2, 4, 1])
+        XCTAssertEqual(columns[0].text.count, 14)
+        try s.save(to: directory + "/values.places")
+        let o = try PlaceSet.open(directory + "/values.places")
+        for i in stride(from: 0, to: n, by: 997) + [n - 1] {
+            XCTAssertEqual(o[i], s[i])
+            XCTAssertEqual(o.attribute("serial", at: i), "S\(i)")
+            XCTAssertEqual(o.attribute("sparse", at: i), i % 1000 == 0 ? "rare" : nil)
+        }
+        XCTAssertEqual(try layoutOf(bytes(directory + "/values.places"))?.widths, [1, 2, 4, 1])
+        // A copied builder keeps its own values.
+        var b1 = PlaceSetBuilder(attributeNames: ["k"])
+        try b1.append(c(1, 1), id: "a", name: "", attributes: ["x"])
+        var b2 = b1
+        try b2.append(c(2, 2), id: "b", name: "", attributes: ["y"])
+        try b1.append(c(3, 3), id: "c", name: "", attributes: ["x"])
+        let s1 = try b1.build(), s2 = try b2.build()
+        XCTAssertEqual([s1.attribute("k", at: 0), s1.attribute("k", at: 1)], ["x", "x"])
+        XCTAssertEqual([s2.attribute("k", at: 0), s2.attribute("k", at: 1)], ["x", "y"])
     }
 
     func testOpenErrors() throws {

@@ -862,6 +862,28 @@ def test_saved_set_reads_back_every_field(saved):
             assert [o.id(0), o.id(1)] == ["1", "2"]
 
 
+def test_a_version_1_place_file_still_opens(tmp_path):
+    """tests/places/places-v1.places: tests/places/places.csv saved by libgeoloc 0.3.0 (format
+    version 1); it opens as it is, and saved again it is a file of the current version."""
+    fixtures = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                            "tests", "places")
+    v1 = os.path.join(fixtures, "places-v1.places")
+    with open(v1, "rb") as f:
+        assert f.read(12)[8] == 1
+    with Places.open(v1) as o, Places.load_csv(os.path.join(fixtures, "places.csv")) as want:
+        assert len(o) == len(want) == 4 and o.attribute_names == want.attribute_names
+        for i in range(len(o)):
+            assert (o.coord(i), o.id(i), o.name(i)) == (want.coord(i), want.id(i), want.name(i))
+            for a in o.attribute_names:
+                assert o.attribute(i, a) == want.attribute(i, a)
+        assert o.attribute(1, "note") is None and o.attribute(0, "population") == "116250"
+        o.save(tmp_path / "again.places")
+        assert (tmp_path / "again.places").read_bytes()[8] == 2
+        with Places.open(tmp_path / "again.places") as again:
+            assert [again.attribute(i, "note") for i in range(4)] == [o.attribute(i, "note") for i in range(4)]
+            assert again.within((40, -88), 300, "km") == o.within((40, -88), 300, "km")
+
+
 def test_every_truncation_and_corruption_of_a_saved_set_is_refused(saved, tmp_path):
     _, path = saved
     data = path.read_bytes()

@@ -7,21 +7,22 @@ import Darwin
 #endif
 
 // A place set in one file, opened with mmap: the arrays of the set (its kd-tree, coordinates,
-// index maps and text) as they are in memory, so that opening maps them instead of rebuilding
-// anything, and processes that open one file share its pages.
+// index maps, text and attribute columns) as they are in memory, so that opening maps them
+// instead of rebuilding anything, and processes that open one file share its pages.
 //
-// Format, version 1. Every integer little-endian, every float an IEEE 754 binary64 stored
-// little-endian; the file is refused on a big-endian machine (GEOLOC_E_UNSUPPORTED).
+// Format, version 2 (files of version 1, below, still open). Every integer little-endian, every
+// float an IEEE 754 binary64 stored little-endian; the file is refused on a big-endian machine
+// (GEOLOC_E_UNSUPPORTED).
 //
 //   offset  size  field
 //        0     8  magic "GEOLOCPS"
-//        8     4  u32 format version (1); a newer version is refused with .unsupported
+//        8     4  u32 format version (2); a newer version is refused with .unsupported
 //       12     4  u32 byte-order mark 0x01020304 (bytes 04 03 02 01)
 //       16     4  u32 header size (128)
 //       20     4  u32 leaf size of the kd-tree (1...4096)
 //       24     8  u64 n, the number of places (at most maxCount)
 //       32     8  u64 a, the number of attribute columns
-//       40     8  u64 bytes of text (ids, names, attribute values)
+//       40     8  u64 bytes of text (ids and names)
 //       48     8  u64 bytes of the attribute-name section
 //       56     8  u64 the file's size in bytes
 //       64    24  f64 x 3: the low corner of the unit vectors' bounding box (x, y, z)
@@ -31,26 +32,46 @@ import Darwin
 //      120     8  u64 checksum of the whole file, these 8 bytes read as 0 (`PlaceFileChecksum`)
 //
 // Then the sections, each starting at a multiple of 64 bytes (zero padding between them), their
-// sizes all following from the header (m = the tree's internal nodes, from n and the leaf size;
-// s = n (2 + a) strings, n (1 + a) with numbered ids; w = ceil(n a / 64)):
+// sizes all following from the header and the column table (m = the tree's internal nodes, from
+// n and the leaf size; s = 2n strings, n with numbered ids; for attribute column c, k_c distinct
+// values of t_c bytes in all, and w_c = 1 byte per value number when k_c <= 255, 2 when
+// k_c <= 65535, else 4):
+//   columns     a x 16  per attribute column: u64 k_c, u64 t_c (k_c <= n, t_c < 2^32)
 //   points      n x 32  (x, y, z, cos latitude) f64 per place, in tree order
 //   latLon      n x 16  latitude, longitude f64 (degrees), in tree order
 //   ids         n x 4   i32: the place index at each tree position
 //   positions   n x 4   i32: the tree position of each place index
 //   gaps        m x 16  f64 pairs: a node's left half's maximum and right half's minimum
 //   dims        m x 1   u8: a node's split dimension (0, 1, 2)
-//   ends        s x 4   u32: where string j ends in the text (place i's strings are i (2 + a) + f:
-//                       f = 0 id, 1 name, 2 + c attribute c; with numbered ids i (1 + a) + f - 1)
-//   absent      w x 8   u64 bitset: bit i a + c set when place i has no value for attribute c
-//   text        the UTF-8 bytes of every string, one after another
+//   ends        s x 4   u32: where string j ends in the text (place i's strings are 2i id,
+//                       2i + 1 name; with numbered ids i, the name)
+//   text        the UTF-8 bytes of every id and name, one after another
+//   then for each attribute column c, in column order:
+//     numbers   n x w_c  unsigned: place i's value number, 0 when it has none, j + 1 for value j
+//     valueEnds k_c x 4  u32: where value j ends in the column's values
+//     values    t_c      the UTF-8 bytes of the column's distinct values, one after another
 //   names       for each attribute: u32 length, then its UTF-8 bytes
+//
+// Each distinct value of a column is stored once (the shipped gazetteer's 170,391 places have
+// 246 country names, 3,659 region names): 101 bytes a place for the gazetteer against 144 in
+// version 1.
+//
+// Version 1 differs in three places: the header's text (offset 40) holds the ids, the names and
+// every attribute value; there is no column table and there are no column sections; after
+// `ends` (s = n (2 + a) strings, n (1 + a) with numbered ids: place i's strings are i (2 + a) + f,
+// f = 0 id, 1 name, 2 + c attribute c; with numbered ids i (1 + a) + f - 1) comes
+//   absent      w x 8   u64 bitset (w = ceil(n a / 64)): bit i a + c set when place i has no
+//                       value for attribute c
+// before the text. A version 1 file is opened as it is (mapped, not converted); saving its set
+// writes version 2.
 //
 // Opening checks, before a single query can run: the magic, version, byte order and header
 // size; that the file is exactly as long as the header says (a truncated file is named as such);
 // the checksum over everything (a changed byte anywhere is refused); then what a query relies
 // on not to read out of bounds or return something that is not a place: every index and
 // position below n, every split dimension below 3, string ends that never decrease and end at
-// the text's size, every coordinate finite and in range, attribute names valid UTF-8 and
+// the text's size (the same for each column's values), every value number at most its column's
+// count of values, every coordinate finite and in range, attribute names valid UTF-8 and
 // distinct. A file that passes answers every query exactly as the set it was saved from.
 
 /// `open(2)` (a name of its own: inside `PlaceSet`, `open` is the set's).
@@ -181,8 +202,10 @@ enum PlaceFileChecksum {
     }
 }
 
-/// Where each section of a place file starts, from the header's counts.
+/// Where each section of a place file starts, from the header's counts (and, in version 2, the
+/// column table's).
 struct PlaceFileLayout {
+    let version: UInt32
     let count: Int
     let attributes: Int
     let bucket: Int
@@ -191,20 +214,32 @@ struct PlaceFileLayout {
     let absentWords: Int
     let textBytes: Int
     let namesBytes: Int
-    let points, latLon, ids, positions, gaps, dims, ends, absent, text, names, size: Int
+    let columns, points, latLon, ids, positions, gaps, dims, ends, absent, text, names, size: Int
+    /// Version 2: per attribute column, its count of values, their bytes, the width of a value
+    /// number, and where its three sections start.
+    let valueCounts, valueBytes, widths, numbers, valueEnds, values: [Int]
 
-    /// `nil` when a size overflows (a file that large cannot exist).
-    init?(count n: Int, attributes a: Int, numberedIDs: Bool, bucket: Int, textBytes: Int, namesBytes: Int) {
-        guard n >= 0, n <= maxCount, a >= 0, bucket >= 1, bucket <= 4096, textBytes >= 0, namesBytes >= 0,
-              a <= Int(Int32.max), textBytes <= Int(UInt32.max), namesBytes <= Int(Int32.max)
+    /// `nil` when a size overflows (a file that large cannot exist) or a count is out of range.
+    /// `valueCounts` and `valueBytes` (version 2) have one entry per attribute column.
+    init?(version: UInt32, count n: Int, attributes a: Int, numberedIDs: Bool, bucket: Int, textBytes: Int,
+          namesBytes: Int, valueCounts: [Int] = [], valueBytes: [Int] = []) {
+        guard version == 1 || version == 2, n >= 0, n <= maxCount, a >= 0, bucket >= 1, bucket <= 4096,
+              textBytes >= 0, namesBytes >= 0, a <= Int(Int32.max), textBytes <= Int(UInt32.max),
+              namesBytes <= Int(Int32.max)
         else { return nil }
+        if version == 2 {
+            guard valueCounts.count == a, valueBytes.count == a,
+                  valueCounts.allSatisfy({ $0 >= 0 && $0 <= n }), valueBytes.allSatisfy({ $0 >= 0 && $0 <= Int(UInt32.max) })
+            else { return nil }
+        }
+        self.version = version
         count = n
         attributes = a
         self.bucket = bucket
         internalCount = UnitVectorTree.internalNodes(count: n, bucket: bucket)
-        let (fields, o1) = a.addingReportingOverflow(numberedIDs ? 1 : 2)
+        let (fields, o1) = (version == 1 ? a : 0).addingReportingOverflow(numberedIDs ? 1 : 2)
         let (s, o2) = n.multipliedReportingOverflow(by: fields)
-        let (bits, o3) = n.multipliedReportingOverflow(by: a)
+        let (bits, o3) = n.multipliedReportingOverflow(by: version == 1 ? a : 0)
         guard !o1, !o2, !o3, s <= Int(Int32.max) * 4 else { return nil }
         strings = s
         absentWords = (bits + 63) / 64
@@ -216,7 +251,9 @@ struct PlaceFileLayout {
             at = start + bytes
             return start
         }
-        // No overflow: every size is below 2^40 here.
+        // No overflow: every size is below 2^40 here, and the columns' below 2^33 each, with at
+        // most 2^31 columns.
+        columns = section(version == 2 ? 16 * a : 0)
         points = section(32 * n)
         latLon = section(16 * n)
         ids = section(4 * n)
@@ -226,6 +263,23 @@ struct PlaceFileLayout {
         ends = section(4 * s)
         absent = section(8 * absentWords)
         text = section(textBytes)
+        var widths: [Int] = [], numbers: [Int] = [], valueEnds: [Int] = [], values: [Int] = []
+        if version == 2 {
+            widths.reserveCapacity(a)
+            for c in 0..<a {
+                let w = AttributeColumn.width(values: valueCounts[c])
+                widths.append(w)
+                numbers.append(section(w * n))
+                valueEnds.append(section(4 * valueCounts[c]))
+                values.append(section(valueBytes[c]))
+            }
+        }
+        self.valueCounts = version == 2 ? valueCounts : []
+        self.valueBytes = version == 2 ? valueBytes : []
+        self.widths = widths
+        self.numbers = numbers
+        self.valueEnds = valueEnds
+        self.values = values
         names = section(namesBytes)
         size = at
     }
@@ -233,7 +287,8 @@ struct PlaceFileLayout {
 
 enum PlaceFile {
     static let magic: [UInt8] = Array("GEOLOCPS".utf8)
-    static let version: UInt32 = 1
+    /// The version `save(to:)` writes; `open(_:)` reads it and every earlier one.
+    static let version: UInt32 = 2
     static let headerSize = 128
     static let checksumOffset = 120
 }
@@ -285,18 +340,23 @@ extension PlaceSet {
         #endif
     }
 
-    /// The bytes of the file `save(to:)` writes. The caller deallocates.
+    /// The bytes of the file `save(to:)` writes (the current version). The caller deallocates.
     func fileImage() throws(GeoLocError) -> UnsafeMutableRawBufferPointer {
-        let d = columns.data.pointee
+        // A set opened from a version 1 file has its attributes among its strings: re-encoded.
+        let source = columns.inlineAttributes ? reencodedColumns() : columns
+        let d = source.data.pointee
+        let a = attributeNames.count
         var names: [UInt8] = []
         for name in attributeNames {
             let u = Array(name.utf8)
             withUnsafeBytes(of: UInt32(truncatingIfNeeded: u.count).littleEndian) { names.append(contentsOf: $0) }
             names.append(contentsOf: u)
         }
+        let attributeColumns = UnsafeBufferPointer(start: d.attributeColumns, count: a)
         guard let layout = PlaceFileLayout(
-            count: count, attributes: attributeNames.count, numberedIDs: columns.numberedIDs, bucket: kdtree.bucketSize,
-            textBytes: d.bytes.count, namesBytes: names.count)
+            version: PlaceFile.version, count: count, attributes: a, numberedIDs: source.numberedIDs,
+            bucket: kdtree.bucketSize, textBytes: d.bytes.count, namesBytes: names.count,
+            valueCounts: attributeColumns.map { $0.values }, valueBytes: attributeColumns.map { $0.text.count })
         else { throw GeoLocError(.countTooLarge, "the set is too large for a place file") }
         precondition(layout.internalCount == kdtree.internalCount && layout.strings == d.ends.count)
         var raw: UnsafeMutableRawPointer? = nil
@@ -316,11 +376,11 @@ extension PlaceSet {
         put(UInt32(PlaceFile.headerSize), 16)
         put(UInt32(layout.bucket), 20)
         put(UInt64(count), 24)
-        put(UInt64(attributeNames.count), 32)
+        put(UInt64(a), 32)
         put(UInt64(layout.textBytes), 40)
         put(UInt64(layout.namesBytes), 48)
         put(UInt64(layout.size), 56)
-        put(UInt64(columns.numberedIDs ? 1 : 0), 112)
+        put(UInt64(source.numberedIDs ? 1 : 0), 112)
         for k in 0..<3 {
             put(kdtree.boxLow[k], 64 + 8 * k)
             put(kdtree.boxHigh[k], 88 + 8 * k)
@@ -334,11 +394,36 @@ extension PlaceSet {
         copy(kdtree.gaps, 16 * layout.internalCount, layout.gaps)
         copy(kdtree.dims, layout.internalCount, layout.dims)
         copy(d.ends.base, 4 * layout.strings, layout.ends)
-        copy(d.absent.base, 8 * Swift.min(d.absent.count, layout.absentWords), layout.absent)
         copy(d.bytes.base, layout.textBytes, layout.text)
+        for (c, column) in attributeColumns.enumerated() {
+            put(UInt64(column.values), layout.columns + 16 * c)
+            put(UInt64(column.text.count), layout.columns + 16 * c + 8)
+            precondition(column.width == layout.widths[c] && column.count == n)
+            copy(column.numbers, layout.widths[c] * n, layout.numbers[c])
+            copy(column.ends.base, 4 * column.values, layout.valueEnds[c])
+            copy(column.text.base, column.text.count, layout.values[c])
+        }
         names.withUnsafeBytes { copy($0.baseAddress, names.count, layout.names) }
         put(PlaceFileChecksum.of(UnsafeRawBufferPointer(file)), PlaceFile.checksumOffset)
+        withExtendedLifetime(source) {}
         return file
+    }
+
+    /// The set's ids, names and attributes in the current layout (attribute columns of their
+    /// own), for a set whose attributes are inline (opened from a version 1 file).
+    func reencodedColumns() -> PlaceColumns {
+        let c = PlaceColumns(attributes: attributeNames.count, numberedIDs: columns.numberedIDs)
+        for i in 0..<count {
+            let id = c.numberedIDs ? UnsafeRawBufferPointer(start: nil, count: 0) : columns.utf8(stringIndex(i, 0))
+            let name = columns.utf8(stringIndex(i, 1))
+            c.reserve(bytes: id.count + name.count, strings: 2)
+            if !c.numberedIDs { c.appendReserved(id) }
+            c.appendReserved(name)
+            for k in 0..<attributeNames.count { c.appendAttribute(k, columns.attributeUTF8(column: k, at: i)) }
+        }
+        c.data.pointee.count = count
+        c.dropCoordinates()
+        return c
     }
 
     /// Opens a file written by ``save(to:)``: maps it read-only and checks it (see the format
@@ -393,7 +478,7 @@ extension PlaceSet {
         if version > PlaceFile.version {
             throw GeoLocError(.unsupported, "place file version \(version) is newer than this library reads (\(PlaceFile.version))")
         }
-        guard version == PlaceFile.version, u32(16) == UInt32(PlaceFile.headerSize) else {
+        guard version >= 1, u32(16) == UInt32(PlaceFile.headerSize) else {
             throw GeoLocError(.parse, "corrupted place file: bad version or header size")
         }
         let declared = u64(56)
@@ -408,13 +493,28 @@ extension PlaceSet {
         }
         // The checksum matched: what follows guards against a file made to pass it.
         func small(_ v: UInt64) -> Int? { v <= UInt64(Int32.max) * 16 ? Int(v) : nil }
+        let countsMismatch = GeoLocError(.parse, "corrupted place file: its counts do not match its size")
         guard let n = small(u64(24)), let a = small(u64(32)), let textBytes = small(u64(40)),
-              let namesBytes = small(u64(48)), u64(112) <= 1,
-              let layout = PlaceFileLayout(
-                count: n, attributes: a, numberedIDs: u64(112) == 1, bucket: Int(u32(20)), textBytes: textBytes,
-                namesBytes: namesBytes),
+              let namesBytes = small(u64(48)), u64(112) <= 1
+        else { throw countsMismatch }
+        // Version 2: the column table, read only where the file has room for it.
+        var valueCounts: [Int] = [], valueBytes: [Int] = []
+        if version == 2 {
+            guard a <= (size - PlaceFile.headerSize) / 16 else { throw countsMismatch }
+            valueCounts.reserveCapacity(a)
+            valueBytes.reserveCapacity(a)
+            for c in 0..<a {
+                guard let k = small(u64(PlaceFile.headerSize + 16 * c)), let t = small(u64(PlaceFile.headerSize + 16 * c + 8))
+                else { throw countsMismatch }
+                valueCounts.append(k)
+                valueBytes.append(t)
+            }
+        }
+        guard let layout = PlaceFileLayout(
+                version: version, count: n, attributes: a, numberedIDs: u64(112) == 1, bucket: Int(u32(20)),
+                textBytes: textBytes, namesBytes: namesBytes, valueCounts: valueCounts, valueBytes: valueBytes),
               layout.size == size
-        else { throw GeoLocError(.parse, "corrupted place file: its counts do not match its size") }
+        else { throw countsMismatch }
         let positions = base.advanced(by: layout.positions).assumingMemoryBound(to: Int32.self)
         let ids = base.advanced(by: layout.ids).assumingMemoryBound(to: Int32.self)
         let n32 = UInt32(truncatingIfNeeded: n)
@@ -475,11 +575,43 @@ extension PlaceSet {
             points: base.advanced(by: layout.points).assumingMemoryBound(to: SIMD4<Double>.self),
             latLon: latLon, ids: ids, positions: positions,
             gaps: base.advanced(by: layout.gaps).assumingMemoryBound(to: Double.self), dims: dims, mapping: mapping)
+        var attributeColumns: [AttributeColumn]? = nil
+        if version == 2 {
+            var columns: [AttributeColumn] = []
+            columns.reserveCapacity(a)
+            for c in 0..<a {
+                let k = layout.valueCounts[c], w = layout.widths[c]
+                let numbers = base + layout.numbers[c]
+                var most = 0
+                switch w {
+                case 1: for i in 0..<n { most = Swift.max(most, Int(numbers.load(fromByteOffset: i, as: UInt8.self))) }
+                case 2: for i in 0..<n { most = Swift.max(most, Int(numbers.load(fromByteOffset: 2 * i, as: UInt16.self))) }
+                default: for i in 0..<n { most = Swift.max(most, Int(numbers.load(fromByteOffset: 4 * i, as: UInt32.self))) }
+                }
+                guard most <= k else {
+                    throw GeoLocError(.parse, "corrupted place file: a value number of attribute column \(c) is out of range")
+                }
+                let valueEnds = base.advanced(by: layout.valueEnds[c]).assumingMemoryBound(to: UInt32.self)
+                var last: UInt32 = 0
+                var down: UInt32 = 0
+                for j in 0..<k {
+                    down |= valueEnds[j] < last ? 1 : 0
+                    last = valueEnds[j]
+                }
+                guard down == 0, Int(last) == layout.valueBytes[c] || (k == 0 && layout.valueBytes[c] == 0) else {
+                    throw GeoLocError(.parse, "corrupted place file: the values of attribute column \(c) are out of order")
+                }
+                columns.append(AttributeColumn(
+                    viewingText: base.advanced(by: layout.values[c]).assumingMemoryBound(to: UInt8.self),
+                    textBytes: layout.valueBytes[c], ends: valueEnds, values: k, numbers: numbers, width: w, count: n))
+            }
+            attributeColumns = columns
+        }
         let columns = PlaceColumns(
             attributes: a, numberedIDs: u64(112) == 1, count: n, bytes: base.advanced(by: layout.text).assumingMemoryBound(to: UInt8.self),
             byteCount: textBytes, ends: ends, strings: layout.strings,
             absent: base.advanced(by: layout.absent).assumingMemoryBound(to: UInt64.self),
-            absentWords: layout.absentWords, mapping: mapping)
+            absentWords: layout.absentWords, attributeColumns: attributeColumns, mapping: mapping)
         self.init(attributeNames: names, columnOf: columnOf, columns: columns, kdtree: tree)
         #endif
     }

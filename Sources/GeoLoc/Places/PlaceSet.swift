@@ -39,8 +39,9 @@ public struct PlaceMatch: Sendable, Equatable {
 
 /// Collects places, then builds an immutable, indexed `PlaceSet`.
 ///
-/// Storage is columnar: one UTF-8 byte arena for every id, name and attribute value, with one
-/// 32-bit end offset per string; coordinates as packed doubles; absent attributes as a bitset.
+/// Storage is columnar: one UTF-8 byte arena for the ids and names, with one 32-bit end offset
+/// per string; each attribute column keeps its distinct values once and a value number per place
+/// (`AttributeColumn`: 1, 2 or 4 bytes a place once built); coordinates as packed doubles.
 /// Appending copies bytes into the arena and allocates nothing per place (the buffers grow
 /// geometrically; `reserveCapacity` avoids even that). A builder is a value: a copy appends on
 /// its own columns (copied on its first append).
@@ -79,6 +80,7 @@ public struct PlaceSetBuilder {
         unique()
         columns.data.pointee.latLon.reserve(2 * n)
         columns.reserve(bytes: Swift.min(strings * 12, Int(UInt32.max)), strings: strings)
+        for c in 0..<columns.attributes { columns.data.pointee.attributeColumns[c].reserve(n) }
     }
 
     /// Appends one place.
@@ -98,7 +100,11 @@ public struct PlaceSetBuilder {
         if !c.numberedIDs { c.append(id) }
         c.append(name)
         for (k, value) in attributes.enumerated() {
-            if let value { c.append(value) } else { c.appendAbsent(column: k) }
+            if var value {
+                value.withUTF8 { c.appendAttribute(k, UnsafeRawBufferPointer($0)) }
+            } else {
+                c.appendAttribute(k, nil)
+            }
         }
         c.appendPoint(coordinate)
     }
@@ -121,12 +127,10 @@ public struct PlaceSetBuilder {
         unique()
         let c = columns
         try c.checkRoom(bytes)
-        c.reserve(bytes: bytes, strings: 2 + attributes.count)
+        c.reserve(bytes: bytes, strings: 2)
         if !c.numberedIDs { c.appendReserved(id) }
         c.appendReserved(name)
-        for k in 0..<attributes.count {
-            if let value = attributes[k] { c.appendReserved(value) } else { c.appendAbsent(column: k) }
-        }
+        for k in 0..<attributes.count { c.appendAttribute(k, attributes[k]) }
         c.appendPoint(coordinate)
     }
 
@@ -205,6 +209,11 @@ struct GrowableBuffer<Element> {
 
 /// The columns of places being collected, then of a place set (which takes them over).
 ///
+/// Two layouts: the ids and names in one text arena with attribute columns of their own
+/// (`AttributeColumn`: each distinct value once) -- what a builder makes and a place file of
+/// version 2 holds; or, for a place file of version 1 (opened as it is, never converted), every
+/// attribute value among the place's strings in the arena, with a bitset of absent values.
+///
 /// The buffers live in a struct behind a pointer, not in the class's stored properties: the
 /// class's `var`s would cost a dynamic exclusivity check on every access.
 final class PlaceColumns {
@@ -213,22 +222,26 @@ final class PlaceColumns {
         /// Every string's UTF-8 bytes, one after another.
         var bytes = GrowableBuffer<UInt8>(capacity: 256)
         /// `ends[j]` is where string `j` ends in `bytes`; it starts at `ends[j - 1]` (0 for the
-        /// first). Place `i`'s strings are `j = i * fields + f`: f = 0 id, 1 name, 2 + c
-        /// attribute c.
+        /// first). Place `i`'s strings are `j = i * stringsPerPlace + f`: f = 0 id, 1 name (one
+        /// fewer with numbered ids), then, in the inline layout, 2 + c attribute c.
         var ends = GrowableBuffer<UInt32>(capacity: 64)
-        /// Bit `i * attributes + c` is set when place `i` has no value for attribute `c` (words
-        /// past the end are all zero).
+        /// Inline layout only: bit `i * attributes + c` is set when place `i` has no value for
+        /// attribute `c` (words past the end are all zero).
         var absent = GrowableBuffer<UInt64>(capacity: 1)
         /// `[lat0, lon0, lat1, lon1, ...]`, longitudes already in [-180, 180).
         var latLon = GrowableBuffer<Double>(capacity: 32)
+        /// The attribute columns (`attributes` of them; none in the inline layout).
+        var attributeColumns: UnsafeMutablePointer<AttributeColumn>
     }
 
     let attributes: Int
     /// Whether ids are the places' 1-based numbers, not stored (then a place's strings are its
     /// name and attributes only).
     let numberedIDs: Bool
-    /// The strings stored per place: id (unless numbered), name, attributes.
-    var stringsPerPlace: Int { (numberedIDs ? 1 : 2) + attributes }
+    /// Whether attribute values are among the places' strings (a version 1 place file).
+    let inlineAttributes: Bool
+    /// The strings stored per place: id (unless numbered), name, and the attributes when inline.
+    var stringsPerPlace: Int { (numberedIDs ? 1 : 2) + (inlineAttributes ? attributes : 0) }
     let data: UnsafeMutablePointer<Data>
     /// The file the text lives in, for a set opened from one; `nil` when the buffers are ours.
     let mapping: PlaceFileMapping?
@@ -236,37 +249,49 @@ final class PlaceColumns {
     init(attributes: Int, numberedIDs: Bool = false) {
         self.attributes = attributes
         self.numberedIDs = numberedIDs
+        inlineAttributes = false
         data = .allocate(capacity: 1)
-        data.initialize(to: Data())
+        let columns = UnsafeMutablePointer<AttributeColumn>.allocate(capacity: Swift.max(attributes, 1))
+        for c in 0..<attributes { (columns + c).initialize(to: AttributeColumn()) }
+        data.initialize(to: Data(attributeColumns: columns))
         mapping = nil
     }
 
     /// Columns over text that lives in a mapped file (checked by `PlaceFile`: `ends` never
-    /// decrease and the last is `byteCount`). Read-only: never appended to.
+    /// decrease and the last is `byteCount`). Read-only: never appended to. `attributeColumns`
+    /// views the file's columns (version 2); with `nil`, the attributes are inline (version 1).
     init(
         attributes: Int, numberedIDs: Bool, count: Int, bytes: UnsafePointer<UInt8>, byteCount: Int,
         ends: UnsafePointer<UInt32>, strings: Int, absent: UnsafePointer<UInt64>, absentWords: Int,
-        mapping: PlaceFileMapping
+        attributeColumns: [AttributeColumn]?, mapping: PlaceFileMapping
     ) {
         self.attributes = attributes
         self.numberedIDs = numberedIDs
+        inlineAttributes = attributeColumns == nil
         self.mapping = mapping
         data = .allocate(capacity: 1)
+        let columns = UnsafeMutablePointer<AttributeColumn>.allocate(capacity: Swift.max(attributeColumns?.count ?? 0, 1))
+        for (c, column) in (attributeColumns ?? []).enumerated() { (columns + c).initialize(to: column) }
         data.initialize(to: Data(
             count: count,
             bytes: GrowableBuffer(viewing: bytes, count: byteCount),
             ends: GrowableBuffer(viewing: ends, count: strings),
             absent: GrowableBuffer(viewing: absent, count: absentWords),
-            latLon: GrowableBuffer(capacity: 1)))
+            latLon: GrowableBuffer(capacity: 1),
+            attributeColumns: columns))
     }
 
     deinit {
+        let d = data.pointee
         if mapping == nil {
-            data.pointee.bytes.deallocate()
-            data.pointee.ends.deallocate()
-            data.pointee.absent.deallocate()
+            d.bytes.deallocate()
+            d.ends.deallocate()
+            d.absent.deallocate()
+            for c in 0..<attributes { d.attributeColumns[c].deallocate() }
         }
-        data.pointee.latLon.deallocate()
+        if !inlineAttributes { d.attributeColumns.deinitialize(count: attributes) }
+        d.attributeColumns.deallocate()
+        d.latLon.deallocate()
         data.deinitialize(count: 1)
         data.deallocate()
     }
@@ -274,28 +299,41 @@ final class PlaceColumns {
     var count: Int { data.pointee.count }
 
     func copy() -> PlaceColumns {
+        precondition(!inlineAttributes, "only a builder's columns are copied")
         let c = PlaceColumns(attributes: attributes, numberedIDs: numberedIDs)
         let d = data.pointee
-        c.data.pointee.bytes.deallocate()
-        c.data.pointee.ends.deallocate()
-        c.data.pointee.absent.deallocate()
-        c.data.pointee.latLon.deallocate()
+        let e = c.data.pointee
+        e.bytes.deallocate()
+        e.ends.deallocate()
+        e.absent.deallocate()
+        e.latLon.deallocate()
+        for k in 0..<attributes {
+            e.attributeColumns[k].deallocate()
+            e.attributeColumns[k] = d.attributeColumns[k].copy()
+        }
         c.data.pointee = Data(
-            count: d.count, bytes: d.bytes.copy(), ends: d.ends.copy(), absent: d.absent.copy(), latLon: d.latLon.copy())
+            count: d.count, bytes: d.bytes.copy(), ends: d.ends.copy(), absent: d.absent.copy(), latLon: d.latLon.copy(),
+            attributeColumns: e.attributeColumns)
         return c
     }
 
-    /// Frees the coordinates (the kd-tree keeps its own copy).
+    /// Frees the coordinates (the kd-tree keeps its own copy) and ends appending: the attribute
+    /// columns' numbers narrowed, their hash tables freed.
     func dropCoordinates() {
         data.pointee.latLon.deallocate()
         data.pointee.latLon = GrowableBuffer(capacity: 1)
+        if !inlineAttributes {
+            for c in 0..<attributes { data.pointee.attributeColumns[c].freeze() }
+        }
     }
 
     func checkRoom(_ n: Int) throws(GeoLocError) {
         if data.pointee.count >= maxCount {
             throw GeoLocError(.countTooLarge, "a place set holds at most \(maxCount) places")
         }
-        if data.pointee.bytes.count + n > Int(UInt32.max) {
+        var most = data.pointee.bytes.count
+        for c in 0..<attributes { most = Swift.max(most, data.pointee.attributeColumns[c].text.count) }
+        if most + n > Int(UInt32.max) {
             throw GeoLocError(.countTooLarge, "a place set holds at most 4 GiB of text")
         }
     }
@@ -340,11 +378,10 @@ final class PlaceColumns {
         d.pointee.ends.count += 1
     }
 
-    func appendAbsent(column c: Int) {
-        let bit = data.pointee.count * attributes + c
-        while data.pointee.absent.count <= bit >> 6 { data.pointee.absent.append(0) }
-        data.pointee.absent.base[bit >> 6] |= 1 << UInt64(bit & 63)
-        data.pointee.ends.append(UInt32(truncatingIfNeeded: data.pointee.bytes.count))
+    /// Appends the next place's value of attribute column `c` (`nil`: none).
+    @inline(__always)
+    func appendAttribute(_ c: Int, _ value: UnsafeRawBufferPointer?) {
+        data.pointee.attributeColumns[c].append(value)
     }
 
     @inline(__always)
@@ -372,11 +409,25 @@ final class PlaceColumns {
         return String(decoding: u.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
     }
 
-    func isAbsent(column c: Int, at index: Int) -> Bool {
-        let bit = index * attributes + c
-        let word = bit >> 6
-        let absent = data.pointee.absent
-        return word < absent.count && absent.base[word] & (1 << UInt64(bit & 63)) != 0
+    /// Where field `f` of place `index` is among the stored strings (f = 0 id, 1 name, 2 + c
+    /// attribute c when inline; not for a numbered id).
+    @inline(__always)
+    func stringIndex(_ index: Int, _ f: Int) -> Int {
+        index * stringsPerPlace + f - (numberedIDs ? 1 : 0)
+    }
+
+    /// The bytes of attribute `c` of place `index`, `nil` when it has none (valid while the
+    /// columns live).
+    @inline(__always)
+    func attributeUTF8(column c: Int, at index: Int) -> UnsafeRawBufferPointer? {
+        if inlineAttributes {
+            let bit = index * attributes + c
+            let word = bit >> 6
+            let absent = data.pointee.absent
+            if word < absent.count && absent.base[word] & (1 << UInt64(bit & 63)) != 0 { return nil }
+            return utf8(stringIndex(index, 2 + c))
+        }
+        return data.pointee.attributeColumns[c].value(at: index)
     }
 }
 
@@ -391,8 +442,10 @@ final class PlaceColumns {
 /// prepared polygons).
 ///
 /// Memory: 57 bytes a place for the coordinates and the index (unit vector and cosine 32,
-/// latitude/longitude 16, index maps 8, nodes about 1.5), plus the text (4 bytes of offset per
-/// string and the UTF-8 bytes themselves). A set saved with `save(to:)` and opened with
+/// latitude/longitude 16, index maps 8, nodes about 1.5), plus the id and name (4 bytes of
+/// offset per string and the UTF-8 bytes themselves) and, per attribute, a value number of 1, 2
+/// or 4 bytes (by the column's count of distinct values), each distinct value stored once. A set
+/// saved with `save(to:)` and opened with
 /// `open(_:)` maps the same arrays from the file, read-only: nothing is copied or rebuilt, and
 /// processes that open one file share its pages.
 ///
@@ -484,10 +537,11 @@ public final class PlaceSet: @unchecked Sendable {
         return columns.string(stringIndex(index, 0))
     }
 
-    /// Where field `f` of place `index` is among the stored strings (not for a numbered id).
+    /// Where field `f` (0 id, 1 name) of place `index` is among the stored strings (not for a
+    /// numbered id).
     @inline(__always)
     func stringIndex(_ index: Int, _ f: Int) -> Int {
-        columns.numberedIDs ? index * (fields - 1) + f - 1 : index * fields + f
+        columns.stringIndex(index, f)
     }
 
     /// The name of place `index`. Precondition: `0 <= index < count`.
@@ -511,8 +565,11 @@ public final class PlaceSet: @unchecked Sendable {
     public func attribute(column: Int, at index: Int) -> String? {
         precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
         precondition(column >= 0 && column < attributeNames.count, "attribute column \(column) is out of range")
-        if columns.isAbsent(column: column, at: index) { return nil }
-        return columns.string(stringIndex(index, 2 + column))
+        return withExtendedLifetime(columns) {
+            columns.attributeUTF8(column: column, at: index).map {
+                String(decoding: $0.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+            }
+        }
     }
 
     /// The column of attribute `name`, `nil` if the set has none of that name.
@@ -531,6 +588,11 @@ public final class PlaceSet: @unchecked Sendable {
             var id = String(index + 1)
             return try id.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
         }
-        return try withExtendedLifetime(columns) { try body(columns.utf8(stringIndex(index, f))) }
+        return try withExtendedLifetime(columns) {
+            if f >= 2 {
+                return try body(columns.attributeUTF8(column: f - 2, at: index) ?? UnsafeRawBufferPointer(start: nil, count: 0))
+            }
+            return try body(columns.utf8(stringIndex(index, f)))
+        }
     }
 }

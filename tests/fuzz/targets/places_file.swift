@@ -35,7 +35,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 private let placeFilePath: String = "/tmp/geoloc-fuzz-\(getpid()).places"
 
 /// Valid place files of small sets (ids, names, attributes with an absent value; and numbered
-/// ids), made through the C door.
+/// ids), made through the C door (the current version), and the version 1 fixtures.
 private let placeFileTemplate: [[UInt8]] = {
     var files: [[UInt8]] = []
     let coords = [geoloc_coord(lat: 38.3, lon: -88.9), geoloc_coord(lat: -33.9, lon: 151.2), geoloc_coord(lat: 89.9, lon: 179.9),
@@ -55,6 +55,13 @@ private let placeFileTemplate: [[UInt8]] = {
         precondition(ok == GEOLOC_OK && geoloc_places_save(set, placeFilePath) == GEOLOC_OK)
         geoloc_places_destroy(set)
         files.append(readFile(placeFilePath))
+    }
+    // Version 1 files (still opened as they are): the fixtures of tests/places.
+    let fixtures = String(#filePath.dropLast("tests/fuzz/targets/places_file.swift".count)) + "tests/places/"
+    for name in ["places-v1.places", "numbered-v1.places"] {
+        let v1 = readFile(fixtures + name)
+        precondition(v1.count > 128 && v1[8] == 1, "missing version 1 fixture \(name)")
+        files.append(v1)
     }
     return files
 }()
