@@ -11,6 +11,8 @@
  *   geoloc-demo near LATLON MILES [LIMIT]      towns within MILES, nearest first (shipped
  *                                              GeoNames gazetteer)
  *   geoloc-demo where LATLON                   offline reverse geocoding: "City, State"
+ *   geoloc-demo find QUERY [LIMIT]             places by name ("Springfield, IL", "Kiev",
+ *                                              "sprinfield"): offline forward geocoding
  *   geoloc-demo track [GPX [REGIONS]]          replays a GPX track through the fix filter and
  *                                              geofence monitor (default: the demo walk)
  *
@@ -42,8 +44,9 @@ int usage(void)
             "                                         city-state-country, postal\n"
             "       %s near LATLON MILES [LIMIT]      towns within MILES, nearest first\n"
             "       %s where LATLON                   the nearest town as \"City, State\"\n"
-            "       %s track [GPX [REGIONS]]          replay a track: kept fixes, geofence events\n",
-            program, program, program, program, program, program, program, program, program);
+            "       %s track [GPX [REGIONS]]          replay a track: kept fixes, geofence events\n"
+            "       %s find QUERY [LIMIT]             places by name, best first\n",
+            program, program, program, program, program, program, program, program, program, program);
     return 2;
 }
 
@@ -82,6 +85,7 @@ static int tour(const char *dir)
     if ((rc = tour_weather(&weather)) != 0) return rc;
     if ((rc = tour_addresses(&addresses)) != 0) return rc;
     if ((rc = tour_places(&trip, &home, stops, stop_rows, n_stops)) != 0) return rc;
+    if ((rc = tour_find()) != 0) return rc;
     return 0;
 }
 
@@ -129,6 +133,8 @@ int main(int argc, char **argv)
         return cmd_near(argv[i + 1], argv[i + 2], argc - i == 4 ? argv[i + 3] : NULL);
     }
     if (strcmp(argv[i], "where") == 0 && argc - i == 2) return cmd_where(argv[i + 1]);
+    if (strcmp(argv[i], "find") == 0 && (argc - i == 2 || argc - i == 3))
+        return cmd_find(argv[i + 1], argc - i == 3 ? argv[i + 2] : NULL);
     if (strcmp(argv[i], "track") == 0 && argc - i <= 3) {
         static char gpx[1100], regions[1100];
         snprintf(gpx, sizeof gpx, "%s/walk.gpx", dir);

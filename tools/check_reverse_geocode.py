@@ -3,8 +3,10 @@
 
 For each row: the nearest place to (lat, lon) by brute force over every place of
 data/gazetteer/cities1000.tsv (great-circle distance on the sphere of radius 6,371,008.8 m,
-ties to the first row), and the text the address-formatting data's rules give for it,
-reimplemented here from the YAML (not from the library's code):
+ties to the first row); its locality (itself, or the place its locality_id names); no locality
+when the nearest place is beyond the row's max_distance_m (empty: 50 km), then the region and
+country alone within 200 km, else ""; and the text the address-formatting data's rules give for
+it, reimplemented here from the YAML (not from the library's code):
 
 - CITY_STATE: the city, then the first-level region: its code where the country's postal
   template (countries/worldwide.yaml) writes `{{{state_code}}}` and state_codes.yaml (or, for
@@ -166,14 +168,22 @@ def main():
     bad = 0
     rows = read_golden()
     countries = set()
+    by_id = {p["id"]: p for p in places}
     for row in rows:
         (d, i), (d2, _) = nearest(places, float(row["lat"]), float(row["lon"]))
         p = places[i]
+        limit = float(row["max_distance_m"]) if row["max_distance_m"] else 50_000.0
+        if d > limit:
+            name = ""
+            text = rules.city_state_country({**p, "name": ""}).lstrip(", ") if d <= 200_000 else ""
+        else:
+            p = by_id[p["locality_id"]] if p["locality_id"] else p
+            name = p["name"]
+            text = rules.text(p, row["style"])
         countries.add(p["country_code"])
-        text = rules.text(p, row["style"])
         problems = []
-        if p["name"] != row["name"]:
-            problems.append(f"nearest is {p['name']!r} (#{i})")
+        if name != row["name"]:
+            problems.append(f"the locality is {name!r} (#{i} {places[i]['name']!r} is the nearest)")
         if text != row["text"]:
             problems.append(f"the rules give {text!r}")
         if d2 - d < 25:

@@ -53,6 +53,8 @@ enum HandleKind: UInt64 {
     case geofences = 0x474C_4645_4E43_4553   // "GLFENCES": a geoloc_geofences
     case monitor = 0x474C_4D4F_4E49_5452     // "GLMONITR": a geoloc_monitor
     case track = 0x474C_5452_4143_4B21       // "GLTRACK!": a geoloc_track
+    case search = 0x474C_5345_4152_4348      // "GLSEARCH": a geoloc_search
+    case timezones = 0x474C_545A_4F4E_4553   // "GLTZONES": a geoloc_timezones (section 9, Time)
     case destroyed = 0x474C_4445_4144_2121   // "GLDEAD!!"
 
     var name: String {
@@ -65,6 +67,8 @@ enum HandleKind: UInt64 {
         case .geofences: return "a geofence set"
         case .monitor: return "a monitor"
         case .track: return "a track"
+        case .search: return "a place search"
+        case .timezones: return "a time-zone map"
         case .destroyed: return "a destroyed handle"
         }
     }

@@ -168,12 +168,14 @@ public func geoloc_best_order(
     _ order: UnsafeMutablePointer<Int>?, _ order_cap: Int, _ legs: UnsafeMutablePointer<Double>?, _ legs_cap: Int,
     _ needed: UnsafeMutablePointer<Int>?, _ result: UnsafeMutablePointer<geoloc_order_result>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
+    let started = monotonicSeconds()
+    return guarded { () throws(GeoLocError) in
         let stops = try inputArray(stops, n, "stops")
         let n = stops.count
         let (neededOut, resultOut) = try orderOutputs(n, order, order_cap, legs, legs_cap, needed, result)
         let e = try routeEnd(end, end_stop, count: n)
-        let opts = try orderOptions(options)
+        var opts = try orderOptions(options)
+        opts.startTime = started
         let (m, u) = try measure(model, unit)
         _ = try checkStops(n, end: e, options: opts)
         let h = try coordinate(home)
@@ -190,7 +192,8 @@ public func geoloc_best_order_matrix(
     _ legs: UnsafeMutablePointer<Double>?, _ legs_cap: Int, _ needed: UnsafeMutablePointer<Int>?,
     _ result: UnsafeMutablePointer<geoloc_order_result>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
+    let started = monotonicSeconds()
+    return guarded { () throws(GeoLocError) in
         let rows = try checkCount(rows, "rows")
         let cols = try checkCount(cols, "cols")
         guard rows == cols, rows >= 1 else {
@@ -203,10 +206,142 @@ public func geoloc_best_order_matrix(
         guard matrix != nil || rows == 1 else { throw GeoLocError(.nullArgument, "matrix is NULL with \(rows) rows") }
         let (neededOut, resultOut) = try orderOutputs(n, order, order_cap, legs, legs_cap, needed, result)
         let e = try routeEnd(end, end_stop, count: n)
-        let opts = try orderOptions(options)
+        var opts = try orderOptions(options)
+        opts.startTime = started
         _ = try checkStops(n, end: e, options: opts)
         let costs = matrix.map { Array(UnsafeBufferPointer(start: $0, count: rows * cols)) } ?? [0]
         let r = try bestOrder(costs: costs, end: e, options: opts)
         return try writeOrder(r, order, order_cap, legs, legs_cap, neededOut, resultOut)
+    }
+}
+
+// MARK: - The best order with opening hours
+
+/// The windows and service times of a windows call (NULL: always open, no service).
+private func windowArrays(
+    _ windows: UnsafePointer<geoloc_time_window>?, _ service: UnsafePointer<Double>?, _ n: Int
+) -> ([TimeWindow], [Double]) {
+    var w = [TimeWindow](repeating: .always, count: n)
+    if let windows { for i in 0..<n { w[i] = TimeWindow(earliest: windows[i].earliest, latest: windows[i].latest) } }
+    let s = service.map { Array(UnsafeBufferPointer(start: $0, count: n)) } ?? []
+    return (w, s)
+}
+
+/// The checks both windows calls share before any work: the out-pointers and the capacity.
+private func scheduleOutputs(
+    _ n: Int, _ order: UnsafeMutablePointer<Int>?, _ cap: Int, _ legs: UnsafeMutablePointer<Double>?, _ legsCap: Int,
+    _ needed: UnsafeMutablePointer<Int>?, _ result: UnsafeMutablePointer<geoloc_schedule_result>?
+) throws(GeoLocError) -> (UnsafeMutablePointer<Int>, UnsafeMutablePointer<geoloc_schedule_result>) {
+    let needed = try required(needed, "needed")
+    let result = try required(result, "result")
+    _ = try checkCount(cap, "cap")
+    _ = try checkCount(legsCap, "legs_cap")
+    if order == nil && n > 0 { throw GeoLocError(.nullArgument, "order is NULL with \(n) stops") }
+    if legs == nil && legsCap != 0 { throw GeoLocError(.nullArgument, "legs is NULL but legs_cap is \(legsCap)") }
+    return (needed, result)
+}
+
+/// Writes a scheduled order: *needed and result always, the arrays only when they hold
+/// everything; GEOLOC_E_WINDOWS_MISSED (soft) when the order misses a window.
+private func writeSchedule(
+    _ r: ScheduledOrder, _ order: UnsafeMutablePointer<Int>?, _ visits: UnsafeMutablePointer<geoloc_stop_visit>?,
+    _ cap: Int, _ legs: UnsafeMutablePointer<Double>?, _ legsCap: Int, _ needed: UnsafeMutablePointer<Int>,
+    _ result: UnsafeMutablePointer<geoloc_schedule_result>
+) -> geoloc_status {
+    let values = [r.travel, r.end, r.lateness] + r.legs + r.visits.flatMap { [$0.arrival, $0.departure, $0.lateness] }
+    if let bad = values.first(where: { !$0.isFinite }) {
+        return fail(.outOfRange, "the schedule's times overflow (\(show(bad))); use smaller times")
+    }
+    needed.pointee = r.legs.count
+    var out = geoloc_schedule_result()
+    out.travel = r.travel
+    out.end_time = r.end
+    out.lateness = r.lateness
+    out.missed = r.missed
+    out.feasible = r.feasible
+    out.proven_optimal = r.provenOptimal
+    out.stop_count = r.order.count
+    out.leg_count = r.legs.count
+    result.pointee = out
+    if cap < r.order.count || (legs != nil && legsCap < r.legs.count) {
+        return fail(.bufferTooSmall, "the route has \(r.order.count) stops and \(r.legs.count) legs; "
+            + "cap is \(cap)" + (legs != nil ? ", legs_cap \(legsCap)" : ""))
+    }
+    if let order { for (i, s) in r.order.enumerated() { order[i] = s } }
+    if let visits {
+        for (i, v) in r.visits.enumerated() {
+            visits[i] = geoloc_stop_visit(stop: v.stop, arrival: v.arrival, wait: v.wait, departure: v.departure, lateness: v.lateness)
+        }
+    }
+    if let legs { for (i, d) in r.legs.enumerated() { legs[i] = d } }
+    if !r.feasible {
+        return fail(.windowsMissed, "no order meets every window: the least late order misses \(r.missed) "
+            + "(total lateness \(show(r.lateness)))")
+    }
+    return GEOLOC_OK
+}
+
+@c @implementation
+public func geoloc_best_order_windows(
+    _ times: UnsafePointer<Double>?, _ rows: Int, _ cols: Int, _ windows: UnsafePointer<geoloc_time_window>?,
+    _ service_s: UnsafePointer<Double>?, _ departure: Double, _ return_by: Double, _ end: geoloc_route_end,
+    _ end_stop: Int, _ options: UnsafePointer<geoloc_order_options>?, _ order: UnsafeMutablePointer<Int>?,
+    _ visits: UnsafeMutablePointer<geoloc_stop_visit>?, _ cap: Int, _ legs: UnsafeMutablePointer<Double>?,
+    _ legs_cap: Int, _ needed: UnsafeMutablePointer<Int>?, _ result: UnsafeMutablePointer<geoloc_schedule_result>?
+) -> geoloc_status {
+    let started = monotonicSeconds()
+    return guarded { () throws(GeoLocError) in
+        let rows = try checkCount(rows, "rows")
+        let cols = try checkCount(cols, "cols")
+        guard rows == cols, rows >= 1 else {
+            throw GeoLocError(.invalidArgument, "the matrix is \(rows) x \(cols); it must be square, (n + 1) x (n + 1)")
+        }
+        let n = rows - 1
+        if n > ScheduledOrder.maxStops {
+            throw GeoLocError(.countTooLarge, "\(n) stops are more than the \(ScheduledOrder.maxStops) a route takes")
+        }
+        guard times != nil || rows == 1 else { throw GeoLocError(.nullArgument, "times is NULL with \(rows) rows") }
+        let (neededOut, resultOut) = try scheduleOutputs(n, order, cap, legs, legs_cap, needed, result)
+        let e = try routeEnd(end, end_stop, count: n)
+        var opts = try orderOptions(options)
+        opts.startTime = started
+        _ = try checkStops(n, end: e, options: opts)
+        let t = times.map { Array(UnsafeBufferPointer(start: $0, count: rows * cols)) } ?? [0]
+        let (w, s) = windowArrays(windows, service_s, n)
+        let r = try bestOrder(
+            travelTimes: t, windows: w, serviceTimes: s, departure: departure, returnBy: return_by, end: e, options: opts)
+        return writeSchedule(r, order, visits, cap, legs, legs_cap, neededOut, resultOut)
+    }
+}
+
+@c @implementation
+public func geoloc_best_order_windows_coords(
+    _ home: geoloc_coord, _ stops: UnsafePointer<geoloc_coord>?, _ n: Int, _ speed_mps: Double, _ model: geoloc_model,
+    _ windows: UnsafePointer<geoloc_time_window>?, _ service_s: UnsafePointer<Double>?, _ departure: Double,
+    _ return_by: Double, _ end: geoloc_route_end, _ end_stop: Int, _ options: UnsafePointer<geoloc_order_options>?,
+    _ order: UnsafeMutablePointer<Int>?, _ visits: UnsafeMutablePointer<geoloc_stop_visit>?, _ cap: Int,
+    _ legs: UnsafeMutablePointer<Double>?, _ legs_cap: Int, _ needed: UnsafeMutablePointer<Int>?,
+    _ result: UnsafeMutablePointer<geoloc_schedule_result>?
+) -> geoloc_status {
+    let started = monotonicSeconds()
+    return guarded { () throws(GeoLocError) in
+        let stops = try inputArray(stops, n, "stops")
+        let n = stops.count
+        if n > ScheduledOrder.maxStops {
+            throw GeoLocError(.countTooLarge, "\(n) stops are more than the \(ScheduledOrder.maxStops) a route takes")
+        }
+        let (neededOut, resultOut) = try scheduleOutputs(n, order, cap, legs, legs_cap, needed, result)
+        let e = try routeEnd(end, end_stop, count: n)
+        var opts = try orderOptions(options)
+        opts.startTime = started
+        let m = try decode(model.rawValue, as: EarthModel.self, "model")
+        _ = try checkStops(n, end: e, options: opts)
+        let h = try coordinate(home)
+        let coords = try coordinates(stops, "stops")
+        let (w, s) = windowArrays(windows, service_s, n)
+        let r = try bestOrder(
+            home: h, stops: coords, speed: speed_mps, windows: w, serviceTimes: s, departure: departure,
+            returnBy: return_by, end: e, model: m, options: opts)
+        return writeSchedule(r, order, visits, cap, legs, legs_cap, neededOut, resultOut)
     }
 }

@@ -291,6 +291,7 @@ extension Double: CResult {
 extension Int: CResult { var nonFinite: (field: String, value: Double)? { nil } }
 extension Int64: CResult { var nonFinite: (field: String, value: Double)? { nil } }
 extension Bool: CResult { var nonFinite: (field: String, value: Double)? { nil } }
+extension UInt16: CResult { var nonFinite: (field: String, value: Double)? { nil } }
 extension OpaquePointer: CResult { var nonFinite: (field: String, value: Double)? { nil } }
 extension UnsafePointer: CResult { var nonFinite: (field: String, value: Double)? { nil } }
 extension Optional: CResult where Wrapped: CResult { var nonFinite: (field: String, value: Double)? { self?.nonFinite } }
@@ -318,10 +319,11 @@ extension geoloc_order_result: CResult {
     }
 }
 extension geoloc_fix: CResult {
+    /// time NaN: a track point without a time (geoloc_track_points, since 0.4).
     var nonFinite: (field: String, value: Double)? {
         if bad(lat) { return ("lat", lat) }
         if bad(lon) { return ("lon", lon) }
-        if bad(time) { return ("time", time) }
+        if bad(time, absentAllowed: true) { return ("time", time) }
         if bad(accuracy_m) { return ("accuracy_m", accuracy_m) }
         if bad(speed_mps, absentAllowed: true) { return ("speed_mps", speed_mps) }
         if bad(course_deg, absentAllowed: true) { return ("course_deg", course_deg) }
@@ -360,6 +362,26 @@ extension geoloc_track_stats: CResult {
             ("max_speed_mps", max_speed_mps), ("elevation_gain_m", elevation_gain_m), ("elevation_loss_m", elevation_loss_m),
         ]
         return fields.first { bad($0.1) }
+    }
+}
+extension geoloc_track_segment: CResult {
+    var nonFinite: (field: String, value: Double)? { nil }
+}
+extension geoloc_segment_stats: CResult {
+    /// start_time and end_time are NaN when no point has a time.
+    var nonFinite: (field: String, value: Double)? {
+        if let s = stats.nonFinite { return ("stats." + s.field, s.value) }
+        if bad(timed_length_m) { return ("timed_length_m", timed_length_m) }
+        if bad(start_time, absentAllowed: true) { return ("start_time", start_time) }
+        if bad(end_time, absentAllowed: true) { return ("end_time", end_time) }
+        return nil
+    }
+}
+extension geoloc_timezone: CResult { var nonFinite: (field: String, value: Double)? { nil } }
+extension geoloc_locality: CResult {
+    var nonFinite: (field: String, value: Double)? {
+        bad(distance_m) ? ("distance_m", distance_m) : bad(nearest_distance_m) ? ("nearest_distance_m", nearest_distance_m)
+            : bad(reach_m) ? ("reach_m", reach_m) : nil
     }
 }
 extension geoloc_stay_point: CResult {

@@ -1,5 +1,5 @@
-// The C ABI of time (Sources/GeoLoc/Time). Every function checks its arguments, calls the core
-// and maps every error to a status.
+// The C ABI of time (Sources/GeoLoc/Time): the zone at a point, and local time. Every function
+// checks its arguments, calls the core and maps every error to a status.
 import CGeoLoc
 @_spi(CABI) import GeoLoc
 
@@ -70,10 +70,9 @@ public func geoloc_local_time_text(
     _ zone: UnsafePointer<CChar>?, _ instant: Int64, _ style: geoloc_time_style, _ buf: UnsafeMutablePointer<CChar>?,
     _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        try outputBuffer(buf, cap, needed)
+    textResult(buf, cap, needed) { () throws(GeoLocError) in
         let s = try decode(style.rawValue, as: LocalTimeStyle.self, "style")
-        return writeText(try zoneRules(zone).text(at: instant, style: s), buf, cap, needed)
+        return try zoneRules(zone).text(at: instant, style: s)
     }
 }
 
@@ -110,29 +109,121 @@ public func geoloc_tzif_local_time(
 
 @c @implementation
 public func geoloc_time_zone_names(_ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        try outputBuffer(buf, cap, needed)
-        let names = try ZoneRulesDatabase.shared().names
-        return writeText(names.map { $0 + "\n" }.joined(), buf, cap, needed)
+    textResult(buf, cap, needed) { () throws(GeoLocError) in
+        try ZoneRulesDatabase.shared().names.map { $0 + "\n" }.joined()
     }
 }
 
 @c @implementation
 public func geoloc_tzdata_version(_ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        try outputBuffer(buf, cap, needed)
-        return writeText(try ZoneRulesDatabase.shared().version, buf, cap, needed)
-    }
+    textResult(buf, cap, needed) { () throws(GeoLocError) in try ZoneRulesDatabase.shared().version }
 }
 
 @c @implementation
 public func geoloc_tzdata_source(_ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        try outputBuffer(buf, cap, needed)
-        let source = switch try ZoneRulesDatabase.shared().source {
+    textResult(buf, cap, needed) { () throws(GeoLocError) in
+        switch try ZoneRulesDatabase.shared().source {
         case .compiled(let path): path
         case .system(let directory): directory
         }
-        return writeText(source, buf, cap, needed)
+    }
+}
+
+// MARK: - The zone at a point (TimeZoneMap)
+
+/// The zone of a C zone number, checked against the map.
+private func zoneID(_ map: TimeZoneMap, _ zone: UInt16, _ what: String) throws(GeoLocError) -> TimeZoneID {
+    guard Int(zone) < map.count else {
+        throw GeoLocError(.outOfRange, "\(what) \(zone) is not a zone of the map (it has \(map.count))")
+    }
+    return TimeZoneID(rawValue: zone)
+}
+
+/// The zone at a point as the C struct.
+private func cTimeZone(_ map: TimeZoneMap, _ zone: TimeZoneID) -> geoloc_timezone {
+    let hours = map.nauticalOffsetHours(zone)
+    return geoloc_timezone(zone: zone.rawValue, nautical: hours != nil, utc_offset_hours: Int8(truncatingIfNeeded: hours ?? 0))
+}
+
+@c @implementation
+public func geoloc_timezones_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
+    create(out, .timezones) { () throws(GeoLocError) in
+        if let path { try TimeZoneMap.open(try readText(path, "path")) } else { try TimeZoneMap.shipped() }
+    }
+}
+
+@c @implementation
+public func geoloc_timezones_destroy(_ timezones: OpaquePointer?) {
+    release(timezones, .timezones, "timezones")
+}
+
+@c @implementation
+public func geoloc_timezones_count(_ timezones: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
+    answer(timezones, .timezones, as: TimeZoneMap.self, "timezones", count, "count") { $0.count }
+}
+
+@c @implementation
+public func geoloc_timezones_name(
+    _ timezones: OpaquePointer?, _ zone: UInt16, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    textResult(buf, cap, needed) { () throws(GeoLocError) in
+        let map = try borrow(timezones, .timezones, as: TimeZoneMap.self, "timezones")
+        return map.name(try zoneID(map, zone, "zone"))
+    }
+}
+
+@c @implementation
+public func geoloc_timezones_find(
+    _ timezones: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ zone: UnsafeMutablePointer<UInt16>?
+) -> geoloc_status {
+    answer(timezones, .timezones, as: TimeZoneMap.self, "timezones", zone, "zone") { (map) throws(GeoLocError) in
+        let text = try readText(name, "name")
+        guard let id = map.zone(named: text) else { throw GeoLocError(.notFound, "no zone is named \(quote(text))") }
+        return id.rawValue
+    }
+}
+
+@c @implementation
+public func geoloc_timezones_version(
+    _ timezones: OpaquePointer?, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    textResult(buf, cap, needed) { () throws(GeoLocError) in
+        try borrow(timezones, .timezones, as: TimeZoneMap.self, "timezones").dataVersion
+    }
+}
+
+@c @implementation
+public func geoloc_timezone_at(
+    _ timezones: OpaquePointer?, _ c: geoloc_coord, _ out: UnsafeMutablePointer<geoloc_timezone>?
+) -> geoloc_status {
+    answer(timezones, .timezones, as: TimeZoneMap.self, "timezones", out, "out") { (map) throws(GeoLocError) in
+        cTimeZone(map, try map.zone(at: try coordinate(c)))
+    }
+}
+
+@c @implementation
+public func geoloc_timezone_at_many(
+    _ timezones: OpaquePointer?, _ points: UnsafePointer<geoloc_coord>?, _ n: Int, _ zones: UnsafeMutablePointer<UInt16>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let map = try borrow(timezones, .timezones, as: TimeZoneMap.self, "timezones")
+        let points = try inputArray(points, n, "points")
+        if points.count != 0 && zones == nil { throw GeoLocError(.nullArgument, "zones is NULL with n = \(points.count)") }
+        guard points.count > 0, let zones else { return GEOLOC_OK }
+        // The map checks every point (CoordinateArray.check) before it writes any zone.
+        try map.zones(degrees: degrees(points.baseAddress, points.count), count: points.count, into: zones)
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_timezone_name_at(
+    _ timezones: OpaquePointer?, _ c: geoloc_coord, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    textResult(buf, cap, needed) { () throws(GeoLocError) in
+        let map = try borrow(timezones, .timezones, as: TimeZoneMap.self, "timezones")
+        return map.name(try map.zone(at: try coordinate(c)))
     }
 }

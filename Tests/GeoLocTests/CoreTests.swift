@@ -50,7 +50,7 @@ final class CoreTests: XCTestCase {
     }
 
     func testErrorCodesAreStable() {
-        XCTAssertEqual(GeoLocError.Code.allCases.map(\.rawValue), Array(1...15))
+        XCTAssertEqual(GeoLocError.Code.allCases.map(\.rawValue), Array(1...16))
         XCTAssertEqual(maxCount, 1 << 30)
     }
 

@@ -19,7 +19,8 @@ final class GeocodingTests: XCTestCase {
         let g = try Gazetteer.shipped()
         XCTAssertEqual(g.places.count, 170_391)
         XCTAssertEqual(
-            g.places.attributeNames, ["country_code", "admin1_code", "admin1_name", "admin2_name", "population", "country_name"])
+            g.places.attributeNames,
+            ["country_code", "admin1_code", "admin1_name", "admin2_name", "population", "country_name", "locality_id"])
         XCTAssertTrue(try Gazetteer.shipped() === g, "loaded once, shared")
         XCTAssertEqual(g.places.id(at: 0), "3038832")
         XCTAssertEqual(g.places.name(at: 0), "Vila")
@@ -54,21 +55,117 @@ final class GeocodingTests: XCTestCase {
     }
 
     /// tests/golden/reverse_geocode.tsv: "City, State" in 34 countries, checked against the
-    /// sources by tools/check_reverse_geocode.py.
+    /// sources by tools/check_reverse_geocode.py; max_distance_m "inf" asks for no limit.
     func testGoldenTable() throws {
-        let rows = try Golden.rows("reverse_geocode.tsv", columns: ["lat", "lon", "style", "name", "text"])
+        let rows = try Golden.rows("reverse_geocode.tsv", columns: ["lat", "lon", "style", "max_distance_m", "name", "text"])
         var countries = Set<String>()
         for row in rows {
             let (lat, lon, styleName) = (row.double("lat"), row.double("lon"), row.text("style"))
             XCTAssertTrue(styleName == "CITY_STATE" || styleName == "CITY_STATE_COUNTRY", styleName)
             let style: AddressStyle = styleName == "CITY_STATE" ? .cityState : .cityStateCountry
-            let r = try reverse(lat, lon)
+            var options = ReverseGeocodeOptions()
+            if !row.text("max_distance_m").isEmpty { options.maxDistance = row.double("max_distance_m") }
+            let r = try Gazetteer.shipped().reverse(Coordinate(latitude: lat, longitude: lon), options: options)
             XCTAssertEqual(r.name, row.text("name"), "\(lat),\(lon)")
+            XCTAssertEqual(r.hasLocality, !row.text("name").isEmpty, "\(lat),\(lon)")
             XCTAssertEqual(r.formatted(style), row.text("text"), "\(lat),\(lon) \(styleName)")
             countries.insert(r.countryCode)
         }
-        XCTAssertEqual(rows.count, 71)
+        XCTAssertEqual(rows.count, 76)
         XCTAssertGreaterThanOrEqual(countries.count, 20)
+    }
+
+    /// Issue 20: the nine cities at their usual centres read as the city, with the section as the
+    /// sub-locality.
+    func testCityCentresReadAsTheCity() throws {
+        let cases: [(Double, Double, String, String, String)] = [
+            (41.8781, -87.6298, "Chicago, IL", "Chicago Loop", "Chicago Loop, Chicago, IL"),
+            (43.6532, -79.3832, "Toronto, ON", "Bay Street Corridor", "Bay Street Corridor, Toronto, ON"),
+            (48.8566, 2.3522, "Paris, Île-de-France", "Paris 04 Hôtel-de-Ville", "Paris 04 Hôtel-de-Ville, Paris, Île-de-France"),
+            (-23.5505, -46.6333, "São Paulo, SP", "Se", "Se, São Paulo, SP"),
+            (52.52, 13.405, "Berlin, State of Berlin", "Mitte", "Mitte, Berlin, State of Berlin"),
+            (37.7749, -122.4194, "San Francisco, CA", "", "San Francisco, CA"),
+            (41.0082, 28.9784, "Istanbul", "Sultanahmet", "Sultanahmet, Istanbul"),
+            (48.2082, 16.3738, "Vienna", "", "Vienna"),
+            (40.7128, -74.0060, "New York City, NY", "", "New York City, NY"),
+        ]
+        let g = try Gazetteer.shipped()
+        for (lat, lon, text, sub, long) in cases {
+            let c = try Coordinate(latitude: lat, longitude: lon)
+            let r = try g.reverse(c)
+            XCTAssertEqual(r.formatted(), text)
+            XCTAssertEqual(r.subLocality, sub, text)
+            XCTAssertEqual(r.formatted(subLocality: true), long)
+            XCTAssertTrue(r.hasLocality && r.withinReach, text)
+            XCTAssertEqual(try g.reverseText(c, style: .cityState, options: .init(subLocality: true)).text, long)
+            XCTAssertEqual(try g.reverseText(c).text, text)
+        }
+        let loop = try g.reverse(Coordinate(latitude: 41.8781, longitude: -87.6298))
+        XCTAssertEqual(g.places.id(at: loop.index), "4887398")
+        XCTAssertEqual(loop.distance, 3_543, accuracy: 10)  // to Chicago's point
+        XCTAssertEqual(loop.nearestDistance, 724, accuracy: 10)  // to Chicago Loop's
+        XCTAssertEqual(loop.nearestIndex, loop.subLocalityIndex)
+        XCTAssertEqual(loop.reach, 6 * 2_664_452.0.squareRoot(), accuracy: 1)
+    }
+
+    /// Issue 20: far from every place, no locality; the region and country alone within the
+    /// country reach; the old answer with no maximum.
+    func testNoLocality() throws {
+        let g = try Gazetteer.shipped()
+        let pacific = try Coordinate(latitude: -30, longitude: -140)
+        var r = try g.reverse(pacific)
+        XCTAssertFalse(r.hasLocality)
+        XCTAssertEqual(r.name, "")
+        XCTAssertEqual(r.formatted(), "")
+        XCTAssertEqual(r.countryCode, "")
+        XCTAssertGreaterThan(r.distance, 200_000)
+        XCTAssertTrue(try g.reverseText(pacific).text.isEmpty)
+        let m = try g.locality(at: pacific)
+        XCTAssertNil(m.locality)
+        XCTAssertFalse(m.inCountry)
+        // In the Nevada desert, 60-odd km from the nearest town: Nevada alone.
+        let desert = try Coordinate(latitude: 40.0, longitude: -117.0)
+        r = try g.reverse(desert, options: .init(maxDistance: 10_000))
+        XCTAssertFalse(r.hasLocality)
+        XCTAssertEqual(r.formatted(), "Nevada, United States")
+        XCTAssertEqual(r.formatted(.cityStateCountry), "Nevada, United States")
+        XCTAssertEqual(r.countryCode, "US")
+        XCTAssertEqual(try g.reverseText(desert, style: .cityState, options: .init(maxDistance: 10_000)).text, "Nevada, United States")
+        XCTAssertEqual(try g.reverse(desert, options: .init(maxDistance: 10_000, countryReach: 0)).formatted(), "")
+        // No limit: the nearest place's locality however far.
+        r = try g.reverse(pacific, options: .init(maxDistance: .infinity))
+        XCTAssertTrue(r.hasLocality)
+        XCTAssertFalse(r.withinReach)
+        XCTAssertFalse(r.name.isEmpty)
+        assertThrows(.notFinite) { () throws(GeoLocError) in _ = try g.reverse(pacific, options: .init(maxDistance: .nan)) }
+        assertThrows(.outOfRange) { () throws(GeoLocError) in _ = try g.reverse(pacific, options: .init(maxDistance: -1)) }
+        assertThrows(.outOfRange) { () throws(GeoLocError) in _ = try g.reverse(pacific, options: .init(countryReach: -1)) }
+    }
+
+    /// Issue 20: the locality reference set (tests/golden/reverse_geocode_localities.tsv, made
+    /// without the library), scored; bench/places/score_localities.py prints the same figures
+    /// beside reverse_geocoder's.
+    func testLocalityReferenceSet() throws {
+        let rows = try Golden.rows(
+            "reverse_geocode_localities.tsv", columns: ["kind", "lat", "lon", "expect_id", "name", "country", "population", "how"])
+        let g = try Gazetteer.shipped()
+        var score: [String: (Int, Int)] = [:]
+        for row in rows {
+            let m = try g.locality(at: Coordinate(latitude: row.double("lat"), longitude: row.double("lon")))
+            let got = m.locality.map { g.places.id(at: $0) } ?? ""
+            let (a, b) = score[row.text("kind"), default: (0, 0)]
+            score[row.text("kind")] = (a + (got == row.text("expect_id") ? 1 : 0), b + 1)
+        }
+        Self.checkReferenceScores(score.mapValues { ($0.0, $0.1) })
+    }
+
+    /// The shares each door must reach on the reference set (the measured ones, rounded down).
+    static func checkReferenceScores(_ score: [String: (Int, Int)], file: StaticString = #filePath, line: UInt = #line) {
+        let least: [String: Double] = ["centre": 0.99, "ring1": 0.99, "ring3": 0.98, "town": 1, "far": 1, "named": 1]
+        for (kind, share) in least {
+            guard let (a, b) = score[kind] else { XCTFail("no \(kind) rows", file: file, line: line); continue }
+            XCTAssertGreaterThanOrEqual(Double(a) / Double(b), share, "\(kind): \(a) of \(b)", file: file, line: line)
+        }
     }
 
     func testNativeNamesAndRegions() throws {
@@ -90,10 +187,15 @@ final class GeocodingTests: XCTestCase {
     }
 
     func testOceansPolesAndTheAntimeridian() throws {
-        // The nearest town, however far.
+        // With no maximum distance: the nearest town, however far.
+        let g = try Gazetteer.shipped()
+        func reverse(_ lat: Double, _ lon: Double) throws -> ReverseGeocode {
+            try g.reverse(Coordinate(latitude: lat, longitude: lon), options: .init(maxDistance: .infinity))
+        }
         var r = try reverse(30, -40)
         XCTAssertEqual(r.formatted(.cityStateCountry), "Lajes das Flores, Azores, Portugal")
         XCTAssertEqual(r.distance, 1_316_758, accuracy: 1)
+        XCTAssertFalse(try self.reverse(30, -40).hasLocality, "no locality by default")
         r = try reverse(90, 0)
         XCTAssertEqual(r.formatted(), "Longyearbyen, Svalbard")
         XCTAssertEqual(r.formatted(.cityStateCountry), "Longyearbyen, Svalbard, Svalbard and Jan Mayen")
@@ -104,11 +206,11 @@ final class GeocodingTests: XCTestCase {
         XCTAssertEqual(r.distance, 3_899_217, accuracy: 1)
         XCTAssertEqual(try reverse(-90, -77).index, r.index)
         // Across the antimeridian: the nearest place may be on the other side.
-        let east = try reverse(-16.5, -179.99)
-        let west = try reverse(-16.5, 179.99)
+        let east = try self.reverse(-16.5, -179.99)
+        let west = try self.reverse(-16.5, 179.99)
         XCTAssertEqual(east.countryCode, "FJ")
         XCTAssertEqual(west.countryCode, "FJ")
-        XCTAssertEqual(try reverse(-16.5, 180).index, try reverse(-16.5, -180).index)
+        XCTAssertEqual(try self.reverse(-16.5, 180).index, try self.reverse(-16.5, -180).index)
     }
 
     func testWGS84IsPassedThrough() throws {
@@ -212,7 +314,8 @@ final class GeocodingTests: XCTestCase {
         XCTAssertEqual(shared, 37)  // every place of the shipped data at another's position
         var mismatches = 0
         for (k, c) in points.enumerated() {
-            let r = try g.reverse(c)
+            let m = try g.locality(at: c, options: .init(maxDistance: .infinity))
+            let r = (index: m.nearest, distance: m.nearestDistance)
             let (index, d) = sweep(c)
             if k % 110 == 0 {
                 let full = everyPlace(c)
@@ -224,7 +327,6 @@ final class GeocodingTests: XCTestCase {
                 XCTFail("\(c): reverse gave #\(r.index) at \(r.distance) m, exhaustive #\(index) at \(d) m")
             }
             XCTAssertEqual(r.distance, d, accuracy: d * 1e-12 + 1e-9, "\(c)")
-            XCTAssertEqual(r.name, s.name(at: index))
         }
         XCTAssertEqual(mismatches, 0)
     }
@@ -235,13 +337,16 @@ final class GeocodingTests: XCTestCase {
         // rg_cities1000.csv's own columns: lat, lon, name, admin1, admin2, cc.
         let g = try Gazetteer(path: Self.fixtures + "rg_sample.csv")
         XCTAssertEqual(g.places.count, 4)
+        let any = ReverseGeocodeOptions(maxDistance: .infinity)  // four places: far apart
         let r = try g.reverse(Coordinate(latitude: 39.7, longitude: -89.5))
         XCTAssertEqual(r.admin1Code, "")
         XCTAssertEqual(r.formatted(), "Springfield, IL")  // the formatter derives the code
         XCTAssertEqual(r.formatted(.cityStateCountry), "Springfield, Illinois, United States")
         XCTAssertEqual(try g.reverse(Coordinate(latitude: 37, longitude: -93)).formatted(), "Springfield, MO")
-        XCTAssertEqual(try g.reverse(Coordinate(latitude: 50, longitude: 3)).formatted(.cityStateCountry), "Paris, Ile-de-France, France")
-        XCTAssertEqual(try g.reverse(Coordinate(latitude: 44, longitude: -80)).formatted(), "Toronto, ON")
+        XCTAssertEqual(try g.reverse(Coordinate(latitude: 50, longitude: 3), options: any).formatted(.cityStateCountry), "Paris, Ile-de-France, France")
+        XCTAssertEqual(try g.reverse(Coordinate(latitude: 44, longitude: -80), options: any).formatted(), "Toronto, ON")
+        // No population column: every place reaches 0 m, so a point's own surroundings are 2 km.
+        XCTAssertFalse(try g.reverse(Coordinate(latitude: 44, longitude: -80)).hasLocality)
     }
 
     func testInitChecksThePlaces() throws {
@@ -256,8 +361,10 @@ final class GeocodingTests: XCTestCase {
             try Gazetteer(places: PlaceSet.load(csv: "lat,lon,country_code\n1,2,US\n").places)
         }
         let g = try Gazetteer(places: PlaceSet([Place(coordinate: c, id: "a", name: "A", attributes: ["cc": "FR"])]))
-        let r = try g.reverse(Coordinate(latitude: 0, longitude: 0))
-        XCTAssertEqual(r, ReverseGeocode(index: 0, distance: r.distance, name: "A", admin1Code: "", admin1Name: "", admin2Name: "", countryCode: "FR"))
+        let r = try g.reverse(Coordinate(latitude: 0, longitude: 0), options: .init(maxDistance: .infinity))
+        var expected = ReverseGeocode(index: 0, distance: r.distance, name: "A", admin1Code: "", admin1Name: "", admin2Name: "", countryCode: "FR")
+        expected.withinReach = false
+        XCTAssertEqual(r, expected)
         XCTAssertEqual(r.countryName, "")
         XCTAssertEqual(r.formatted(), "A")
         XCTAssertEqual(r.formatted(.cityStateCountry), "A, France")
@@ -346,7 +453,7 @@ final class GeocodingTests: XCTestCase {
         XCTAssertEqual(many.count, points.count)
         for (p, m) in zip(points, many) {
             let r = try g.reverse(p)
-            XCTAssertEqual(PlaceMatch(index: r.index, distance: r.distance), m)
+            XCTAssertEqual(PlaceMatch(index: r.nearestIndex, distance: r.nearestDistance), m)
         }
         for style in AddressStyle.allCases {
             let texts = try g.reverseText(points, style: style)
@@ -355,9 +462,11 @@ final class GeocodingTests: XCTestCase {
                 let r = try g.reverse(p)
                 XCTAssertEqual(texts[i], r.formatted(style), "\(style) at \(p)")
                 let one = try g.reverseText(p, style: style)
-                XCTAssertEqual(one.place, many[i])
+                XCTAssertEqual(one.place, PlaceMatch(index: r.index, distance: r.distance))
                 XCTAssertEqual(one.text, texts[i])
-                XCTAssertEqual(try g.text(ofPlace: r.index, style: style), texts[i])
+                if r.hasLocality { XCTAssertEqual(try g.text(ofPlace: r.index, style: style), texts[i]) }
+                let sub = try g.reverseText(p, style: style, options: .init(subLocality: true)).text
+                XCTAssertEqual(sub, r.formatted(style, subLocality: true))
             }
         }
         XCTAssertEqual(try g.nearestPlaces(to: []), [])

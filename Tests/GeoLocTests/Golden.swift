@@ -84,6 +84,8 @@ extension XCTestCase {
         case .unsupported: return "E_UNSUPPORTED"
         case .noMemory: return "E_NO_MEMORY"
         case .internalError: return "E_INTERNAL"
+        case .noLocality: return "E_NO_LOCALITY"
+        case .windowsMissed: return "E_WINDOWS_MISSED"
         }
     }
 

@@ -97,6 +97,38 @@ def main() -> None:
         t, s = timed(lambda: run_ortools(m, 1.0))
         add("py.ortools_gls 1s n=100", tour_length(m, t) / opt - 1, s)
 
+    # 200 and 500 stops across a country-sized box (fixed seeds): gap to the best tour any row
+    # found (elkai runs=10 among them), as no proven optimum is known.
+    rng = numpy.random.default_rng(22)
+    for n in (200, 500):
+        for k in range(3):
+            pts = numpy.column_stack([rng.uniform(25, 49, n + 1), rng.uniform(-124, -67, n + 1)])
+            m = matrix(pts)
+            found = {}
+            r, s = timed(lambda: geoloc.best_order(pts[0], pts[1:]))
+            found["py.geoloc.best_order n=%d" % n] = (r.total, s)
+            for runs in (1, 10):
+                t, s = timed(lambda: run_elkai(m, runs))
+                found["py.elkai runs=%d n=%d" % (runs, n)] = (tour_length(m, t), s)
+            t, s = timed(lambda: run_ortools(m, 2.0))
+            found["py.ortools_gls 2s n=%d" % n] = (tour_length(m, t) if t else math.inf, s)
+            best = min(v[0] for v in found.values())
+            for row, (length, s) in found.items():
+                add(row, length / best - 1, s)
+
+    # 4,096 stops on WGS84: the search on the sphere, the legs on WGS84. Its gap is measured at
+    # 1,000 stops against the same search run on the whole WGS84 geodesic matrix.
+    pts = numpy.column_stack([rng.uniform(25, 49, 4097), rng.uniform(-124, -67, 4097)])
+    r, s = timed(lambda: geoloc.best_order(pts[0], pts[1:], model="wgs84"))
+    add("py.geoloc.best_order wgs84 n=4096", 0.0, s)
+    pts = pts[:1001]
+    r, s = timed(lambda: geoloc.best_order(pts[0], pts[1:], model="wgs84"))
+    ii, jj = numpy.meshgrid(numpy.arange(1001), numpy.arange(1001), indexing="ij")
+    inv = geoloc.geodesic_inverse_many(pts[ii.ravel()], pts[jj.ravel()])
+    dist = inv[0] if isinstance(inv, tuple) else getattr(inv, "distance", inv)
+    full = geoloc.best_order_matrix(numpy.asarray(dist).reshape(1001, 1001))
+    add("py.geoloc wgs84 sphere-search n=1000", r.total / full.total - 1, s)
+
     for line in country.read_text().splitlines():
         f = line.split("\t")
         pts = numpy.array([[float(x) for x in p.split(",")] for p in f[1:]])
@@ -119,7 +151,8 @@ def main() -> None:
     for row, (count, gap, seconds) in rows.items():
         shown = "no tour" if math.isinf(gap) else "%.4f%%" % (100 * gap)
         print("%-32s %9d %12.1f %13s" % (row, count, 1000 * seconds / count, shown))
-    print("\nn=100: gap to the proven optimum; n=1000: gap to the best tour any row found%s."
+    print("\nn=100: gap to the proven optimum; n=200, 500, 1000: gap to the best tour any row found%s;"
+          " wgs84 n=1000: the sphere search's WGS84 total against the search on the whole geodesic matrix."
           % (" (elkai runs=10 among them)" if long_run else " (run with --long to add elkai runs=10)"))
 
 

@@ -70,6 +70,10 @@ int cmd_where(const char *at);
 int tour_places(const struct table *trip, const geoloc_coord *home, const geoloc_coord *stops,
                 const size_t *stop_rows, size_t n_stops);
 
+/* search.c: Geocoding: places by name (the shipped gazetteer's search index). */
+int cmd_find(const char *query, const char *limit);
+int tour_find(void);
+
 /* tracking.c: Tracking: a GPX track through the fix filter and a geofence monitor. */
 int cmd_track(const char *gpx, const char *regions_path);
 

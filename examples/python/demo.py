@@ -53,10 +53,25 @@ def main():
     place = {"city": "Springfield", "state": "Illinois", "country_code": "US"}
     print(geoloc.format_address(place, style="city_state"), "|", geoloc.format_address(place, style="city_state_country"))
     walk_and_regions()
+    find_by_name()
     try:
         geoloc.parse_coord("91,0")
     except geoloc.OutOfRangeError as err:
         print("parse_coord('91,0'):", err.message)
+
+
+def find_by_name():
+    """Places by name, offline: a state code, another script, an old name, a typing error, and a
+    column of names in one call."""
+    search = geoloc.PlaceSearch.open()
+    for query in ("Springfield, IL", "Київ", "Bombay", "sprinfield, mo"):
+        r = search.search(query, limit=1)[0]
+        print(f"find {query!r}: {r.name}, {r.region}, {r.country_code} ({r.population:,} people, {r.match})")
+    print("autocomplete 'spri':", ", ".join(f"{r.name} {r.region_code}" for r in search.search("spri", prefix=True, limit=3)))
+    column = np.array(["München", "ZURICH", "sao paulo", "Kiev, UA"])
+    found = search.search_many(column, limit=1)
+    places = geoloc.Gazetteer.open().places
+    print("a column in one call:", ", ".join(places.name(int(i)) for i in found.index[:, 0]))
 
 
 def walk_and_regions():

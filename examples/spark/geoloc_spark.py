@@ -12,9 +12,9 @@
 Each job is a plain function of DataFrames; the module is shipped to the executors with
 :func:`ship_this_module` (``SparkContext.addPyFile``) so that the per-process cache of opened
 place files lives in an imported module, not in a pickled closure that would be rebuilt for
-every task. The executors need the ``geoloc`` package (``pip install ./python`` or the wheel)
-in the Python that runs the workers (``PYSPARK_PYTHON``; :func:`local_session` sets it to
-this interpreter).
+every task. The executors need the ``geoloc`` package (``pip install libgeoloc``, or the wheel)
+in the Python that runs the workers: the one ``PYSPARK_PYTHON`` names when the session starts
+(:func:`local_session` and :func:`cluster_session` set it to this interpreter unless it is set).
 """
 
 from __future__ import annotations
@@ -61,6 +61,41 @@ def local_session(app_name: str = "geoloc", cores: int = 2, memory: str = "2g", 
         .config("spark.sql.adaptive.enabled", "false")
         .getOrCreate()
     )
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def cluster_session(master: str, app_name: str = "geoloc", cores: int = 2, executor_memory: str = "1g",
+                    batch_rows: int = 65536, driver_host: Optional[str] = None):
+    """A SparkSession on a cluster (``master``: ``spark://host:7077``, ``yarn``, ...) with Arrow on.
+
+    The executors' Python must have ``geoloc``: it is the interpreter named by the environment
+    variable ``PYSPARK_PYTHON`` when the session starts (PySpark reads it then and sends it with
+    every Python task; the builder's ``spark.pyspark.python`` is not read). Unless it is set,
+    this sets it to this interpreter, which is right when every worker machine has the same
+    virtual environment at the same path (as on one machine)."""
+    import sys
+
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    builder = (
+        SparkSession.builder.master(master)
+        .appName(app_name)
+        .config("spark.cores.max", str(cores))
+        .config("spark.executor.memory", executor_memory)
+        .config("spark.sql.shuffle.partitions", str(2 * cores))
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .config("spark.sql.execution.arrow.maxRecordsPerBatch", str(batch_rows))
+        .config("spark.python.worker.reuse", "true")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.adaptive.enabled", "false")
+    )
+    if driver_host:
+        builder = builder.config("spark.driver.host", driver_host).config("spark.driver.bindAddress", driver_host)
+    spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
 
@@ -315,17 +350,29 @@ def events_near_sharded_places(
     id_col: str = "event_id",
     lat_col: str = "lat",
     lon_col: str = "lon",
+    ship: bool = True,
 ):
     """:func:`events_near_places` over a place set cut by :func:`shard_places`: each event is
     sent to every band its radius reaches (a few near a band's edge, one otherwise), the events
     are repartitioned by band so a worker opens one or two band files, and each band's matches
-    are given as indices into the whole set. Same columns, same rows as the unsharded job."""
+    are given as indices into the whole set. Same columns, same rows as the unsharded job.
+
+    How the band files reach the workers: with ``ship=True`` (the default) Spark copies them
+    with ``SparkContext.addFile``, whose files are the whole job's: *every* executor receives
+    *every* band's file (a copy on its local disk), and each worker process maps only the bands
+    of the partitions it runs, so sharding bounds each process's memory, not the copies. With
+    ``ship=False`` nothing is copied: ``shards.files`` must be paths every worker can read (a
+    shared file system mounted at the same path), and each worker process maps only the bands
+    its tasks need, straight from there."""
     from pyspark.sql import functions as F
     from pyspark.sql.types import ArrayType, DoubleType, LongType, StructField, StructType
 
-    for path in shards.files:
-        spark.sparkContext.addFile(path)
-    names = [os.path.basename(p) for p in shards.files]
+    if ship:
+        for path in shards.files:
+            spark.sparkContext.addFile(path)
+        names = [os.path.basename(p) for p in shards.files]
+    else:
+        names = [os.path.abspath(p) for p in shards.files]
     edges = shards.edges
     radius_m = float(geoloc.convert_length(radius, unit, "meters"))
     id_type = events.schema[id_col].dataType
@@ -357,7 +404,8 @@ def events_near_sharded_places(
     def join(batches: Iterator[pandas.DataFrame]) -> Iterator[pandas.DataFrame]:
         for batch in batches:
             for band, part in batch.groupby("band", sort=False):
-                places = open_places(_shipped(names[int(band)]))
+                name = names[int(band)]
+                places = open_places(_shipped(name) if ship else name)
                 pairs = pairs_within(part, places, radius, unit, model, id_col, lat_col, lon_col)
                 pairs["place"] = order[first[int(band)] + pairs["place"].to_numpy()]
                 yield pairs

@@ -1,10 +1,19 @@
-"""geoloc: Python bindings of libgeoloc, the embeddable location library.
+"""geoloc: Python bindings of libgeoloc, the embeddable location library (``pip install libgeoloc``).
 
-Distances (on the sphere or the WGS84 ellipsoid) and geodesics, place sets searched by radius, k
-nearest or region, offline reverse geocoding ("Springfield, IL"), multi-stop mileage, coordinate
-text, address forms and WMO weather codes as words, without a network or an API key. The package
-is a thin ctypes layer over a built libgeoloc.so (pip does not build it); at import it looks for
-the library in this order:
+Distances (on the sphere or the WGS84 ellipsoid) and geodesics; multi-stop mileage, ETA and the
+best order of a day's stops; place sets searched by radius, k nearest or region, saved to files
+that open in milliseconds; offline reverse geocoding ("Springfield, IL") on the shipped GeoNames
+gazetteer; fixes through a filter with stop detection, geofence monitoring (enter, exit, dwell),
+track statistics, simplification, resampling, stay points and GPX / GeoJSON tracks; local time
+in any IANA time zone from the shipped tz rules; coordinate text, address forms and WMO weather
+codes as words. No network, no API key; batches are numpy
+arrays handed to the library in one call.
+
+The distribution is ``libgeoloc`` (the PyPI name ``geoloc`` is another project); the package it
+installs is ``geoloc``. The package is a thin ctypes layer over libgeoloc.so: the wheel carries
+the library, GEOS and the saved gazetteer, and ``pip install`` from the sdist or a clone builds
+them (the Swift toolchain and libgeos-dev needed). At import it looks for the library in this
+order:
 
 1. the environment variable ``GEOLOC_LIBRARY`` (a path to libgeoloc.so; when set, only it),
 2. next to the package (``geoloc/libgeoloc.so*``),
@@ -55,25 +64,34 @@ from ._distance import (
     geodesic_inverse,
     geodesic_inverse_many,
 )
-from ._route import BestOrder, Leg, Mileage, best_order, best_order_matrix, eta_minutes, mileage, route_length
+from ._route import (
+    BestOrder, Leg, Mileage, Schedule, best_order, best_order_matrix, best_order_windows, best_order_windows_matrix,
+    eta_minutes, mileage, route_length,
+)
 from ._weather import is_documented_weather_code, weather_condition, weather_label
 from ._address import country_name, format_address, us_state_code, us_state_name
 from ._places import LoadIssue, Match, Place, Places, Region
 from ._geocoding import Gazetteer, ReverseGeocode, reverse_geocode, reverse_geocode_many, shared_gazetteer
+from ._geocoding import PlaceSearch, SearchResult, SearchResults, search_places, shared_search
 from ._tracking import (
     FixFilter,
     Geofences,
     Monitor,
-    Track,
     TrackStats,
     filter_options,
     fix_array,
-    read_gpx,
-    read_track_geojson,
     resample_track,
     simplify_track,
     stay_points,
     track_stats,
+)
+from ._track_files import (
+    SegmentStats,
+    Track,
+    TrackMeasure,
+    measure_segments,
+    read_gpx,
+    read_track_geojson,
     write_gpx,
     write_track_geojson,
 )
@@ -84,12 +102,17 @@ from ._time import (
     TIME_STYLES,
     LocalInstants,
     LocalTime,
+    TimeZone,
+    TimeZones,
     local_dates,
     local_time,
     local_time_text,
     local_times,
     resolve_local_time,
+    shared_timezones,
     time_zone_names,
+    timezone_at,
+    timezone_at_many,
     tzdata_source,
     tzdata_version,
     tzif_local_time,
@@ -104,6 +127,7 @@ from ._errors import (
     InvalidArgumentError,
     InvalidUTF8Error,
     NoHomeError,
+    NoLocalityError,
     NoMemoryError,
     NotFiniteError,
     NotFoundError,
@@ -113,6 +137,7 @@ from ._errors import (
     Status,
     UnknownCodeError,
     UnsupportedError,
+    WindowsMissedError,
 )
 from ._version import __version__
 
@@ -163,6 +188,12 @@ __all__ = [
     "reverse_geocode",
     "reverse_geocode_many",
     "shared_gazetteer",
+    # search by name
+    "PlaceSearch",
+    "SearchResult",
+    "SearchResults",
+    "search_places",
+    "shared_search",
     # routes
     "route_length",
     "Leg",
@@ -172,6 +203,9 @@ __all__ = [
     "BestOrder",
     "best_order",
     "best_order_matrix",
+    "best_order_windows",
+    "best_order_windows_matrix",
+    "Schedule",
     # weather
     "weather_label",
     "is_documented_weather_code",
@@ -197,6 +231,15 @@ __all__ = [
     "read_track_geojson",
     "write_gpx",
     "write_track_geojson",
+    "SegmentStats",
+    "TrackMeasure",
+    "measure_segments",
+    # time: the zone at a point
+    "TimeZone",
+    "TimeZones",
+    "shared_timezones",
+    "timezone_at",
+    "timezone_at_many",
     # time: local time from the IANA rules
     "TIME_MIN",
     "TIME_MAX",

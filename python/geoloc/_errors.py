@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import errno
 from typing import Any, Dict, Optional, Tuple, Type
 
 __all__ = [
@@ -23,6 +24,8 @@ __all__ = [
     "UnsupportedError",
     "NoMemoryError",
     "InternalError",
+    "NoLocalityError",
+    "WindowsMissedError",
     "error_for_status",
 ]
 
@@ -46,6 +49,8 @@ class Status(enum.IntEnum):
     E_UNSUPPORTED = 13
     E_NO_MEMORY = 14
     E_INTERNAL = 15
+    E_NO_LOCALITY = 16
+    E_WINDOWS_MISSED = 17
 
 
 class GeolocError(Exception):
@@ -155,8 +160,12 @@ class UnknownCodeError(GeolocError):
     status = Status.E_UNKNOWN_CODE
 
 
-class NotFoundError(GeolocError, LookupError):
-    """A name or code that the library's tables do not hold."""
+class NotFoundError(GeolocError, LookupError, FileNotFoundError):
+    """A name or code that the library's tables do not hold, or a file that does not exist.
+
+    It is also the standard FileNotFoundError, so ``except FileNotFoundError`` catches a missing
+    place file, CSV, GeoJSON, GPX or gazetteer as it catches a missing file of ``open()``; raised
+    by a function that takes a path, its ``errno`` is ENOENT (None for a code not found)."""
 
     status = Status.E_NOT_FOUND
 
@@ -179,6 +188,27 @@ class InternalError(GeolocError):
     status = Status.E_INTERNAL
 
 
+class NoLocalityError(GeolocError):
+    """Reverse geocoding: the point has no locality (its nearest place is beyond the maximum
+    distance).
+
+    A soft failure: the reverse geocoding functions do not raise it but answer with the region
+    and country alone, or "" (:attr:`geoloc.ReverseGeocode.has_locality` is False).
+    """
+
+    status = Status.E_NO_LOCALITY
+
+
+class WindowsMissedError(GeolocError):
+    """Best order with opening hours: no order meets every time window.
+
+    A soft failure: :func:`geoloc.best_order_windows` does not raise it but answers the least
+    late order with ``feasible`` False.
+    """
+
+    status = Status.E_WINDOWS_MISSED
+
+
 _BY_STATUS: Dict[int, Type[GeolocError]] = {
     cls.status: cls
     for cls in (
@@ -197,13 +227,32 @@ _BY_STATUS: Dict[int, Type[GeolocError]] = {
         UnsupportedError,
         NoMemoryError,
         InternalError,
+        NoLocalityError,
+        WindowsMissedError,
     )
 }
 
 
-def error_for_status(status: int, message: str) -> GeolocError:
-    """The exception for a non-OK status: its own class, or GeolocError for a number unknown here."""
+#: The functions whose GEOLOC_E_NOT_FOUND means "no such file" (they take a path).
+PATH_FUNCTIONS = frozenset({
+    "geoloc_places_load_csv",
+    "geoloc_places_load_geojson",
+    "geoloc_places_load_limited",
+    "geoloc_places_open",
+    "geoloc_track_load_gpx",
+    "geoloc_track_load_geojson",
+    "geoloc_gazetteer_open",
+})
+
+
+def error_for_status(status: int, message: str, function: Optional[str] = None) -> GeolocError:
+    """The exception for a non-OK status: its own class, or GeolocError for a number unknown here.
+    A NotFoundError from a function that takes a path (``function``) has errno ENOENT."""
     cls = _BY_STATUS.get(status)
     if cls is None:
         return GeolocError(message, status)
-    return cls(message, status)
+    err = cls(message, status)
+    if status == Status.E_NOT_FOUND and function in PATH_FUNCTIONS:
+        setattr(err, "errno", errno.ENOENT)
+        setattr(err, "strerror", message)
+    return err

@@ -273,7 +273,7 @@ def _check_status(result: int, func: Any, args: Sequence[Any]) -> int:
     if not message:
         raw = lib.geoloc_status_string(result)
         message = raw.decode("utf-8", "replace") if raw else "status %d" % result
-    raise error_for_status(result, message)
+    raise error_for_status(result, message, getattr(func, "__name__", None))
 
 
 _handle, _spec = _load()

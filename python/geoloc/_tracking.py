@@ -26,10 +26,10 @@ import numpy
 
 from . import _ffi
 from ._core import (
-    CLoadOptions, IdLike, LatLon, ModelLike, _bytes_arg, _Handle, _handle_arg, _id_text, _points, _real_array, _renamed,
-    _text_result,
+    CLoadOptions, IdLike, LatLon, ModelLike, UnitLike, _bytes_arg, _float, _Handle, _handle_arg, _id_text, _points,
+    _real_array, _renamed, _text_result, convert_length,
 )
-from ._enums import Model, coerce
+from ._enums import Model, Unit, coerce
 from ._errors import BufferTooSmallError
 from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
 
@@ -49,11 +49,6 @@ __all__ = [
     "simplify_track",
     "resample_track",
     "stay_points",
-    "Track",
-    "read_gpx",
-    "read_track_geojson",
-    "write_gpx",
-    "write_track_geojson",
 ]
 
 FIX_COLUMNS = ("lat", "lon", "time", "accuracy_m", "speed_mps", "course_deg", "altitude_m")
@@ -461,18 +456,27 @@ def track_stats(fixes: Any, model: ModelLike = Model.SPHERE, moving_speed_mps: f
     return TrackStats(*(getattr(s, field[0]) for field in CTrackStats._fields_))
 
 
-def simplify_track(points: Any, tolerance_m: float) -> numpy.ndarray:
+@_renamed(tolerance_m="tolerance")
+def simplify_track(points: Any, tolerance: float, unit: UnitLike = Unit.METERS) -> numpy.ndarray:
     """Douglas-Peucker on the sphere: the indices kept (an (n, 2) lat/lon array, a
-    :class:`LatLon` of two columns, or fixes)."""
+    :class:`LatLon` of two columns, or fixes), no point farther than ``tolerance`` (in ``unit``,
+    meters by default) from the simplified track. ``tolerance_m=``, 0.3's name, still works."""
     arr = _points(points, "points") if isinstance(points, LatLon) else _real_array(points, "points")
     if arr.ndim == 2 and arr.shape[1] == 7:
         arr = numpy.ascontiguousarray(arr[:, :2])
     arr = arr.reshape(-1, 2)
     kept = numpy.zeros(arr.shape[0], dtype=numpy.uintp)
     count = c_size_t(0)
-    _lib.geoloc_track_simplify(arr.ctypes.data_as(POINTER(CCoord)), arr.shape[0], float(tolerance_m),
+    _lib.geoloc_track_simplify(arr.ctypes.data_as(POINTER(CCoord)), arr.shape[0], _meters(tolerance, unit, "tolerance"),
                                kept.ctypes.data_as(_size_out), byref(count))
     return kept[: count.value]
+
+
+def _meters(value: Any, unit: UnitLike, what: str) -> float:
+    """A length given in ``unit`` in meters, for the library's meter arguments."""
+    v = _float(value, what)
+    u = coerce(Unit, unit, "unit")
+    return v if u == Unit.METERS else convert_length(v, u, Unit.METERS)
 
 
 def _sized(call: Any, dtype: Any, width: int = 0) -> numpy.ndarray:
@@ -487,88 +491,29 @@ def _sized(call: Any, dtype: Any, width: int = 0) -> numpy.ndarray:
     return out
 
 
-def resample_track(fixes: Any, distance_m: Optional[float] = None, time_s: Optional[float] = None) -> numpy.ndarray:
-    """Fixes every ``distance_m`` along the track or every ``time_s`` (give one)."""
-    if (distance_m is None) == (time_s is None):
-        raise TypeError("give one of distance_m and time_s")
+@_renamed(distance_m="distance")
+def resample_track(
+    fixes: Any, distance: Optional[float] = None, time_s: Optional[float] = None, unit: UnitLike = Unit.METERS
+) -> numpy.ndarray:
+    """Fixes every ``distance`` (in ``unit``, meters by default) along the track or every
+    ``time_s`` seconds (give one). ``distance_m=``, 0.3's name, still works."""
+    if (distance is None) == (time_s is None):
+        raise TypeError("give one of distance and time_s")
     arr = _fix_array(fixes)
-    mode, step = (0, distance_m) if distance_m is not None else (1, float(time_s or 0.0))
+    mode, step = (0, _meters(distance, unit, "distance")) if distance is not None else (1, float(time_s or 0.0))
     return _sized(lambda out, cap, needed: _lib.geoloc_track_resample(
         _fix_ptr(arr), arr.shape[0], mode, float(step), ctypes.cast(out, POINTER(CFix)), cap, needed), numpy.float64, 7)
 
 
-def stay_points(fixes: Any, distance_m: float, time_s: float) -> numpy.ndarray:
-    """Stay points: a structured array (first, last, lat, lon, arrival, departure)."""
+@_renamed(distance_m="distance")
+def stay_points(fixes: Any, distance: float, time_s: float, unit: UnitLike = Unit.METERS) -> numpy.ndarray:
+    """Stay points: a structured array (first, last, lat, lon, arrival, departure): runs of
+    fixes within ``distance`` (in ``unit``, meters by default) of their first for at least
+    ``time_s`` seconds. ``distance_m=``, 0.3's name, still works."""
     arr = _fix_array(fixes)
     # A stay has at least two fixes, so n // 2 + 1 is always room enough: one call.
     out = numpy.empty(arr.shape[0] // 2 + 1, dtype=STAY_DTYPE)
     needed = c_size_t(0)
-    _lib.geoloc_track_stay_points(_fix_ptr(arr), arr.shape[0], float(distance_m), float(time_s),
+    _lib.geoloc_track_stay_points(_fix_ptr(arr), arr.shape[0], _meters(distance, unit, "distance"), float(time_s),
                                   out.ctypes.data_as(POINTER(CStayPoint)), out.shape[0], byref(needed))
     return out[: needed.value].copy()
-
-
-class Track(NamedTuple):
-    """A track read from a file: fixes (n, 7), issues [(record, reason)], and whether it had times."""
-
-    fixes: numpy.ndarray
-    issues: List[Tuple[int, str]]
-    timed: bool
-
-
-def _read(kind: str, source: Any, strict: bool) -> Track:
-    o = CLoadOptions()
-    o.strict = bool(strict)
-    ptr = TrackPtr()
-    if isinstance(source, (bytes, bytearray, memoryview)) or (isinstance(source, str) and source.lstrip()[:1] in ("<", "{")):
-        data = source.encode("utf-8") if isinstance(source, str) else bytes(source)
-        fn = _lib.geoloc_track_parse_gpx if kind == "gpx" else _lib.geoloc_track_parse_geojson
-        fn(data, len(data), byref(o), byref(ptr))
-    else:
-        path = os.fsencode(source)
-        fn = _lib.geoloc_track_load_gpx if kind == "gpx" else _lib.geoloc_track_load_geojson
-        fn(path, byref(o), byref(ptr))
-    try:
-        n = c_size_t(0)
-        try:
-            _lib.geoloc_track_fixes(ptr, None, 0, byref(n))
-        except BufferTooSmallError:
-            pass
-        arr = numpy.zeros((n.value, 7))
-        _lib.geoloc_track_fixes(ptr, _fix_ptr(arr), n.value, byref(n))
-        timed = c_bool(False)
-        _lib.geoloc_track_timed(ptr, byref(timed))
-        _lib.geoloc_track_issue_count(ptr, byref(n))
-        issues = []
-        for i in range(n.value):
-            record = c_size_t(0)
-            reason = _text_result(lambda buf, cap, needed: _lib.geoloc_track_issue(ptr, i, byref(record), buf, cap, needed))
-            issues.append((record.value, reason))
-        return Track(arr, issues, timed.value)
-    finally:
-        _lib.geoloc_track_destroy(ptr)
-
-
-def read_gpx(source: Any, strict: bool = False) -> Track:
-    """A GPX 1.1 track from a path, or from GPX text (str starting with '<', or bytes)."""
-    return _read("gpx", source, strict)
-
-
-def read_track_geojson(source: Any, strict: bool = False) -> Track:
-    """A GeoJSON track from a path, or from GeoJSON text (str starting with '{', or bytes)."""
-    return _read("geojson", source, strict)
-
-
-def write_gpx(fixes: Any, name: Optional[str] = None) -> str:
-    """Fixes as a GPX 1.1 document."""
-    arr = _fix_array(fixes)
-    title = _text_arg(name)
-    return _text_result(lambda buf, cap, needed: _lib.geoloc_track_write_gpx(
-        _fix_ptr(arr), arr.shape[0], title, buf, cap, needed))
-
-
-def write_track_geojson(fixes: Any) -> str:
-    """Fixes as a GeoJSON Feature with a LineString and the times."""
-    arr = _fix_array(fixes)
-    return _text_result(lambda buf, cap, needed: _lib.geoloc_track_write_geojson(
-        _fix_ptr(arr), arr.shape[0], buf, cap, needed))

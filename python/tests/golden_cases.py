@@ -21,7 +21,8 @@ FILES_BY_CAPABILITY: Dict[str, Tuple[str, ...]] = {
     "route": ("mileage.tsv", "eta.tsv"),
     "weather": ("weather.tsv",),
     "address": ("address.tsv", "us_states.tsv"),
-    "geocoding": ("reverse_geocode.tsv",),
+    "geocoding": ("reverse_geocode.tsv", "reverse_geocode_localities.tsv"),
+    "time": ("timezones.tsv",),
 }
 
 NULL = "<NULL>"
@@ -39,7 +40,9 @@ COLUMNS: Dict[str, Tuple[str, ...]] = {
     "weather.tsv": ("code", "temperature", "given", "shown", "daylight", "status", "label", "text"),
     "address.tsv": ("name", "style", "parts", "expected"),
     "us_states.tsv": ("name", "code"),
-    "reverse_geocode.tsv": ("lat", "lon", "style", "name", "text"),
+    "reverse_geocode.tsv": ("lat", "lon", "style", "max_distance_m", "name", "text"),
+    "reverse_geocode_localities.tsv": ("kind", "lat", "lon", "expect_id", "name", "country", "population", "how"),
+    "timezones.tsv": ("case", "lat", "lon", "zone", "utc_offset_hours"),
     "geodesic_inverse.tsv": ("case", "lat1", "lon1", "lat2", "lon2", "s12_m", "azi1_deg", "azi2_deg"),
     "geodesic_direct.tsv": ("case", "lat1", "lon1", "azi1", "s12_m", "lat2", "lon2", "azi2"),
 }

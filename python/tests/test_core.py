@@ -5,6 +5,7 @@ coordinate and distance-text cases."""
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import pickle
 import re
@@ -32,7 +33,7 @@ from geoloc import (
     TempUnit,
     Unit,
 )
-from geoloc import _address, _errors, _ffi, _geocoding, _places, _route, _time, _tracking
+from geoloc import _address, _errors, _ffi, _geocoding, _places, _route, _time, _track_files, _tracking
 import golden_cases
 from golden_cases import expect_failure
 from helpers import random_lat_lon, CENTRALIA, HOME, INF, NAN, STOP_A, raises, rel_close
@@ -105,12 +106,12 @@ def _ctype_of(c_type):
     key = c_type.replace(" ", "")
     enums = {"geoloc_status", "geoloc_unit", "geoloc_model", "geoloc_coord_style", "geoloc_daylight",
              "geoloc_temp_unit", "geoloc_address_style", "geoloc_activity", "geoloc_resample_mode",
-             "geoloc_load_format", "geoloc_route_end", "geoloc_time_style"}
+             "geoloc_load_format", "geoloc_route_end", "geoloc_track_item", "geoloc_time_style"}
     if key in enums:
         return ctypes.c_int
     handles = {"places": _places.PlacesPtr, "region": _places.RegionPtr, "gazetteer": _geocoding.GazetteerPtr,
                "fix_filter": _tracking.FilterPtr, "geofences": _tracking.GeofencesPtr,
-               "monitor": _tracking.MonitorPtr, "track": _tracking.TrackPtr}
+               "monitor": _tracking.MonitorPtr, "track": _tracking.TrackPtr, "timezones": _time.TimeZonesPtr}
     for handle, ptr in handles.items():
         for const in ("", "const"):
             if key == "%sgeoloc_%s*" % (const, handle):
@@ -155,13 +156,21 @@ def _ctype_of(c_type):
         "geoloc_geofence_event*": ctypes.POINTER(_tracking.CGeofenceEvent),
         "geoloc_track_stats*": ctypes.POINTER(_tracking.CTrackStats),
         "geoloc_stay_point*": ctypes.POINTER(_tracking.CStayPoint),
+        "geoloc_track_segment*": ctypes.POINTER(_track_files.CTrackSegment),
+        "geoloc_segment_stats*": ctypes.POINTER(_track_files.CSegmentStats),
+        "constsize_t*": ctypes.POINTER(c_size_t),
         "constdouble*": ctypes.POINTER(c_double),
         "constgeoloc_order_options*": ctypes.POINTER(_route.COrderOptions),
         "geoloc_order_result*": ctypes.POINTER(_route.COrderResult),
+        "constgeoloc_reverse_options*": ctypes.POINTER(_geocoding.CReverseOptions),
+        "geoloc_locality*": ctypes.POINTER(_geocoding.CLocality),
         "int64_t": c_int64,
         "geoloc_local_time*": ctypes.POINTER(_time.CLocalTime),
         "constgeoloc_local_date_time*": ctypes.POINTER(_time.CLocalDateTime),
         "geoloc_local_instants*": ctypes.POINTER(_time.CLocalInstants),
+        "uint16_t": ctypes.c_uint16,
+        "uint16_t*": ctypes.POINTER(ctypes.c_uint16),
+        "geoloc_timezone*": ctypes.POINTER(_time.CTimeZone),
     }
     return table[key]
 
@@ -1064,3 +1073,79 @@ def test_complex_input_raises_type_error(call):
     """Issue 21: complex arrays silently lost their imaginary part."""
     with pytest.raises(TypeError):
         call()
+
+
+# --------------------------------------------------------------------------------------------
+# One name for one idea (issue 18)
+# --------------------------------------------------------------------------------------------
+
+_ROUTE = [(38.321991, -88.8674), (38.5247, -89.1340), (38.6226, -90.1928), (39.7817, -89.6501)]
+
+
+def test_one_keyword_for_return_to_the_start():
+    """Issue 18: route_length(closed=), mileage(round_trip=) and best_order(end="home") all
+    meant "back to the start"; round_trip= now says it in all three, the old forms warn."""
+    total, legs = geoloc.route_length(_ROUTE, round_trip=True)
+    with pytest.warns(DeprecationWarning, match=r"route_length\(closed=\.\.\.\) is deprecated; use round_trip="):
+        old = geoloc.route_length(_ROUTE, closed=True)
+    assert old[0] == total and list(old[1]) == list(legs) and len(legs) == len(_ROUTE)
+    assert geoloc.route_length(_ROUTE)[0] < total
+    home, stops = _ROUTE[0], _ROUTE[1:]
+    trip = geoloc.best_order(home, stops)  # a round trip by default, as before
+    assert geoloc.best_order(home, stops, round_trip=True).total == trip.total
+    with pytest.warns(DeprecationWarning, match=r"best_order\(end='home'\) is deprecated; use round_trip=True"):
+        assert geoloc.best_order(home, stops, end="home").total == trip.total
+    one_way = geoloc.best_order(home, stops, round_trip=False)
+    with pytest.warns(DeprecationWarning, match=r"round_trip=False"):
+        assert geoloc.best_order(home, stops, end="anywhere").total == one_way.total
+    assert one_way.total < trip.total
+    assert list(geoloc.best_order(home, stops, end=1).order)[-1] == 1  # the end of a route: a stop
+    with pytest.raises(TypeError):
+        geoloc.best_order(home, stops, end=1, round_trip=True)
+    with pytest.raises(TypeError):
+        geoloc.best_order(home, stops, end="home", round_trip=True)
+    m = numpy.zeros((3, 3)) + 5.0
+    assert geoloc.best_order_matrix(m, round_trip=False).total == 10.0
+    assert geoloc.best_order_matrix(m).total == 15.0
+
+
+def test_unit_everywhere_in_tracking():
+    """Issue 18: tracking took tolerance_m and distance_m where every other call takes unit=."""
+    pts = numpy.array([(0.0005 * (i % 2), 0.001 * i) for i in range(50)] + [(0.01, 0.05)], dtype=float)
+    want = geoloc.simplify_track(pts, 100.0)
+    assert list(geoloc.simplify_track(pts, 0.1, unit="km")) == list(want)
+    with pytest.warns(DeprecationWarning, match=r"simplify_track\(tolerance_m=\.\.\.\) is deprecated; use tolerance="):
+        assert list(geoloc.simplify_track(pts, tolerance_m=100.0)) == list(want)
+    fixes = geoloc.fix_array(lat=numpy.zeros(11), lon=numpy.linspace(0, 0.01, 11), time=numpy.arange(11.0) * 10)
+    metres = geoloc.resample_track(fixes, distance=200.0)
+    assert numpy.array_equal(geoloc.resample_track(fixes, distance=0.2, unit="km"), metres, equal_nan=True)
+    with pytest.warns(DeprecationWarning, match=r"resample_track\(distance_m=\.\.\.\) is deprecated; use distance="):
+        assert numpy.array_equal(geoloc.resample_track(fixes, distance_m=200.0), metres, equal_nan=True)
+    still = geoloc.fix_array(lat=numpy.zeros(5), lon=numpy.zeros(5), time=numpy.arange(5.0) * 100)
+    stays = geoloc.stay_points(still, 50.0, 200.0)
+    assert len(stays) == 1
+    assert numpy.array_equal(geoloc.stay_points(still, 0.05, 200.0, unit="km"), stays)
+    with pytest.warns(DeprecationWarning, match=r"stay_points\(distance_m=\.\.\.\) is deprecated"):
+        assert numpy.array_equal(geoloc.stay_points(still, distance_m=50.0, time_s=200.0), stays)
+
+
+def test_mileage_takes_coordinates_in_every_form():
+    """Issue 18: mileage took only "lat,lon" text where distance takes tuples; it now takes a
+    coordinate in any form, read back as the same doubles."""
+    text = geoloc.mileage("%r,%r" % _ROUTE[0], ["%r,%r" % p for p in _ROUTE[1:]])
+    assert geoloc.mileage(_ROUTE[0], _ROUTE[1:]) == text
+    assert geoloc.mileage(numpy.array(_ROUTE[0]), [geoloc.Coord(*p) for p in _ROUTE[1:]]) == text
+    mixed = geoloc.mileage(_ROUTE[0], ["%r,%r" % _ROUTE[1], _ROUTE[2], None, "not a place"])
+    assert mixed.skipped == (2, 3) and mixed.stops_used == 2
+
+
+@pytest.mark.parametrize("loader", sorted(_LOADERS))
+def test_missing_file_is_a_file_not_found_error(loader, tmp_path):
+    """Issue 18: a missing file raised NotFoundError, which was not a FileNotFoundError."""
+    with pytest.raises(FileNotFoundError) as err:
+        _LOADERS[loader](tmp_path / "missing")
+    assert type(err.value) is geoloc.NotFoundError  # the class 0.3 raised, now also a FileNotFoundError
+    assert err.value.errno == errno.ENOENT
+    with pytest.raises(geoloc.NotFoundError) as code:
+        geoloc.country_name("QQ")
+    assert code.value.errno is None  # a code, not a file

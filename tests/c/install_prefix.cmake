@@ -22,7 +22,6 @@ foreach(f
         "${LIBDIR}/cmake/geoloc/geolocConfig.cmake"
         "${LIBDIR}/cmake/geoloc/geolocConfigVersion.cmake"
         "${LIBDIR}/cmake/geoloc/geolocTargets.cmake"
-        "share/geoloc/cities1000.tsv"
         "share/geoloc/cities1000.places")
     if(NOT EXISTS "${PREFIX}/${f}")
         string(APPEND problems "missing: ${f}\n")
@@ -43,6 +42,20 @@ file(READ "${PREFIX}/${LIBDIR}/pkgconfig/geoloc.pc" pc)
 if(NOT pc MATCHES "prefix=${PREFIX}\n")
     string(APPEND problems "geoloc.pc does not name the install prefix ${PREFIX}:\n${pc}\n")
 endif()
+# One gazetteer form installed: the saved one (the TSV is the source, not installed).
+if(EXISTS "${PREFIX}/share/geoloc/cities1000.tsv")
+    string(APPEND problems "share/geoloc/cities1000.tsv should not be installed (only the saved form)\n")
+endif()
+# The CMake package asks for no GEOS package and puts GEOS in no link interface: a consumer
+# needs no GEOS development files (geoloc.consumer.cmake builds without GEOS's CMake package;
+# the exported IMPORTED_LINK_DEPENDENT_LIBRARIES hint, for -rpath-link, is ignored then).
+file(GLOB _targets "${PREFIX}/${LIBDIR}/cmake/geoloc/*.cmake")
+foreach(f ${_targets})
+    file(READ "${f}" text)
+    if(text MATCHES "find_dependency\\(GEOS|INTERFACE_LINK_LIBRARIES[^\n]*GEOS")
+        string(APPEND problems "${f} needs GEOS\n")
+    endif()
+endforeach()
 if(problems)
     message(FATAL_ERROR "${problems}")
 endif()

@@ -44,10 +44,10 @@ static void test_versions(void)
 
 static void test_status_strings(void)
 {
-    const char *seen[GEOLOC_E_INTERNAL + 1];
+    const char *seen[GEOLOC_E_WINDOWS_MISSED + 1];
     int s, t;
     CHECK_STR(geoloc_status_string(GEOLOC_OK), "ok");
-    for (s = GEOLOC_OK; s <= GEOLOC_E_INTERNAL; s++) {
+    for (s = GEOLOC_OK; s <= GEOLOC_E_WINDOWS_MISSED; s++) {
         const char *text = geoloc_status_string((geoloc_status)s);
         seen[s] = text;
         CHECK(text != NULL && text[0] != '\0');
@@ -56,7 +56,7 @@ static void test_status_strings(void)
             CHECK(text != NULL && seen[t] != NULL && strcmp(text, seen[t]) != 0);
         }
     }
-    CHECK_STR(geoloc_status_string((geoloc_status)(GEOLOC_E_INTERNAL + 1)), "unknown status");
+    CHECK_STR(geoloc_status_string((geoloc_status)(GEOLOC_E_WINDOWS_MISSED + 1)), "unknown status");
     CHECK_STR(geoloc_status_string((geoloc_status)99), "unknown status");
     CHECK_STR(geoloc_status_string((geoloc_status)-1), "unknown status");
     CHECK_STR(geoloc_status_string((geoloc_status)INT32_MAX), "unknown status");

@@ -949,8 +949,9 @@ static int run_queries(const struct thread_job *job, size_t q, size_t counts[3],
         char buf[256];
         size_t needed;
         geoloc_match m;
-        ok &= geoloc_reverse_geocode(job->gazetteer, job->queries[q], GEOLOC_ADDRESS_CITY_STATE, buf,
-                                     sizeof buf, &needed, &m) == GEOLOC_OK;
+        geoloc_status st = geoloc_reverse_geocode(job->gazetteer, job->queries[q], GEOLOC_ADDRESS_CITY_STATE, buf,
+                                                  sizeof buf, &needed, &m);
+        ok &= st == GEOLOC_OK || st == GEOLOC_E_NO_LOCALITY; /* far points have no locality */
         *gaz_index = m.index;
     }
     return ok;
@@ -1227,6 +1228,73 @@ static void test_place_file_handle_misuse(void)
     CHECK_STR(geoloc_last_error(), "places was destroyed");
 }
 
+/* Issue 18: a radius query with more results than the caller's first array ran the whole
+ * search twice (once to count, once to fill). The results of a query that did not fit are kept
+ * for the calling thread, and the identical call that comes back with room copies them: the
+ * answers below must be those of a fresh search whatever happens between the two calls (another
+ * query, the set destroyed and another made, possibly at the same address). */
+static void test_radius_query_never_searches_twice(void)
+{
+    enum { N = 2000 };
+    geoloc_coord *coords = malloc(N * sizeof *coords);
+    geoloc_match small[4], *all = malloc(N * sizeof *all), *again = malloc(N * sizeof *again);
+    size_t count = 0, count2 = 0, offsets[3];
+    geoloc_places *p = NULL, *q = NULL;
+    geoloc_region *r = NULL;
+    const geoloc_coord c = {38.3, -88.9};
+    for (size_t i = 0; i < N; i++) {
+        coords[i].lat = 38.0 + (double)(i % 50) * 0.01;
+        coords[i].lon = -89.2 + (double)(i / 50) * 0.01;
+    }
+    CHECK_OK(geoloc_places_create(coords, NULL, NULL, N, NULL, 0, NULL, &p));
+    /* The reference: one call with room for everything. */
+    CHECK_OK(geoloc_places_within(p, c, 20, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, all, N, &count));
+    CHECK(count > 4);
+    /* Ask, allocate, ask again: the same answer. */
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL,
+              geoloc_places_within(p, c, 20, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, small, 4, &count2));
+    CHECK(count2 == count && memcmp(small, all, sizeof small) == 0);
+    CHECK_OK(geoloc_places_within(p, c, 20, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, again, N, &count2));
+    CHECK(count2 == count && memcmp(again, all, count * sizeof *all) == 0);
+    /* A different query in between: each answers for itself. */
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL,
+              geoloc_places_within(p, c, 20, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, small, 4, &count2));
+    CHECK_OK(geoloc_places_within(p, c, 5, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, again, N, &count2));
+    CHECK(count2 < count);
+    CHECK_OK(geoloc_places_within(p, c, 20, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, again, N, &count2));
+    CHECK(count2 == count && memcmp(again, all, count * sizeof *all) == 0);
+    /* The set destroyed between the two calls and another made: never the old set's answer. */
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL,
+              geoloc_places_within(p, c, 20, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, small, 4, &count2));
+    geoloc_places_destroy(p);
+    CHECK_OK(geoloc_places_create(coords, NULL, NULL, N / 2, NULL, 0, NULL, &q));
+    CHECK_OK(geoloc_places_within(q, c, 20, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, again, N, &count2));
+    CHECK(count2 < count);
+    /* Regions and many centres keep theirs the same way. */
+    CHECK_OK(geoloc_region_from_wkt("POLYGON((-90 37, -88 37, -88 40, -90 40, -90 37))", &r));
+    CHECK_OK(geoloc_places_in_region(q, r, &c, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, all, N, &count));
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL,
+              geoloc_places_in_region(q, r, &c, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, small, 4, &count2));
+    CHECK_OK(geoloc_places_in_region(q, r, &c, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 0, again, N, &count2));
+    CHECK(count2 == count && memcmp(again, all, count * sizeof *all) == 0);
+    {
+        geoloc_coord two[2] = {c, {38.1, -89.0}};
+        CHECK_OK(geoloc_places_within_many(q, two, 2, 10, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, offsets,
+                                           all, N, &count));
+        CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL,
+                  geoloc_places_within_many(q, two, 2, 10, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, offsets,
+                                            small, 4, &count2));
+        CHECK_OK(geoloc_places_within_many(q, two, 2, 10, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, offsets,
+                                           again, N, &count2));
+        CHECK(count2 == count && memcmp(again, all, count * sizeof *all) == 0);
+    }
+    geoloc_region_destroy(r);
+    geoloc_places_destroy(q);
+    free(coords);
+    free(all);
+    free(again);
+}
+
 int main(int argc, char **argv)
 {
     (void)argv;
@@ -1256,6 +1324,7 @@ int main(int argc, char **argv)
     test_empty_csv_is_an_error();
     test_wkt_trailing_text();
     test_load_limits();
+    test_radius_query_never_searches_twice();
     CHECK_OK(geoloc_gazetteer_open(NULL, &gazetteer));
     test_threads();
     geoloc_gazetteer_destroy(gazetteer);

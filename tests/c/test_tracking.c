@@ -702,15 +702,15 @@ static void test_formats_bad_input(void)
     t = parse(1, gpx, 0, &st);
     CHECK_OK(st);
     geoloc_fix g[8];
+    /* Since 0.4 a point without a time, or with a malformed one, is kept (time NaN). */
     CHECK_OK(geoloc_track_fixes(t, g, 8, &n));
-    CHECK(n == 2 && g[1].altitude_m == 10 && g[1].time - g[0].time == 5);
+    CHECK(n == 4 && g[1].altitude_m == 10 && g[1].time - g[0].time == 5 && isnan(g[2].time) && isnan(g[3].time));
     CHECK_OK(geoloc_track_issue_count(t, &n));
-    CHECK(n == 5);
+    CHECK(n == 4);
     check_issue(t, 0, 2, "trkpt 2 (line 7): lat \"abc\" is not a decimal number");
     check_issue(t, 1, 3, "lat 95 is outside");
-    check_issue(t, 2, 4, "no <time>");
-    check_issue(t, 3, 5, "is not an ISO 8601");
-    check_issue(t, 4, 6, "no lat");
+    check_issue(t, 2, 5, "is not an ISO 8601 date and time; the point is kept without it");
+    check_issue(t, 3, 6, "no lat");
     geoloc_track_destroy(t);
     t = parse(1, gpx, 1, &st);
     CHECK(st == GEOLOC_E_PARSE && t == NULL && strstr(geoloc_last_error(), "trkpt 2 (line 7)") != NULL);
@@ -755,14 +755,15 @@ static void test_formats_bad_input(void)
                  "\"geometry\":{\"type\":\"LineString\",\"coordinates\":[[2,91],[3,1]]}}]}", 0, &st);
     CHECK_OK(st);
     CHECK_OK(geoloc_track_fixes(t, g, 8, &n));
-    CHECK(n == 2 && g[0].altitude_m == 7 && g[0].time == 1767225600 && g[1].time == 11 && isnan(g[1].altitude_m));
+    CHECK(n == 3 && g[0].altitude_m == 7 && g[0].time == 1767225600 && isnan(g[1].time) && g[2].time == 11 &&
+          isnan(g[2].altitude_m));
     CHECK_OK(geoloc_track_issue_count(t, &n));
     CHECK(n == 3);
     check_issue(t, 0, 1, "position 1 latitude is not a number");
     check_issue(t, 1, 2, "position 2 its time is not");
     check_issue(t, 2, 3, "position 3 latitude 91 is outside");
     geoloc_track_destroy(t);
-    const char *badjson[] = {"{", "[1,2]", "{\"type\":\"Point\",\"coordinates\":[1,2]}",
+    const char *badjson[] = {"{", "[1,2]", "{\"type\":\"Polygon\",\"coordinates\":[[[1,2],[2,2],[1,2]]]}",
                              "{\"type\":\"Feature\",\"properties\":{\"times\":[1]},\"geometry\":{\"type\":\"LineString\",\"coordinates\":[[1,2],[1,3]]}}"};
     for (size_t i = 0; i < sizeof badjson / sizeof badjson[0]; i++) {
         t = parse(0, badjson[i], 0, &st);

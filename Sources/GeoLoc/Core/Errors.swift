@@ -20,6 +20,8 @@ public struct GeoLocError: Error, Equatable, Sendable, CustomStringConvertible {
         case unsupported = 13
         case noMemory = 14
         case internalError = 15
+        case noLocality = 16
+        case windowsMissed = 17
 
         /// A short static description, the same text as `geoloc_status_string`.
         public var summary: StaticString {
@@ -39,6 +41,8 @@ public struct GeoLocError: Error, Equatable, Sendable, CustomStringConvertible {
             case .unsupported: return "not supported in this version"
             case .noMemory: return "out of memory"
             case .internalError: return "internal error"
+            case .noLocality: return "no locality near the point"
+            case .windowsMissed: return "no order meets every time window"
             }
         }
     }

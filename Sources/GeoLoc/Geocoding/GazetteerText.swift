@@ -20,18 +20,36 @@ import GeoLocKernels
 /// gazetteer lives.
 final class PlaceTextCache: @unchecked Sendable {
     let count: Int
-    /// One slot per style (`AddressStyle.rawValue`): nil, or the style's table of `count` slots.
+    /// One slot per kind of text (``Kind``): nil, or the kind's table of `count` slots.
     private let tables: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     private static let styles = AddressStyle.allCases.count
 
+    /// What a place's text says: the place as a locality in a style; the place's region and
+    /// country alone (a point with no locality); the place as a sub-locality, before its
+    /// locality's text in a style ("Chicago Loop, Chicago, IL").
+    enum Kind {
+        case locality(AddressStyle)
+        case region
+        case subLocality(AddressStyle)
+
+        var slot: Int {
+            switch self {
+            case .locality(let s): Int(s.rawValue)
+            case .region: PlaceTextCache.styles
+            case .subLocality(let s): PlaceTextCache.styles + 1 + Int(s.rawValue)
+            }
+        }
+        static let count = 2 * PlaceTextCache.styles + 1
+    }
+
     init(count: Int) {
         self.count = count
-        tables = .allocate(capacity: PlaceTextCache.styles)
-        tables.initialize(repeating: nil, count: PlaceTextCache.styles)
+        tables = .allocate(capacity: Kind.count)
+        tables.initialize(repeating: nil, count: Kind.count)
     }
 
     deinit {
-        for s in 0..<PlaceTextCache.styles {
+        for s in 0..<Kind.count {
             guard let table = tables[s] else { continue }
             let slots = table.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
             for i in 0..<count { slots[i]?.deallocate() }
@@ -40,10 +58,10 @@ final class PlaceTextCache: @unchecked Sendable {
         tables.deallocate()
     }
 
-    /// The style's slot table, allocated (zeroed) by the first caller.
+    /// The kind's slot table, allocated (zeroed) by the first caller.
     @inline(__always)
-    private func table(_ style: AddressStyle) -> UnsafeMutablePointer<UnsafeMutableRawPointer?>? {
-        let slot = tables + Int(style.rawValue)
+    private func table(_ kind: Kind) -> UnsafeMutablePointer<UnsafeMutableRawPointer?>? {
+        let slot = tables + kind.slot
         if let t = glk_load_acquire(slot) { return t.assumingMemoryBound(to: UnsafeMutableRawPointer?.self) }
         guard let fresh = calloc(Swift.max(count, 1), MemoryLayout<UnsafeMutableRawPointer?>.stride) else { return nil }
         if glk_publish(slot, fresh) != 0 { return fresh.assumingMemoryBound(to: UnsafeMutableRawPointer?.self) }
@@ -51,21 +69,21 @@ final class PlaceTextCache: @unchecked Sendable {
         return glk_load_acquire(slot)?.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
     }
 
-    /// The UTF-8 bytes (without the NUL, which follows them in memory) of place `index`'s text in
-    /// `style`, formatted by `make` the first time; valid while the cache lives. `index` must be
+    /// The UTF-8 bytes (without the NUL, which follows them in memory) of place `index`'s text of
+    /// `kind`, formatted by `make` the first time; valid while the cache lives. `index` must be
     /// in `0..<count`. Throws `.noMemory` when a table or a text cannot be allocated.
     @inline(__always)
     func bytes(
-        _ index: Int, _ style: AddressStyle, _ make: (Int, AddressStyle) -> String
+        _ index: Int, _ kind: Kind, _ make: (Int, Kind) -> String
     ) throws(GeoLocError) -> UnsafeRawBufferPointer {
-        guard let slots = table(style) else {
+        guard let slots = table(kind) else {
             throw GeoLocError(.noMemory, "no memory for the texts of \(count) places")
         }
         let slot = slots + index
         if let block = glk_load_acquire(slot) {
             return PlaceTextCache.view(block)
         }
-        return PlaceTextCache.view(fill(slot, make(index, style)))
+        return PlaceTextCache.view(fill(slot, make(index, kind)))
     }
 
     private func fill(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ text: String) -> UnsafeMutableRawPointer {
@@ -89,9 +107,8 @@ final class PlaceTextCache: @unchecked Sendable {
 }
 
 extension Gazetteer {
-    /// Place `index`'s text in `style` ("Springfield, IL"): the same as
-    /// `reverse(...).formatted(style)` for a point whose nearest place it is. Formatted on first
-    /// use and kept (see ``reverseText(_:style:)``).
+    /// Place `index`'s text in `style` as a locality ("Springfield, IL"): the text of every point
+    /// whose locality it is. Formatted on first use and kept (see ``reverseText(_:style:)``).
     /// - Throws: `.outOfRange` for an index outside `0..<places.count`.
     public func text(ofPlace index: Int, style: AddressStyle = .cityState) throws(GeoLocError) -> String {
         guard index >= 0 && index < places.count else {
@@ -100,13 +117,23 @@ extension Gazetteer {
         return String(decoding: try textBytes(index, style), as: UTF8.self)
     }
 
-    /// The nearest place to `c` and its text in `style`: ``reverse(_:model:)`` then
-    /// ``ReverseGeocode/formatted(_:)``, with the text formatted once per place and style and then
-    /// kept for the life of the gazetteer (a query is a nearest search plus a copy). Any number of
-    /// threads may call it at once on one gazetteer.
+    /// The locality of `c` (``locality(at:model:options:)``, the default options) and its text in
+    /// `style`: ``reverse(_:model:options:)`` then ``ReverseGeocode/formatted(_:subLocality:)``,
+    /// with each text formatted once per place and style and then kept for the life of the
+    /// gazetteer (a query is a nearest search plus a copy). `place` is the locality and its
+    /// distance; with no locality, the nearest place (the text is then its region and country,
+    /// or ""). Any number of threads may call it at once on one gazetteer.
     public func reverseText(_ c: Coordinate, style: AddressStyle = .cityState) throws(GeoLocError) -> (place: PlaceMatch, text: String) {
-        let m = try nearestPlace(to: c)
-        return (m, String(decoding: try textBytes(m.index, style), as: UTF8.self))
+        let (m, text) = try reverseText(c, style: style, options: ReverseGeocodeOptions())
+        return (PlaceMatch(index: m.named, distance: m.distance), text)
+    }
+
+    /// The locality of `c` under `options` and its text in `style` (kept as above).
+    public func reverseText(
+        _ c: Coordinate, style: AddressStyle, options: ReverseGeocodeOptions
+    ) throws(GeoLocError) -> (match: LocalityMatch, text: String) {
+        let m = try locality(at: c, options: options)
+        return (m, String(decoding: try textBytes(m, style, subLocality: options.subLocality), as: UTF8.self))
     }
 
     /// The nearest place to each point, as ``nearestPlace(to:model:)`` gives it, in order.
@@ -117,7 +144,7 @@ extension Gazetteer {
         return out
     }
 
-    /// The text of the nearest place to each point (``reverseText(_:style:)``), in order.
+    /// The text of the locality of each point (``reverseText(_:style:)``), in order.
     public func reverseText(_ points: [Coordinate], style: AddressStyle = .cityState) throws(GeoLocError) -> [String] {
         var out: [String] = []
         out.reserveCapacity(points.count)
@@ -125,12 +152,39 @@ extension Gazetteer {
         return out
     }
 
-    /// The cached UTF-8 bytes of place `index`'s text (a NUL follows them in memory), valid while
-    /// the gazetteer lives. `index` must be in `0..<places.count`.
+    /// The cached UTF-8 bytes of place `index`'s text as a locality (a NUL follows them in
+    /// memory), valid while the gazetteer lives. `index` must be in `0..<places.count`.
     @_spi(CABI)
     @inline(__always)
     public func textBytes(_ index: Int, _ style: AddressStyle) throws(GeoLocError) -> UnsafeRawBufferPointer {
-        try texts.bytes(index, style) { i, s in self.place(at: i, distance: 0).formatted(s) }
+        try texts.bytes(index, .locality(style)) { i, _ in self.place(at: i, distance: 0).formatted(style) }
+    }
+
+    /// The cached UTF-8 bytes of the text of a locality match: the locality's text, or with
+    /// `subLocality` the sub-locality's before it, or with no locality the region and country of
+    /// the nearest place (or "" beyond the country reach).
+    @_spi(CABI)
+    @inline(__always)
+    public func textBytes(_ m: LocalityMatch, _ style: AddressStyle, subLocality: Bool) throws(GeoLocError) -> UnsafeRawBufferPointer {
+        guard let locality = m.locality else {
+            if !m.inCountry {
+                // "" with its NUL after it (Swift's string literals are NUL-terminated).
+                return UnsafeRawBufferPointer(start: UnsafeRawPointer(("" as StaticString).utf8Start), count: 0)
+            }
+            return try texts.bytes(m.nearest, .region) { i, _ in
+                var r = self.place(at: i, distance: 0)
+                r.hasLocality = false
+                return r.formatted(style)
+            }
+        }
+        if subLocality, let sub = m.subLocality {
+            return try texts.bytes(sub, .subLocality(style)) { i, _ in
+                let parent = self.place(at: locality, distance: 0).formatted(style)
+                let name = self.places.name(at: i)
+                return parent.isEmpty ? name : name + ", " + parent
+            }
+        }
+        return try textBytes(locality, style)
     }
 }
 
@@ -146,6 +200,21 @@ extension Gazetteer {
         try CoordinateArray.check(p, n, name)
         for i in 0..<n {
             try each(i, try nearestPlace(to: Coordinate(checkedLatitude: p[2 * i], longitude: p[2 * i + 1])))
+        }
+    }
+
+    /// The locality of each of `n` points given as 2n degrees, all checked first (as above),
+    /// handed to `each` in order.
+    @_spi(CABI)
+    public func localities(
+        degrees p: UnsafeBufferPointer<Double>, count n: Int, name: String, options: ReverseGeocodeOptions,
+        _ each: (Int, LocalityMatch) throws(GeoLocError) -> Void
+    ) throws(GeoLocError) {
+        try options.check()
+        try BatchDistance.checkPoints(p, n, name)
+        for i in 0..<n {
+            let c = Coordinate(checkedLatitude: p[2 * i], longitude: p[2 * i + 1])
+            try each(i, try locality(nearest: try nearestPlace(to: c), at: c, model: .sphere, options: options))
         }
     }
 }

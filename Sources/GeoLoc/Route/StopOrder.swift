@@ -23,23 +23,35 @@ public enum StopOrderMode: Int32, Sendable, CaseIterable {
     case heuristic = 2
 }
 
-/// The search's budget and seed. The heuristic stops at whichever budget runs out first; with no
-/// time limit it is deterministic for a given seed.
+/// The search's budget and seed. The heuristic stops at whichever budget runs out first:
+/// - neither given: `StopOrder.defaultIterations(stops:)` kicks, deterministic for a seed;
+/// - iterations only: that many kicks, deterministic for a seed;
+/// - a time limit only: kicks until the time is up (no iteration bound);
+/// - both: whichever comes first.
+/// The clock starts when the call starts (checking, measuring the costs and the first tour
+/// count); what cannot be cut short (reading the costs, the candidate lists and the first tour:
+/// O(n^2)) is done even past a tiny limit, and the best tour at the limit is returned.
 public struct StopOrderOptions: Sendable, Equatable {
     public var mode: StopOrderMode
-    /// Iterations of the heuristic (each a perturbation and a local search); `nil` for the
-    /// default, 2,000 + 20 per stop. Zero is refused (a budget of nothing).
+    /// Kicks of the heuristic (each a perturbation and a local search); `nil` for the default
+    /// (`StopOrder.defaultIterations(stops:)` without a time limit, unbounded with one). At most
+    /// `StopOrder.maxIterations`; zero is refused (a budget of nothing).
     public var iterations: Int?
-    /// A wall-clock limit in seconds for the heuristic; `nil` for none.
+    /// A wall-clock limit in seconds, counted from the call's start; `nil` for none. At most
+    /// `StopOrder.maxTimeLimit`.
     public var timeLimit: Double?
     /// The seed of the heuristic's random perturbations.
     public var seed: UInt64
+    /// When the call started (the monotonic clock, seconds), for a caller that measured before
+    /// calling: the C door sets it on entry. `nil`: the Swift call's own start.
+    @_spi(CABI) public var startTime: Double?
 
     public init(mode: StopOrderMode = .auto, iterations: Int? = nil, timeLimit: Double? = nil, seed: UInt64 = 1) {
         self.mode = mode
         self.iterations = iterations
         self.timeLimit = timeLimit
         self.seed = seed
+        self.startTime = nil
     }
 }
 
@@ -71,6 +83,20 @@ public struct StopOrder: Sendable, Equatable {
     public static let autoExactLimit = 16
     /// The most stops any search takes: the cost matrix is (n + 1)^2 doubles (134 MB at 4,096).
     public static let maxStops = 4096
+    /// The most kicks a caller may ask for.
+    public static let maxIterations = 100_000_000
+    /// The longest time limit a caller may give, in seconds (a day).
+    public static let maxTimeLimit = 86_400.0
+    /// The largest cost a matrix entry may hold: (n + 1) legs of it, and the search's sums over
+    /// them, stay finite.
+    public static let maxCost = 1e300
+
+    /// The default number of kicks without a time limit: 10 per stop, at least 1,000, at most
+    /// 10,000 (n = 100: 1,000; n = 1,000 and more: 10,000).
+    public static func defaultIterations(stops n: Int) -> Int { min(max(1_000, 10 * n), 10_000) }
+    /// Above this many stops a WGS84 best order searches on the sphere and measures its legs on
+    /// WGS84 (the whole geodesic matrix below it).
+    public static let wgs84MatrixLimit = 256
 }
 
 /// The best order for visiting `stops` from `home`, measured on `model` in `unit`.
@@ -81,16 +107,45 @@ public func bestOrder(
     home: Coordinate, stops: [Coordinate], end: RouteEnd = .home, model: EarthModel = .sphere,
     unit: DistanceUnit = .meters, options: StopOrderOptions = StopOrderOptions()
 ) throws(GeoLocError) -> StopOrder {
+    var options = options
+    if options.startTime == nil { options.startTime = monotonicSeconds() }
     _ = try checkStops(stops.count, end: end, options: options)
     let nodes = [home] + stops
     let n = nodes.count
+    // WGS84 beyond `StopOrder.wgs84MatrixLimit` stops: the search runs on the sphere (a whole
+    // geodesic matrix costs about a microsecond a pair: 16 s at 4,096 stops) and the legs of the
+    // order it finds, and of the given order, are measured on WGS84.
+    let searchModel = model == .wgs84 && stops.count > StopOrder.wgs84MatrixLimit ? EarthModel.sphere : model
     var costs = [Double](repeating: 0, count: n * n)
     for i in 0..<n {
-        for j in 0..<n where j != i {
-            costs[i * n + j] = nodes[i].distance(to: nodes[j], model: model, unit: unit)
+        for j in (i + 1)..<n {
+            let d = nodes[i].distance(to: nodes[j], model: searchModel, unit: unit)
+            costs[i * n + j] = d
+            costs[j * n + i] = d
         }
     }
-    return solveStopOrder(CostMatrix(size: n, costs: costs), end: end, options: options)
+    var r = solveStopOrder(CostMatrix(size: n, costs: costs), end: end, options: options)
+    if searchModel != model {
+        func measured(_ order: [Int]) -> [Double] {
+            var legs: [Double] = []
+            var prev = home
+            for s in order {
+                legs.append(prev.distance(to: stops[s], model: model, unit: unit))
+                prev = stops[s]
+            }
+            if end == .home { legs.append(prev.distance(to: home, model: model, unit: unit)) }
+            return legs
+        }
+        var given = Array(0..<stops.count)
+        if case .stop(let e) = end {
+            given.remove(at: e)
+            given.append(e)
+        }
+        r.legs = measured(r.order)
+        r.total = r.legs.reduce(0, +)
+        r.givenTotal = measured(given).reduce(0, +)
+    }
+    return r
 }
 
 /// The best order over a cost matrix: `costs` holds (n + 1) × (n + 1) entries in row-major
@@ -102,6 +157,8 @@ public func bestOrder(
 public func bestOrder(
     costs: [Double], end: RouteEnd = .home, options: StopOrderOptions = StopOrderOptions()
 ) throws(GeoLocError) -> StopOrder {
+    var options = options
+    if options.startTime == nil { options.startTime = monotonicSeconds() }
     var size = 0
     while size * size < costs.count { size += 1 }
     guard size >= 1, size * size == costs.count else {
@@ -122,6 +179,11 @@ public func checkCosts(_ costs: some Collection<Double>, size: Int) throws(GeoLo
         if i == j { continue }
         if !c.isFinite { throw GeoLocError(.notFinite, "matrix[\(i)][\(j)] is \(show(c))") }
         if c < 0 { throw GeoLocError(.outOfRange, "matrix[\(i)][\(j)] \(show(c)) is negative") }
+        if c > StopOrder.maxCost {
+            throw GeoLocError(
+                .outOfRange,
+                "matrix[\(i)][\(j)] \(show(c)) is above \(show(StopOrder.maxCost)), the largest cost a route sums without overflow")
+        }
     }
 }
 
@@ -140,12 +202,15 @@ public func checkStops(_ count: Int, end: RouteEnd, options: StopOrderOptions) t
     if case .stop(let e) = end, e < 0 || e >= count {
         throw GeoLocError(.outOfRange, "end stop \(e) is not one of the \(count) stops")
     }
-    if let it = options.iterations, it < 1 || it > 100_000_000 {
-        throw GeoLocError(.outOfRange, "iterations \(it) is outside [1, 100000000]")
+    if let it = options.iterations, it < 1 || it > StopOrder.maxIterations {
+        throw GeoLocError(.outOfRange, "iterations \(it) is outside [1, \(StopOrder.maxIterations)]")
     }
     if let t = options.timeLimit {
         if !t.isFinite { throw GeoLocError(.notFinite, "time limit \(show(t)) is not finite") }
         if t <= 0 { throw GeoLocError(.outOfRange, "time limit \(show(t)) s is not positive") }
+        if t > StopOrder.maxTimeLimit {
+            throw GeoLocError(.outOfRange, "time limit \(show(t)) s is above \(show(StopOrder.maxTimeLimit)) s (a day)")
+        }
     }
     return count
 }

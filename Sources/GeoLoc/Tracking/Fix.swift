@@ -58,10 +58,10 @@ public struct Fix: Sendable, Equatable {
 
 func checkFix(
     _ lat: Double, _ lon: Double, _ t: Double, _ acc: Double, _ speed: Double, _ course: Double,
-    _ alt: Double, _ name: @autoclosure () -> String
+    _ alt: Double, _ name: @autoclosure () -> String, absentTime: Bool = false
 ) throws(GeoLocError) {
     try checkPoint(lat, lon, at: name())
-    if !t.isFinite { throw GeoLocError(.notFinite, "\(name()): time \(show(t)) is not finite") }
+    if !t.isFinite && !(absentTime && t.isNaN) { throw GeoLocError(.notFinite, "\(name()): time \(show(t)) is not finite") }
     if !acc.isFinite { throw GeoLocError(.notFinite, "\(name()): accuracy \(show(acc)) is not finite") }
     if acc < 0 { throw GeoLocError(.outOfRange, "\(name()): accuracy \(show(acc)) is negative") }
     if speed.isInfinite { throw GeoLocError(.notFinite, "\(name()): speed is infinite") }
@@ -97,11 +97,12 @@ public struct FixBuffer {
         return f
     }
 
-    /// Checks every fix; the error names the first bad one as `name[i]`.
-    public func check(_ name: String) throws(GeoLocError) {
+    /// Checks every fix; the error names the first bad one as `name[i]`. With `absentTimes`,
+    /// a time may be NaN (the fix has none).
+    public func check(_ name: String, absentTimes: Bool = false) throws(GeoLocError) {
         for i in 0..<count {
             let p = base! + 7 * i
-            try checkFix(p[0], p[1], p[2], p[3], p[4], p[5], p[6], "\(name)[\(i)]")
+            try checkFix(p[0], p[1], p[2], p[3], p[4], p[5], p[6], "\(name)[\(i)]", absentTime: absentTimes)
         }
     }
 

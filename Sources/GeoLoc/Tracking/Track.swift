@@ -9,28 +9,6 @@ import Darwin
 import GeoLocKernels
 #endif
 
-/// The statistics of a track (fixes in time order).
-public struct TrackStats: Sendable, Equatable {
-    /// The sum of the legs, meters, on the Earth model asked for.
-    public var length: Double = 0
-    /// Last time minus first time, seconds.
-    public var duration: Double = 0
-    /// The sum of the legs' durations whose speed is at least the moving threshold, seconds.
-    public var movingTime: Double = 0
-    /// length / duration (0 when the duration is 0), m/s.
-    public var averageSpeed: Double = 0
-    /// The length of the moving legs / movingTime (0 when movingTime is 0), m/s.
-    public var movingSpeed: Double = 0
-    /// The fastest leg (length / duration over legs with a duration > 0), m/s.
-    public var maxSpeed: Double = 0
-    /// Sums of the rises and of the falls between consecutive fixes that have an altitude, meters
-    /// (both >= 0; 0 when fewer than two fixes have one).
-    public var elevationGain: Double = 0
-    public var elevationLoss: Double = 0
-    /// How many fixes had an altitude.
-    public var altitudeCount: Int = 0
-}
-
 /// A place where a track stayed: fixes `first...last` all within the distance threshold of
 /// fix `first`, spanning at least the time threshold.
 public struct StayPoint: Sendable, Equatable {
@@ -51,61 +29,6 @@ public enum ResampleStep: Sendable, Equatable {
 }
 
 public enum Track {
-    /// Statistics of checked fixes with non-decreasing times.
-    /// - Parameter movingSpeed: a leg counts as moving at this speed or above (m/s, >= 0).
-    public static func stats(_ fixes: [Fix], model: EarthModel = .sphere, movingSpeed: Double = 0.5) throws(GeoLocError) -> TrackStats {
-        try withFixBuffer(fixes) { (b) throws(GeoLocError) in
-            try b.check("fixes")
-            try b.checkTimesNondecreasing("fixes")
-            return try stats(b, model: model, movingSpeed: movingSpeed)
-        }
-    }
-
-    @_spi(CABI)
-    public static func stats(_ b: FixBuffer, model: EarthModel, movingSpeed: Double) throws(GeoLocError) -> TrackStats {
-        if !movingSpeed.isFinite { throw GeoLocError(.notFinite, "moving_speed_mps is not finite") }
-        if movingSpeed < 0 { throw GeoLocError(.outOfRange, "moving_speed_mps \(show(movingSpeed)) is negative") }
-        var s = TrackStats()
-        let n = b.count
-        guard n > 0 else { return s }
-        s.duration = b.time(n - 1) - b.time(0)
-        var movingLength = 0.0
-        var lastAlt = Double.nan
-        for i in 0..<n {
-            let alt = b.altitude(i)
-            if !alt.isNaN {
-                s.altitudeCount += 1
-                if !lastAlt.isNaN {
-                    let d = alt - lastAlt
-                    if d > 0 { s.elevationGain += d } else { s.elevationLoss -= d }
-                }
-                lastAlt = alt
-            }
-            guard i > 0 else { continue }
-            let d: Double
-            switch model {
-            case .sphere: d = sphereMeters(b.lat(i - 1), b.lon(i - 1), b.lat(i), b.lon(i))
-            case .wgs84:
-                d = geodesicInverse(
-                    from: Coordinate(checkedLatitude: b.lat(i - 1), longitude: b.lon(i - 1)),
-                    to: Coordinate(checkedLatitude: b.lat(i), longitude: b.lon(i))).distance
-            }
-            s.length += d
-            let dt = b.time(i) - b.time(i - 1)
-            if dt > 0 {
-                let v = d / dt
-                s.maxSpeed = max(s.maxSpeed, v)
-                if v >= movingSpeed {
-                    s.movingTime += dt
-                    movingLength += d
-                }
-            }
-        }
-        s.averageSpeed = s.duration > 0 ? s.length / s.duration : 0
-        s.movingSpeed = s.movingTime > 0 ? movingLength / s.movingTime : 0
-        return s
-    }
-
     // MARK: Simplification
 
     /// Douglas-Peucker on the sphere: the indices of the points kept (ascending, the first and
@@ -361,7 +284,7 @@ public enum Track {
         }
         let lat = atan2(P.z, (P.x * P.x + P.y * P.y).squareRoot()) * 180 / Double.pi
         let lon = atan2(P.y, P.x) * 180 / Double.pi
-        func lerp(_ x: Double, _ y: Double) -> Double { x + (y - x) * f }
+        func lerp(_ x: Double, _ y: Double) -> Double { interpolateLinearly(x, y, f) }
         var fix = Fix(latitude: min(max(lat, -90), 90), longitude: normalizedLongitude(lon),
                       time: lerp(b.time(i), b.time(j)), accuracy: lerp(b.accuracy(i), b.accuracy(j)))
         fix.speed = lerp(b.speed(i), b.speed(j))
@@ -418,4 +341,17 @@ public enum Track {
             }
         }
     }
+}
+
+/// x + (y - x) f for f in [0, 1] without overflow: for finite x and y the result is finite and
+/// between them (y - x may overflow: then the two weighted ends are added instead). NaN when
+/// either is NaN (an absent value).
+@inline(__always)
+func interpolateLinearly(_ x: Double, _ y: Double, _ f: Double) -> Double {
+    if x.isNaN || y.isNaN { return .nan }
+    if x == y { return x }
+    let d = y - x
+    let v = d.isFinite ? x + d * f : x * (1 - f) + y * f
+    let lo = x < y ? x : y, hi = x < y ? y : x
+    return v < lo ? lo : v > hi ? hi : v
 }

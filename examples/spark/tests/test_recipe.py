@@ -1,6 +1,8 @@
-"""The Spark and Dask recipes on a small local job, checked against geoloc called directly.
+"""The Spark and Dask recipes on small jobs, checked against geoloc called directly.
 
-Run by scripts/test_spark (a fresh venv with the wheel, pyspark, pandas, pyarrow and dask).
+Run by scripts/test_spark (a new venv with the wheel, pyspark, pandas, pyarrow and dask). The
+Spark tests run in local mode and, when GEOLOC_SPARK_MASTER names a standalone cluster
+(scripts/test_spark starts a master and two workers on 127.0.0.1), again on that cluster.
 """
 
 from __future__ import annotations
@@ -109,13 +111,41 @@ def want_pairs(events, places):
 # ---- Spark ----------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def spark():
+SPARK_MODES = ["local"] + (["cluster"] if os.environ.get("GEOLOC_SPARK_MASTER") else [])
+
+
+@pytest.fixture(scope="module", params=SPARK_MODES)
+def spark(request):
     pytest.importorskip("pyspark")
-    session = geoloc_spark.local_session("geoloc-test", batch_rows=8192)
+    if request.param == "cluster":
+        # The executors run in the workers' JVMs and start this venv's Python (PYSPARK_PYTHON).
+        session = geoloc_spark.cluster_session(os.environ["GEOLOC_SPARK_MASTER"], "geoloc-test", cores=2,
+                                               executor_memory="1g", batch_rows=8192, driver_host="127.0.0.1")
+        assert session.sparkContext.master.startswith("spark://")
+    else:
+        session = geoloc_spark.local_session("geoloc-test", batch_rows=8192)
     geoloc_spark.ship_this_module(session)
     yield session
     session.stop()
+
+
+def test_spark_runs_where_asked(spark):
+    """Local mode runs the tasks in the driver's JVM; on the cluster, in executors on the two
+    workers, each with its own Python worker processes (the venv's interpreter)."""
+    import sys
+
+    pids = spark.sparkContext.parallelize(range(64), 8).map(lambda _: (os.getpid(), sys.executable)).distinct().collect()
+    assert all(exe == sys.executable for _, exe in pids)
+    if spark.sparkContext.master.startswith("spark://"):
+        import time
+
+        deadline = time.monotonic() + 60
+        while True:  # both workers' executors registered (the driver is in the list too)
+            executors = spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size() - 1
+            if executors == 2 or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        assert executors == 2, executors
 
 
 def test_spark_trip_distances(spark, trips):
@@ -136,10 +166,12 @@ def test_spark_events_near_places(spark, events, place_file, want_pairs):
     same_pairs(got.toPandas(), want_pairs)
 
 
-def test_spark_events_near_sharded_places(spark, events, places, want_pairs, tmp_path):
+@pytest.mark.parametrize("ship", [True, False])
+def test_spark_events_near_sharded_places(spark, events, places, want_pairs, tmp_path, ship):
     shards = geoloc_spark.shard_places(places, 4, str(tmp_path))
     assert len(shards) == 4 and sum(len(geoloc.Places.open(f)) for f in shards.files) == len(places)
-    got = geoloc_spark.events_near_sharded_places(spark, spark.createDataFrame(events), shards, RADIUS_MILES)
+    # ship=False: the band files opened where they are (a path every worker reads).
+    got = geoloc_spark.events_near_sharded_places(spark, spark.createDataFrame(events), shards, RADIUS_MILES, ship=ship)
     same_pairs(got.toPandas(), want_pairs)
 
 

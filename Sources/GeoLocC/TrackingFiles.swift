@@ -1,0 +1,314 @@
+// The C ABI of track files (Sources/GeoLoc/Tracking: TrackFormats, GPXReader, TrackGeoJSON,
+// TrackLoad, TrackStats): loading GPX and GeoJSON tracks, their points, segments, waypoints,
+// names and issues, their statistics, and writing tracks. Check, call, map.
+import CGeoLoc
+@_spi(CABI) import GeoLoc
+
+private enum TrackFileFormat { case gpx, geoJSON }
+
+private func trackLoad(
+    file path: UnsafePointer<CChar>?, _ format: TrackFileFormat, _ options: UnsafePointer<geoloc_load_options>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let out = try required(out, "out")
+        let file = try readText(path, "path")
+        let strict = options?.pointee.strict ?? false
+        let r = switch format {
+        case .gpx: try TrackFormat.readGPX(file: file, strict: strict)
+        case .geoJSON: try TrackFormat.readGeoJSON(file: file, strict: strict)
+        }
+        try deliver(retained(TrackHandle(r), .track), to: out, "out")
+        return GEOLOC_OK
+    }
+}
+
+private func trackLoad(
+    text: UnsafePointer<CChar>?, _ len: Int, _ format: TrackFileFormat, _ options: UnsafePointer<geoloc_load_options>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let out = try required(out, "out")
+        let bytes = try byteSpan(text.map { UnsafeRawPointer($0) }, len, "text")
+        let strict = options?.pointee.strict ?? false
+        let r = switch format {
+        case .gpx: try TrackFormat.readGPX(bytes, strict: strict)
+        case .geoJSON: try TrackFormat.readGeoJSON(bytes, strict: strict)
+        }
+        try deliver(retained(TrackHandle(r), .track), to: out, "out")
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_track_load_gpx(
+    _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    trackLoad(file: path, .gpx, options, out)
+}
+
+@c @implementation
+public func geoloc_track_parse_gpx(
+    _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    trackLoad(text: text, len, .gpx, options, out)
+}
+
+@c @implementation
+public func geoloc_track_load_geojson(
+    _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    trackLoad(file: path, .geoJSON, options, out)
+}
+
+@c @implementation
+public func geoloc_track_parse_geojson(
+    _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> geoloc_status {
+    trackLoad(text: text, len, .geoJSON, options, out)
+}
+
+@c @implementation
+public func geoloc_track_destroy(_ track: OpaquePointer?) {
+    release(track, .track, "track")
+}
+
+/// Writes points through (out, cap, count): the first cap of them, and BUFFER_TOO_SMALL when
+/// they did not all fit.
+private func writePoints(
+    _ points: TrackPoints, untimedAsIndex: Bool, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int,
+    _ count: UnsafeMutablePointer<Int>?, _ noun: String
+) throws(GeoLocError) -> geoloc_status {
+    let results = try CallerArray(out, cap, count, needed: "count")
+    let asIndex = untimedAsIndex && !points.hasTimes
+    return try results.fill(points.count, partial: true, "the track has \(points.count) \(noun)") {
+        var f = geoloc_fix(points[$0])
+        if asIndex { f.time = Double($0) }
+        return f
+    }
+}
+
+@c @implementation
+public func geoloc_track_fixes(
+    _ track: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+        return try writePoints(h.load.points, untimedAsIndex: true, out, cap, count, "fixes")
+    }
+}
+
+@c @implementation
+public func geoloc_track_points(
+    _ track: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+        return try writePoints(h.load.points, untimedAsIndex: false, out, cap, count, "points")
+    }
+}
+
+@c @implementation
+public func geoloc_track_waypoints(
+    _ track: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+        return try writePoints(h.load.waypoints, untimedAsIndex: false, out, cap, count, "waypoints")
+    }
+}
+
+@c @implementation
+public func geoloc_track_segments(
+    _ track: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_track_segment>?, _ cap: Int,
+    _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+        let results = try CallerArray(out, cap, count, needed: "count")
+        let segments = h.load.segments
+        return try results.fill(segments.count, partial: true, "the track has \(segments.count) segments") {
+            let s = segments[$0]
+            return geoloc_track_segment(first: s.first, count: s.count, path: s.path,
+                                        kind: geoloc_segment_kind(rawValue: UInt32(s.kind.rawValue)))
+        }
+    }
+}
+
+@c @implementation
+public func geoloc_track_name(
+    _ track: OpaquePointer?, _ item: geoloc_track_item, _ i: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+        try outputBuffer(buf, cap, needed)
+        let load = h.load
+        let count: Int, noun: String
+        switch item.rawValue {
+        case 0: count = load.points.count; noun = "point"
+        case 1: count = load.waypoints.count; noun = "waypoint"
+        case 2: count = load.pathNames.count; noun = "path"
+        default: throw GeoLocError(.invalidArgument, "item \(item.rawValue) is not a known value")
+        }
+        guard i >= 0 && i < count else {
+            throw GeoLocError(.outOfRange, "\(noun) index \(UInt(bitPattern: i)) is not below the count \(count)")
+        }
+        let name = switch item.rawValue {
+        case 0: load.points.name(i)
+        case 1: load.waypoints.name(i)
+        default: load.pathNames[i]
+        }
+        return writeText(name ?? "", buf, cap, needed)
+    }
+}
+
+@c @implementation
+public func geoloc_track_timed(_ track: OpaquePointer?, _ timed: UnsafeMutablePointer<Bool>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+        try deliver(h.load.timed, to: try required(timed, "timed"), "timed")
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_track_issue_count(_ track: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+        try deliver(h.load.issues.count, to: try required(count, "count"), "count")
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_track_issue_total(_ track: OpaquePointer?, _ total: UnsafeMutablePointer<Int>?) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+        try deliver(h.load.issueTotal, to: try required(total, "total"), "total")
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_track_issue(
+    _ track: OpaquePointer?, _ i: Int, _ record: UnsafeMutablePointer<Int>?, _ buf: UnsafeMutablePointer<CChar>?,
+    _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+        try outputBuffer(buf, cap, needed)
+        let issues = h.load.issues
+        guard i >= 0 && i < issues.count else {
+            throw GeoLocError(.outOfRange, "issue index \(UInt(bitPattern: i)) is not below the count \(issues.count)")
+        }
+        try deliver(issues[i].record, toOptional: record, "record")
+        return writeText(issues[i].reason, buf, cap, needed)
+    }
+}
+
+// MARK: - Statistics in segments
+
+private func cStats(_ s: TrackStats) -> geoloc_segment_stats {
+    geoloc_segment_stats(
+        stats: geoloc_track_stats(
+            length_m: s.length, duration_s: s.duration, moving_time_s: s.movingTime, average_speed_mps: s.averageSpeed,
+            moving_speed_mps: s.movingSpeed, max_speed_mps: s.maxSpeed, elevation_gain_m: s.elevationGain,
+            elevation_loss_m: s.elevationLoss, altitude_count: s.altitudeCount),
+        point_count: s.pointCount, timed_count: s.timedCount, timed_length_m: s.timedLength,
+        start_time: s.startTime, end_time: s.endTime, backward_steps: s.backwardSteps)
+}
+
+@c @implementation
+public func geoloc_track_measure_segments(
+    _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ starts: UnsafePointer<Int>?, _ n_segments: Int, _ model: geoloc_model,
+    _ moving_speed_mps: Double, _ whole: UnsafeMutablePointer<geoloc_segment_stats>?,
+    _ segments: UnsafeMutablePointer<geoloc_segment_stats>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let whole = try required(whole, "whole")
+        let b = try fixBuffer(fixes, n)
+        let k = try checkCount(n_segments, "n_segments")
+        guard k == 0 || starts != nil else { throw GeoLocError(.nullArgument, "starts is NULL with n_segments = \(k)") }
+        let m = try decode(model.rawValue, as: EarthModel.self, "model")
+        var ranges: [Range<Int>] = []
+        if k == 0 {
+            ranges = [0..<b.count]
+        } else {
+            ranges.reserveCapacity(k)
+            for j in 0..<k {
+                let s = starts![j]
+                let e = j + 1 < k ? starts![j + 1] : b.count
+                guard s >= 0 && s <= b.count else {
+                    throw GeoLocError(.outOfRange, "starts[\(j)] \(UInt(bitPattern: s)) is past n (\(b.count))")
+                }
+                guard e >= s && e <= b.count else {
+                    throw GeoLocError(.outOfRange, "starts[\(j + 1)] \(UInt(bitPattern: e)) is before starts[\(j)] \(s) or past n")
+                }
+                ranges.append(s..<e)
+            }
+        }
+        try b.check("fixes", absentTimes: true)
+        let r = try Track.measure(b, segments: ranges, model: m, movingSpeed: moving_speed_mps)
+        let each = r.segments.map(cStats)
+        for (j, s) in each.enumerated() { try checkFinite(s, "segments[\(j)]") }
+        try deliver(cStats(r.whole), to: whole, "whole")
+        if let segments, k > 0 {
+            for (j, s) in each.enumerated() { segments[j] = s }
+        }
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_track_statistics(
+    _ track: OpaquePointer?, _ model: geoloc_model, _ moving_speed_mps: Double,
+    _ whole: UnsafeMutablePointer<geoloc_segment_stats>?, _ segments: UnsafeMutablePointer<geoloc_segment_stats>?,
+    _ cap: Int, _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+        let whole = try required(whole, "whole")
+        let results = try CallerArray(segments, cap, count, out: "segments", needed: "count")
+        let m = try decode(model.rawValue, as: EarthModel.self, "model")
+        let r = try h.load.stats(model: m, movingSpeed: moving_speed_mps)
+        try deliver(cStats(r.whole), to: whole, "whole")
+        if segments == nil {  // the whole only
+            try deliver(r.segments.count, to: results.needed, "count")
+            return GEOLOC_OK
+        }
+        let each = r.segments.map(cStats)
+        return try results.fill(each.count, partial: true, "the track has \(each.count) segments") { each[$0] }
+    }
+}
+
+// MARK: - Writing
+
+@c @implementation
+public func geoloc_track_write_gpx(
+    _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ name: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?,
+    _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let b = try fixBuffer(fixes, n)
+        try outputBuffer(buf, cap, needed)
+        let title = try optionalText(name, "name")
+        try b.check("fixes", absentTimes: true)
+        return writeText(try TrackFormat.gpx(b, name: title), buf, cap, needed)
+    }
+}
+
+@c @implementation
+public func geoloc_track_write_geojson(
+    _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
+    _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let b = try fixBuffer(fixes, n)
+        try outputBuffer(buf, cap, needed)
+        try b.check("fixes", absentTimes: true)
+        return writeText(try TrackFormat.geoJSON(b), buf, cap, needed)
+    }
+}

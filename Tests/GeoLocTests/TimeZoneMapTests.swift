@@ -1,0 +1,157 @@
+@_spi(CABI) @_spi(Testing) @testable import GeoLoc
+import Foundation
+import XCTest
+
+/// Time: the zone at a point on the shipped map (checked against timezonefinder's
+/// full-precision answers in tests/golden/timezones.tsv).
+final class TimeZoneMapTests: XCTestCase {
+    func map() throws -> TimeZoneMap { try TimeZoneMap.shipped() }
+
+    func zone(_ lat: Double, _ lon: Double) throws -> String {
+        let m = try map()
+        return m.name(try m.zone(at: Coordinate(latitude: lat, longitude: lon)))
+    }
+
+    func testShippedMap() throws {
+        let m = try map()
+        XCTAssertTrue(try TimeZoneMap.shipped() === m, "opened once, shared")
+        XCTAssertEqual(m.count, 444)
+        XCTAssertEqual(m.dataVersion, "2026c")
+        XCTAssertTrue(m.source.contains("ODbL"))
+        XCTAssertEqual(m.names, m.names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        XCTAssertEqual(m.zone(named: "Europe/Berlin").map(m.name), "Europe/Berlin")
+        XCTAssertNil(m.zone(named: "Europe/Nowhere"))
+    }
+
+    func testGoldenZones() throws {
+        let m = try map()
+        let rows = try Golden.rows("timezones.tsv", columns: ["case", "lat", "lon", "zone", "utc_offset_hours"])
+        XCTAssertGreaterThan(rows.count, 250)
+        for row in rows {
+            let c = try Coordinate(latitude: row.double("lat"), longitude: row.double("lon"))
+            let z = try m.zone(at: c)
+            XCTAssertEqual(m.name(z), row.text("zone"), row.text("case"))
+            let hours = row.text("utc_offset_hours")
+            XCTAssertEqual(m.nauticalOffsetHours(z), hours.isEmpty ? nil : Int(hours), row.text("case"))
+        }
+    }
+
+    func testPlacesAndRules() throws {
+        XCTAssertEqual(try zone(41.8781, -87.6298), "America/Chicago")
+        // Xinjiang: the source's Asia/Urumqi overlaps Asia/Shanghai; the smaller zone wins.
+        XCTAssertEqual(try zone(43.8256, 87.6168), "Asia/Urumqi")
+        XCTAssertEqual(try zone(39.9042, 116.4074), "Asia/Shanghai")
+        // The sea, and the sign of the nautical zones: Etc/GMT-5 is UTC+5.
+        let m = try map()
+        let indian = try m.zone(at: Coordinate(latitude: 0, longitude: 75))
+        XCTAssertEqual(m.name(indian), "Etc/GMT-5")
+        XCTAssertEqual(m.nauticalOffsetHours(indian), 5)
+        XCTAssertEqual(try zone(-10, -105), "Etc/GMT+7")
+        XCTAssertNil(m.nauticalOffsetHours(try m.zone(at: Coordinate(latitude: 41.8781, longitude: -87.6298))))
+        // The antimeridian on either side, the poles.
+        XCTAssertEqual(try zone(10, 179.9999), "Etc/GMT-12")
+        XCTAssertEqual(try zone(10, -179.9999), "Etc/GMT+12")
+        XCTAssertEqual(try zone(-16.5, 179.9999), "Pacific/Fiji")
+        XCTAssertEqual(try zone(-16.5, -179.9999), "Pacific/Fiji")
+        XCTAssertEqual(try zone(-90, 0), "Antarctica/McMurdo")
+        XCTAssertEqual(try zone(90, 123.456), "Etc/GMT-8")
+        // A longitude outside [-180, 180) is reduced first.
+        XCTAssertEqual(try zone(41.8781, -87.6298 + 360), "America/Chicago")
+        // The nautical zone of a longitude (the gap rule).
+        XCTAssertEqual(m.name(m.nauticalZone(7.4999)), "Etc/GMT")
+        XCTAssertEqual(m.name(m.nauticalZone(7.5)), "Etc/GMT-1")
+        XCTAssertEqual(m.name(m.nauticalZone(-7.5)), "Etc/GMT")
+        XCTAssertEqual(m.name(m.nauticalZone(-7.5001)), "Etc/GMT+1")
+        XCTAssertEqual(m.name(m.nauticalZone(179.99)), "Etc/GMT-12")
+        XCTAssertEqual(m.name(m.nauticalZone(-180)), "Etc/GMT+12")
+    }
+
+    func testManyMatchesOne() throws {
+        let m = try map()
+        var rng = SystemRandomNumberGenerator()
+        var degrees: [Double] = []
+        for _ in 0..<5000 {
+            degrees.append(Double.random(in: -90...90, using: &rng))
+            degrees.append(Double.random(in: -200...200, using: &rng))
+        }
+        var out = [UInt16](repeating: 0, count: 5000)
+        try degrees.withUnsafeBufferPointer { d in
+            try out.withUnsafeMutableBufferPointer { try m.zones(degrees: d, count: 5000, into: $0.baseAddress!) }
+        }
+        for i in 0..<5000 {
+            let c = try Coordinate(latitude: degrees[2 * i], longitude: degrees[2 * i + 1])
+            XCTAssertEqual(out[i], try m.zone(at: c).rawValue)
+        }
+        degrees[2 * 17] = .nan
+        XCTAssertThrowsError(try degrees.withUnsafeBufferPointer { d in
+            try out.withUnsafeMutableBufferPointer { try m.zones(degrees: d, count: 5000, into: $0.baseAddress!) }
+        }) { error in
+            XCTAssertEqual((error as? GeoLocError)?.code, .notFinite)
+            XCTAssertTrue("\(error)".contains("points[17]"))
+        }
+    }
+
+    /// The shipped file's bytes.
+    func shippedBytes() throws -> [UInt8] {
+        let path = try XCTUnwrap(TimeZoneMap.shippedSearchPaths.first { FileManager.default.fileExists(atPath: $0) })
+        return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    func testForgedFiles() throws {
+        let original = try shippedBytes()
+        func open(_ bytes: [UInt8]) -> GeoLocError? {
+            do {
+                _ = try bytes.withUnsafeBytes { try TimeZoneMap.open(fileBytes: $0) }
+                return nil
+            } catch let e as GeoLocError {
+                return e
+            } catch {
+                XCTFail("\(error)")
+                return nil
+            }
+        }
+        XCTAssertNil(open(original))
+        XCTAssertEqual(open(Array(original.prefix(1000)))?.code, .parse)  // truncated
+        XCTAssertTrue(open(Array(original.prefix(1000)))?.message.contains("truncated") ?? false)
+        var changed = original
+        changed[changed.count / 2] ^= 0x10
+        XCTAssertTrue(open(changed)?.message.contains("checksum") ?? false)
+        var newer = original
+        newer[8] = 2
+        XCTAssertEqual(open(newer)?.code, .unsupported)
+        // Made to pass the checksum: the other checks still refuse an entry out of range.
+        var forged = original
+        let rootAt = 128 + 0  // the zones section starts at the header's end
+        _ = rootAt
+        forged[20] = 0xFF  // the zone count
+        forged.withUnsafeMutableBytes { TimeZoneMap.reseal($0) }
+        XCTAssertEqual(open(forged)?.code, .parse)
+        // Random changes, resealed: every open either fails or gives a map whose lookups are
+        // total (a zone in range, or a parse error), never a crash.
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<40 {
+            var f = original
+            for _ in 0..<8 {
+                let i = Int.random(in: 128..<f.count, using: &rng)
+                f[i] = UInt8.random(in: 0...255, using: &rng)
+            }
+            f.withUnsafeMutableBytes { TimeZoneMap.reseal($0) }
+            guard let m = try? f.withUnsafeBytes({ try TimeZoneMap.open(fileBytes: $0) }) else { continue }
+            for _ in 0..<2000 {
+                let c = try Coordinate(
+                    latitude: Double.random(in: -90...90, using: &rng), longitude: Double.random(in: -180..<180, using: &rng))
+                if let z = try? m.zone(at: c) { XCTAssertLessThan(Int(z.rawValue), m.count) }
+            }
+        }
+    }
+
+    func testThreads() throws {
+        let m = try map()
+        let expected = try m.zone(at: Coordinate(latitude: 52.52, longitude: 13.405))
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<10_000 {
+                XCTAssertEqual(try? m.zone(at: Coordinate(latitude: 52.52, longitude: 13.405)), expected)
+            }
+        }
+    }
+}
