@@ -545,6 +545,7 @@ extension PlaceSet {
             outside = outside || !(lat >= -90 && lat <= 90 && lon >= -180 && lon < 180)
         }
         guard !outside else { throw GeoLocError(.parse, "corrupted place file: a coordinate is out of range") }
+        try PlaceFileCheck.indexMaps(ids: ids, positions: positions, count: n)
         var names: [String] = []
         var at = layout.names
         let namesEnd = layout.names + namesBytes
@@ -555,6 +556,9 @@ extension PlaceSet {
             guard length <= namesEnd - at,
                   let name = String(validating: UnsafeRawBufferPointer(start: base + at, count: length), as: UTF8.self)
             else { throw GeoLocError(.parse, "corrupted place file: an attribute name is cut short or not UTF-8") }
+            guard !name.utf8.contains(0) else {
+                throw PlaceFileCheck.corrupted("attribute name \(names.count) holds a NUL byte")
+            }
             names.append(name)
             at += length
         }
@@ -575,6 +579,22 @@ extension PlaceSet {
             points: base.advanced(by: layout.points).assumingMemoryBound(to: SIMD4<Double>.self),
             latLon: latLon, ids: ids, positions: positions,
             gaps: base.advanced(by: layout.gaps).assumingMemoryBound(to: Double.self), dims: dims, mapping: mapping)
+        try PlaceFileCheck.tree(tree)
+        // The ids and names (version 1: and the attribute values), each valid UTF-8 without a NUL.
+        let numbered = u64(112) == 1
+        let perPlace = (numbered ? 1 : 2) + (version == 1 ? a : 0)
+        try PlaceFileCheck.strings(
+            base.advanced(by: layout.text).assumingMemoryBound(to: UInt8.self), count: textBytes, ends: ends,
+            strings: layout.strings
+        ) { j in
+            let f = j % perPlace + (numbered ? 1 : 0)
+            let place = j / perPlace
+            switch f {
+            case 0: return "the id of place \(place)"
+            case 1: return "the name of place \(place)"
+            default: return "the value of attribute \(quote(names[f - 2])) of place \(place)"
+            }
+        }
         var attributeColumns: [AttributeColumn]? = nil
         if version == 2 {
             var columns: [AttributeColumn] = []
@@ -601,6 +621,10 @@ extension PlaceSet {
                 guard down == 0, Int(last) == layout.valueBytes[c] || (k == 0 && layout.valueBytes[c] == 0) else {
                     throw GeoLocError(.parse, "corrupted place file: the values of attribute column \(c) are out of order")
                 }
+                try PlaceFileCheck.strings(
+                    base.advanced(by: layout.values[c]).assumingMemoryBound(to: UInt8.self), count: layout.valueBytes[c],
+                    ends: valueEnds, strings: k
+                ) { j in "value \(j) of attribute \(quote(names[c]))" }
                 columns.append(AttributeColumn(
                     viewingText: base.advanced(by: layout.values[c]).assumingMemoryBound(to: UInt8.self),
                     textBytes: layout.valueBytes[c], ends: valueEnds, values: k, numbers: numbers, width: w, count: n))
