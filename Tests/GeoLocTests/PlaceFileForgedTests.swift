@@ -200,6 +200,110 @@ final class PlaceFileForgedTests: XCTestCase {
         refused(f, "attribute name 0 holds a NUL byte")
     }
 
+    func putU64(_ v: UInt64, _ at: Int, _ f: inout [UInt8]) {
+        for k in 0..<8 { f[at + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt64(k))) }
+    }
+
+    func putU32(_ v: UInt32, _ at: Int, _ f: inout [UInt8]) {
+        for k in 0..<4 { f[at + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(k))) }
+    }
+
+    /// Header counts that overflow a size or do not fit the file: refused before anything is
+    /// allocated or read by them, naming the count.
+    func testForgedCountsThatOverflowOrLeaveTheFileAreRefused() {
+        let edits: [(Int, UInt64, String)] = [
+            (24, 1 << 62, "its count of places (4611686018427387904) is larger than the file could hold"),
+            (24, .max, "its count of places"),
+            (24, 101, "its counts (101 places, 0 attribute columns"),
+            (32, 1 << 40, "its count of attribute columns (1099511627776)"),
+            (40, 1 << 40, "its text's size in bytes (1099511627776)"),
+            (40, 8, "make a file of"),
+            (48, .max, "its attribute names' size in bytes"),
+            (112, 6, "unknown flags 0x6"),
+        ]
+        for (at, value, says) in edits {
+            refused(says) { f, _ in putU64(value, at, &f) }
+        }
+        refused("its leaf size 0 is not in 1...4096") { f, _ in putU32(0, 20, &f) }
+        refused("its leaf size 8192 is not in 1...4096") { f, _ in putU32(8192, 20, &f) }
+        for v in [1, 2] {
+            var f = base[v - 1]
+            putU64(UInt64(f.count + 64), 56, &f)
+            opened(f, .parse, "truncated place file")
+            f = base[v - 1]
+            putU32(3, 8, &f)
+            opened(f, .unsupported, "place file version 3 is newer")
+        }
+    }
+
+    /// The bytes, resealed, opened: the error `code` with a message holding `says`.
+    func opened(_ bytes: [UInt8], _ code: GeoLocError.Code, _ says: String, file: StaticString = #filePath, line: UInt = #line) {
+        var bytes = bytes
+        bytes.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
+        bytes.withUnsafeBytes { raw in
+            do {
+                _ = try PlaceSet.open(fileBytes: raw)
+                XCTFail("a forged file opened; expected \(says)", file: file, line: line)
+            } catch {
+                XCTAssertEqual(error.code, code, error.message, file: file, line: line)
+                XCTAssertTrue(error.message.contains(says), "\(error.message) does not say \(says)", file: file, line: line)
+            }
+        }
+    }
+
+    /// Tree indices, positions and split dimensions out of range; coordinates out of range.
+    func testForgedTreeIndicesOutOfRangeAreRefused() {
+        refused("the place index at tree position 2 (100) is out of range (100 places)") { f, l in putU32(100, l.ids + 8, &f) }
+        refused("the place index at tree position 3 (-1) is out of range") { f, l in putU32(.max, l.ids + 12, &f) }
+        refused("the tree position of place 7 (2147483647) is out of range") { f, l in putU32(0x7FFF_FFFF, l.positions + 28, &f) }
+        refused("node 4 of the index splits along dimension 3, not 0, 1 or 2") { f, l in f[l.dims + 4] = 3 }
+        refused("a coordinate is out of range (91,") { f, l in putDouble(91, l.latLon + 16 * 9, &f) }
+        refused("a coordinate is out of range") { f, l in putDouble(.infinity, l.latLon + 16 * 9 + 8, &f) }
+    }
+
+    /// String offsets that leave the text.
+    func testForgedTextOffsetsAreRefused() {
+        refused("the text's offsets are out of order (string 11 ends at") { f, l in putU32(.max, l.ends + 40, &f) }
+        refused("its last string ends at") { f, l in
+            let at = l.ends + 4 * (l.strings - 1)
+            let end = (0..<4).reduce(UInt32(0)) { $0 | UInt32(f[at + $1]) << (8 * UInt32($1)) }
+            putU32(end + 1, at, &f)
+        }
+    }
+
+    /// Version 2's column table and column sections, and the names section, pointing outside the
+    /// file or past their values.
+    func testForgedAttributeTablesPointingOutsideAreRefused() throws {
+        var b = PlaceSetBuilder(attributeNames: ["state"])
+        for (i, v) in ["Ohio", "Illinois", "Ohio"].enumerated() {
+            try b.append(c(Double(1 + 2 * i), Double(2 + 2 * i)), id: "i\(i)", name: "n\(i)", attributes: [v])
+        }
+        let path = NSTemporaryDirectory() + "geoloc-forged-tables-\(getpid()).places"
+        try b.build().save(to: path)
+        defer { unlink(path) }
+        let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let l = try XCTUnwrap(PlaceFileLayout(
+            version: 2, count: 3, attributes: 1, numberedIDs: false, bucket: Int(file[20]), textBytes: Int(file[40]),
+            namesBytes: 9, valueCounts: [2], valueBytes: [12]))
+        XCTAssertEqual(l.size, file.count)
+        XCTAssertEqual(Array(file[l.values[0]..<(l.values[0] + 12)]), Array("OhioIllinois".utf8))
+        func edited(_ edit: (inout [UInt8]) -> Void) -> [UInt8] {
+            var f = file
+            edit(&f)
+            return f
+        }
+        refused(edited { putU64(4, l.columns, &$0) }, "attribute column 0 has 4 distinct values for 3 places")
+        refused(edited { putU64(1 << 40, l.columns + 8, &$0) },
+                "the values of attribute column 0 (1099511627776 bytes) are larger than the file")
+        refused(edited { putU64(100, l.columns + 8, &$0) }, "the column table's sizes) make a file of")
+        refused(edited { $0[l.numbers[0] + 1] = 200 }, "a value number of attribute column 0 (200) is out of range (2 values)")
+        refused(edited { putU64(1000, l.valueEnds[0], &$0) }, "the values of attribute column 0 are out of order")
+        refused(edited { putU32(11, l.valueEnds[0] + 4, &$0) }, "the values of attribute column 0 are out of order")
+        refused(edited { putU32(200, l.names, &$0) }, "attribute name 0 (200 bytes) runs past the end of the names section")
+        refused(edited { putU32(4, l.names, &$0) }, "1 bytes after the attribute names")
+        refused(edited { $0[l.names + 5] = 0xC0 }, "attribute name 0 is not valid UTF-8")
+    }
+
     /// The check's polynomial vectors agree with the index's (libm's) within the tolerance over a
     /// grid of coordinates, the poles, the equator and the antimeridian: a genuine file opens.
     func testVectorCheckAcceptsEveryCoordinate() {

@@ -277,3 +277,119 @@ def test_forged_attribute_text_is_refused(tmp_path):
     b = bytearray(v2)
     b[b.index(b"state") + 2] = 0
     refused(tmp_path, reseal(b), "attribute name 0 holds a NUL byte")
+
+
+def opened_error(tmp_path, data):
+    """The status error and message of opening `data` (which must not open)."""
+    path = tmp_path / ("forged-%d.places" % len(os.listdir(tmp_path)))
+    path.write_bytes(data)
+    with pytest.raises(geoloc.GeolocError) as e:
+        Places.open(path).close()
+    return e.value
+
+
+def u64_edit(at, value):
+    def edit(b, _):
+        struct.pack_into("<Q", b, at, value)
+    return edit
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+@pytest.mark.parametrize("at, value, says", [
+    (24, 1 << 62, "its count of places (4611686018427387904) is larger than the file could hold"),
+    (24, MASK, "its count of places"),
+    (24, 101, "its counts (101 places, 0 attribute columns"),
+    (32, 1 << 40, "its count of attribute columns (1099511627776)"),
+    (40, 1 << 40, "its text's size in bytes (1099511627776)"),
+    (40, 8, "make a file of"),
+    (48, MASK, "its attribute names' size in bytes"),
+    (112, 6, "unknown flags 0x6"),
+])
+def test_forged_counts_that_overflow_or_leave_the_file_are_refused(saved, tmp_path, v, at, value, says):
+    """Header counts that overflow a size or do not fit the file are refused before anything is
+    allocated or read by them, and the message names the count."""
+    refused(tmp_path, edited(saved[v], u64_edit(at, value)), says)
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_forged_header_sizes_and_versions(saved, tmp_path, v):
+    def leaf(size):
+        def edit(b, _):
+            struct.pack_into("<I", b, 20, size)
+        return edit
+    refused(tmp_path, edited(saved[v], leaf(0)), "its leaf size 0 is not in 1...4096")
+    refused(tmp_path, edited(saved[v], leaf(8192)), "its leaf size 8192 is not in 1...4096")
+    e = opened_error(tmp_path, edited(saved[v], u64_edit(56, len(saved[v]) + 64)))
+    assert isinstance(e, geoloc.ParseError) and "truncated place file" in str(e)
+    e = opened_error(tmp_path, edited(saved[v], lambda b, _: struct.pack_into("<I", b, 8, 3)))
+    assert isinstance(e, geoloc.UnsupportedError) and "place file version 3 is newer" in str(e)
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_forged_tree_indices_out_of_range_are_refused(saved, tmp_path, v):
+    """Tree indices, positions and split dimensions out of range; coordinates out of range."""
+    def i32(section, k, value):
+        def edit(b, L):
+            struct.pack_into("<i", b, L[section] + 4 * k, value)
+        return edit
+    refused(tmp_path, edited(saved[v], i32("ids", 2, 100)),
+            "the place index at tree position 2 (100) is out of range (100 places)")
+    refused(tmp_path, edited(saved[v], i32("ids", 3, -1)), "the place index at tree position 3 (-1) is out of range")
+    refused(tmp_path, edited(saved[v], i32("positions", 7, 2**31 - 1)), "the tree position of place 7 (2147483647)")
+
+    def dim(b, L):
+        b[L["dims"] + 4] = 3
+    refused(tmp_path, edited(saved[v], dim), "node 4 of the index splits along dimension 3, not 0, 1 or 2")
+
+    def latitude(b, L):
+        put_f64(b, L["latlon"] + 16 * 9, 91.0)
+    refused(tmp_path, edited(saved[v], latitude), "a coordinate is out of range (91,")
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_forged_text_offsets_are_refused(saved, tmp_path, v):
+    def past(b, L):
+        struct.pack_into("<I", b, L["ends"] + 4 * 10, 2**32 - 1)
+    refused(tmp_path, edited(saved[v], past), "the text's offsets are out of order (string 11 ends at")
+
+    def last(b, L):
+        at = L["ends"] + 4 * (L["strings"] - 1)
+        struct.pack_into("<I", b, at, struct.unpack_from("<I", b, at)[0] + 1)
+    refused(tmp_path, edited(saved[v], last), "its last string ends at")
+
+
+def test_forged_attribute_tables_pointing_outside_are_refused(tmp_path):
+    """Version 2's column table and column sections, and the names section, pointing outside
+    the file or past their values."""
+    records = [{"lat": 1.0 + 2 * i, "lon": 2.0 + 2 * i, "id": "i%d" % i, "name": "n%d" % i, "state": ["Ohio", "Illinois", "Ohio"][i]}
+               for i in range(3)]
+    path = tmp_path / "attributes.places"
+    with Places.from_records(records) as p:
+        p.save(path)
+    data = path.read_bytes()
+    L = layout(data)
+    assert L["version"] == 2 and L["a"] == 1 and struct.unpack_from("<QQ", data, L["columns"]) == (2, 12)
+    at = L["text"] + L["text_bytes"]
+
+    def section(size):
+        nonlocal at
+        start = (at + 63) & ~63
+        at = start + size
+        return start
+    numbers, value_ends, values, names = section(3), section(8), section(12), section(9)
+    assert at == len(data) and data[values:values + 12] == b"OhioIllinois" and data[names + 4:names + 9] == b"state"
+
+    def edit(at, raw):
+        b = bytearray(data)
+        b[at:at + len(raw)] = raw
+        return reseal(b)
+    refused(tmp_path, edit(L["columns"], struct.pack("<Q", 4)), "attribute column 0 has 4 distinct values for 3 places")
+    refused(tmp_path, edit(L["columns"] + 8, struct.pack("<Q", 1 << 40)),
+            "the values of attribute column 0 (1099511627776 bytes) are larger than the file")
+    refused(tmp_path, edit(L["columns"] + 8, struct.pack("<Q", 100)), "the column table's sizes) make a file of")
+    refused(tmp_path, edit(numbers + 1, b"\xc8"), "a value number of attribute column 0 (200) is out of range (2 values)")
+    refused(tmp_path, edit(value_ends, struct.pack("<II", 1000, 0)), "the values of attribute column 0 are out of order")
+    refused(tmp_path, edit(value_ends + 4, struct.pack("<I", 11)), "the values of attribute column 0 are out of order")
+    refused(tmp_path, edit(names, struct.pack("<I", 200)), "attribute name 0 (200 bytes) runs past the end of the names section")
+    refused(tmp_path, edit(names, struct.pack("<I", 4)), "1 bytes after the attribute names")
+    refused(tmp_path, edit(names + 5, b"\xc0"), "attribute name 0 is not valid UTF-8")

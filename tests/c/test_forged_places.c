@@ -211,6 +211,53 @@ static int refused_as(unsigned char *b, size_t len, const char *words)
     return ok;
 }
 
+
+/* Like refused_as, for any status and any message (the checks before the checksum's). */
+static int refused_with(unsigned char *b, size_t len, geoloc_status want, const char *words)
+{
+    reseal(b, len);
+    write_file(b, len);
+    geoloc_places *o = NULL;
+    geoloc_status s = geoloc_places_open(path, &o);
+    const char *msg = geoloc_last_error();
+    int ok = s == want && o == NULL && strstr(msg, words);
+    if (!ok) fprintf(stderr, "  open gave %s (%s), expected %s saying \"%s\"\n", status_name(s), msg, status_name(want), words);
+    geoloc_places_destroy(o);
+    return ok;
+}
+
+/* A file of 3 places with one attribute column "state" (2 distinct values, "Ohio" and
+ * "Illinois"), saved by the library (version 2), and where its sections start. */
+typedef struct {
+    size_t columns, numbers, value_ends, values, names;
+} columns_layout;
+
+static unsigned char *attribute_file(size_t *len, columns_layout *C)
+{
+    const geoloc_coord pts[] = {{1, 2}, {3, 4}, {5, 6}};
+    const char *ids[] = {"i0", "i1", "i2"}, *names[] = {"n0", "n1", "n2"}, *attr[] = {"state"};
+    const char *values[] = {"Ohio", "Illinois", "Ohio"};
+    geoloc_places *p = NULL;
+    CHECK_OK(geoloc_places_create(pts, ids, names, 3, attr, 1, values, &p));
+    CHECK_OK(geoloc_places_save(p, path));
+    geoloc_places_destroy(p);
+    unsigned char *b = read_file(path, len);
+    CHECK(b != NULL && get_u32(b, 8) == 2 && get_u64(b, 32) == 1 && get_u64(b, 128) == 2 && get_u64(b, 136) == 12);
+    /* The sections of 3 places in one leaf (no internal node), 6 strings, then the column. */
+    size_t at = 128, text = get_u64(b, 40);
+#define SECTION(size) (at = (at + 63) & ~(size_t)63, at += (size), at - (size))
+    C->columns = SECTION(16);
+    (void)SECTION(32 * 3), (void)SECTION(16 * 3), (void)SECTION(4 * 3), (void)SECTION(4 * 3); /* points ... positions */
+    (void)SECTION(4 * 6), (void)SECTION(text);                                                /* ends, text */
+    C->numbers = SECTION(3);
+    C->value_ends = SECTION(4 * 2);
+    C->values = SECTION(12);
+    C->names = SECTION(4 + 5);
+#undef SECTION
+    CHECK(at == *len && memcmp(b + C->values, "OhioIllinois", 12) == 0 && memcmp(b + C->names + 4, "state", 5) == 0);
+    return b;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * The findings
  * ------------------------------------------------------------------------------------------- */
@@ -422,6 +469,152 @@ static void test_forged_attribute_text(void)
     free(v1);
 }
 
+/* Counts in the header that overflow a size or do not fit the file: refused before anything is
+ * allocated or read by them, naming the count. */
+static void test_forged_counts_that_overflow_or_leave_the_file(void)
+{
+    static const struct {
+        size_t at;
+        uint64_t value;
+        const char *says;
+    } edits[] = {
+        {24, 1ull << 62, "its count of places (4611686018427387904) is larger than the file could hold"},
+        {24, UINT64_MAX, "its count of places"},
+        {24, 101, "its counts (101 places, 0 attribute columns"},
+        {32, 1ull << 40, "its count of attribute columns (1099511627776)"},
+        {32, 1, "attribute column"}, /* version 1: the counts' size; 2: the column table's first entry */
+        {40, 1ull << 40, "its text's size in bytes (1099511627776)"},
+        {40, 8, "make a file of"},
+        {48, UINT64_MAX, "its attribute names' size in bytes"},
+        {112, 6, "unknown flags 0x6"},
+    };
+    for (int v = 1; v <= 2; v++) {
+        for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
+            unsigned char *b = copy_of(v);
+            put_u64(b, edits[k].at, edits[k].value);
+            CHECK(refused_as(b, base_len, edits[k].says));
+            free(b);
+        }
+        unsigned char *b = copy_of(v);
+        put_u64(b, 16, 0); /* the header size (and the leaf size, bytes 20..23) */
+        CHECK(refused_as(b, base_len, "its header size is 0, not 128"));
+        memcpy(b, v == 1 ? base_v1 : base, base_len);
+        b[20] = 0;
+        b[21] = 0;
+        CHECK(refused_as(b, base_len, "its leaf size 0 is not in 1...4096"));
+        b[21] = 0x20; /* 8192 */
+        CHECK(refused_as(b, base_len, "its leaf size 8192 is not in 1...4096"));
+        free(b);
+        /* The size the header gives: larger (truncated), smaller; a newer version. */
+        b = copy_of(v);
+        put_u64(b, 56, base_len + 64);
+        CHECK(refused_with(b, base_len, GEOLOC_E_PARSE, "truncated place file"));
+        put_u64(b, 56, base_len - 64);
+        CHECK(refused_with(b, base_len, GEOLOC_E_PARSE, "where its header gives"));
+        free(b);
+    }
+    unsigned char *b = copy_of(2);
+    put_u64(b, 8, 3); /* version 3 (and the byte-order mark) */
+    b[12] = 4, b[13] = 3, b[14] = 2, b[15] = 1;
+    CHECK(refused_with(b, base_len, GEOLOC_E_UNSUPPORTED, "place file version 3 is newer"));
+    b[8] = 0;
+    CHECK(refused_with(b, base_len, GEOLOC_E_PARSE, "its format version is 0"));
+    free(b);
+    /* The column table of version 2: more distinct values than places, values past the file. */
+    size_t len = 0;
+    columns_layout C;
+    unsigned char *a = attribute_file(&len, &C);
+    if (!a) return;
+    b = malloc(len);
+    memcpy(b, a, len);
+    put_u64(b, C.columns, 4);
+    CHECK(refused_as(b, len, "attribute column 0 has 4 distinct values for 3 places"));
+    memcpy(b, a, len);
+    put_u64(b, C.columns + 8, 1ull << 40);
+    CHECK(refused_as(b, len, "the values of attribute column 0 (1099511627776 bytes) are larger than the file"));
+    memcpy(b, a, len);
+    put_u64(b, C.columns + 8, 100);
+    CHECK(refused_as(b, len, "the column table's sizes) make a file of"));
+    free(b);
+    free(a);
+}
+
+/* Tree indices and split dimensions out of range. */
+static void test_forged_tree_indices_out_of_range(void)
+{
+    layout L = layout_of(base);
+    for (int v = 1; v <= 2; v++) {
+        unsigned char *b = copy_of(v);
+        put_u64(b, L.ids + 8, 100 | (uint64_t)get_u32(b, L.ids + 12) << 32); /* ids[2] = 100 */
+        CHECK(refused_as(b, base_len, "the place index at tree position 2 (100) is out of range (100 places)"));
+        memcpy(b, v == 1 ? base_v1 : base, base_len);
+        memset(b + L.ids + 12, 0xff, 4); /* ids[3] = -1 */
+        CHECK(refused_as(b, base_len, "the place index at tree position 3 (-1) is out of range"));
+        memcpy(b, v == 1 ? base_v1 : base, base_len);
+        memset(b + L.positions + 4 * 7, 0x7f, 4); /* positions[7] = 2^31 - 1 */
+        CHECK(refused_as(b, base_len, "the tree position of place 7 (2139062143) is out of range"));
+        memcpy(b, v == 1 ? base_v1 : base, base_len);
+        b[L.dims + 4] = 3;
+        CHECK(refused_as(b, base_len, "node 4 of the index splits along dimension 3, not 0, 1 or 2"));
+        memcpy(b, v == 1 ? base_v1 : base, base_len);
+        put_f64(b, L.latlon + 16 * 9, 91); /* a latitude */
+        CHECK(refused_as(b, base_len, "a coordinate is out of range (91,"));
+        memcpy(b, v == 1 ? base_v1 : base, base_len);
+        put_f64(b, L.latlon + 16 * 9 + 8, INFINITY); /* a longitude */
+        CHECK(refused_as(b, base_len, "a coordinate is out of range"));
+        free(b);
+    }
+}
+
+/* String offsets that leave the text: one past the end, one that goes back, the last short of
+ * the text's end. */
+static void test_forged_text_offsets(void)
+{
+    layout L = layout_of(base);
+    size_t ends = (L.dims + L.m + 63) & ~(size_t)63;
+    for (int v = 1; v <= 2; v++) {
+        unsigned char *b = copy_of(v);
+        memset(b + ends + 4 * 10, 0xff, 4); /* string 10 ends at 2^32 - 1 */
+        CHECK(refused_as(b, base_len, "the text's offsets are out of order (string 11 ends at"));
+        memcpy(b, v == 1 ? base_v1 : base, base_len);
+        uint32_t past = get_u32(b, ends + 4 * 199) + 1; /* the last string ends past the text */
+        for (int k = 0; k < 4; k++) b[ends + 4 * 199 + (size_t)k] = (unsigned char)(past >> (8 * k));
+        CHECK(refused_as(b, base_len, "its last string ends at"));
+        free(b);
+    }
+}
+
+/* Attribute tables that point outside the file or past their values (version 2's column
+ * sections, the names section). */
+static void test_forged_attribute_tables_pointing_outside(void)
+{
+    size_t len = 0;
+    columns_layout C;
+    unsigned char *a = attribute_file(&len, &C);
+    if (!a) return;
+    unsigned char *b = malloc(len);
+    memcpy(b, a, len);
+    b[C.numbers + 1] = 200; /* place 1's value number: 2 values */
+    CHECK(refused_as(b, len, "a value number of attribute column 0 (200) is out of range (2 values)"));
+    memcpy(b, a, len);
+    put_u64(b, C.value_ends, 1000); /* where value 0 ends, past the column's 12 bytes (and value 1's end) */
+    CHECK(refused_as(b, len, "the values of attribute column 0 are out of order"));
+    memcpy(b, a, len);
+    b[C.value_ends + 4] = 11; /* the last value ends short of the column's bytes */
+    CHECK(refused_as(b, len, "the values of attribute column 0 are out of order"));
+    memcpy(b, a, len);
+    b[C.names] = 200; /* the name's length runs past the section (and the file) */
+    CHECK(refused_as(b, len, "attribute name 0 (200 bytes) runs past the end of the names section"));
+    memcpy(b, a, len);
+    b[C.names] = 4; /* a shorter name leaves a byte */
+    CHECK(refused_as(b, len, "1 bytes after the attribute names"));
+    memcpy(b, a, len);
+    b[C.names + 4 + 1] = 0xc0;
+    CHECK(refused_as(b, len, "attribute name 0 is not valid UTF-8"));
+    free(b);
+    free(a);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -439,6 +632,10 @@ int main(int argc, char **argv)
         test_forged_coordinates_that_leave_their_vectors();
         test_forged_repeated_place_index();
         test_forged_attribute_text();
+        test_forged_counts_that_overflow_or_leave_the_file();
+        test_forged_tree_indices_out_of_range();
+        test_forged_text_offsets();
+        test_forged_attribute_tables_pointing_outside();
     }
     remove(path);
     free(base);
