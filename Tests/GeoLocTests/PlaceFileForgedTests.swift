@@ -312,15 +312,14 @@ final class PlaceFileForgedTests: XCTestCase {
             for lon in stride(from: -180.0, to: 180.0, by: 0.53) {
                 let v = unitVector(latitude: lat, longitude: lon)
                 let w = cos(lat * (Double.pi / 180))
-                let bad = PlaceFileCheck.vectorMismatch(SIMD4(v.x, v.y, v.z, w), latitude: lat, longitude: lon)
-                worst += any(bad) ? 1 : 0
+                worst += PlaceFileCheck.vectorMismatch(SIMD4(v.x, v.y, v.z, w), latitude: lat, longitude: lon) ? 1 : 0
             }
         }
         XCTAssertEqual(worst, 0)
         for (lat, lon) in [(90.0, 0.0), (-90.0, 179.9), (0.0, -180.0), (0.0, 90.0), (0.0, -90.0), (45.0, 135.0)] {
             let v = unitVector(latitude: lat, longitude: lon)
-            XCTAssertFalse(any(PlaceFileCheck.vectorMismatch(
-                SIMD4(v.x, v.y, v.z, cos(lat * (Double.pi / 180))), latitude: lat, longitude: lon)))
+            XCTAssertFalse(PlaceFileCheck.vectorMismatch(
+                SIMD4(v.x, v.y, v.z, cos(lat * (Double.pi / 180))), latitude: lat, longitude: lon))
         }
     }
 }

@@ -19,7 +19,7 @@
 // Cost, on open, all of it: one pass over the points in tree order that checks each vector
 // against its coordinates (a polynomial sine of four arguments at once, `VectorMath.sinPoly`, no
 // libm call) and gathers the boxes of the subtrees bottom-up to test each node's gap; one pass
-// over the index maps; the text eight bytes at a time while it is ASCII. No fact is left for a
+// over the index maps; the text sixteen bytes at a time while it is ASCII. No fact is left for a
 // query to check lazily: a vector that does not match its coordinates puts its place in a
 // subtree where a search near the place never looks, so no query could notice it by itself.
 
@@ -57,26 +57,27 @@ enum PlaceFileCheck {
 
     // MARK: unit vectors and the tree
 
-    /// The stored vector (x, y, z, cos φ) of a place against the one its coordinates give: a lane
-    /// mask, true where it is too far off (or not a number).
+    /// Whether the stored vector (x, y, z, cos φ) of a place is off the one its coordinates give
+    /// (or not a number), computed as `unitVector` computes it (the same argument, `latitude *
+    /// (π / 180)`).
     @inline(__always)
-    static func vectorMismatch(_ v: SIMD4<Double>, latitude: Double, longitude: Double) -> SIMDMask<SIMD4<Int64>> {
+    static func vectorMismatch(_ v: SIMD4<Double>, latitude: Double, longitude: Double) -> Bool {
         typealias M = VectorMath
         let d2r = Double.pi / 180
         let phi = latitude * d2r, lam = longitude * d2r
         let alam = Swift.abs(lam)
-        // One polynomial sine of four arguments, all in [-π/2, π/2]: sin φ, cos φ = sin(π/2 - |φ|),
-        // cos λ = sin(π/2 - |λ|), |sin λ| = sin(|λ|) or sin(π - |λ|) beyond π/2.
-        let args = SIMD4<Double>(
+        // One polynomial sine of four arguments in [-π/2, π/2]: sin φ, cos φ = sin(π/2 - |φ|),
+        // cos λ = sin(π/2 - |λ|), |sin λ| = sin(|λ|) or sin(π - |λ|) beyond π/2. (The lanes are
+        // compared one by one: SIMD masks and `any` come out as calls here.)
+        let s = M.sinPoly(SIMD4(
             phi, (M.pio2Hi - Swift.abs(phi)) + M.pio2Lo, (M.pio2Hi - alam) + M.pio2Lo,
-            alam > M.pio2Hi ? (M.piHi - alam) + M.piLo : alam)
-        let s = M.sinPoly(args)
-        let cphi = s[1]
+            alam > M.pio2Hi ? (M.piHi - alam) + M.piLo : alam))
+        let sphi = s[0], cphi = s[1], clam = s[2]
         let slam = lam < 0 ? -s[3] : s[3]
-        let want = SIMD4<Double>(cphi * s[2], cphi * slam, s[0], cphi)
-        let tolerance = SIMD4<Double>(vectorTolerance, vectorTolerance, vectorTolerance, cosineTolerance * cphi)
-        // NaN fails `<=`, so a NaN lane is a mismatch too.
-        return .!(M.magnitude(v - want) .<= tolerance)
+        let t = vectorTolerance
+        // NaN fails every comparison, so a NaN is a mismatch too.
+        return !(Swift.abs(v.x - cphi * clam) <= t && Swift.abs(v.y - cphi * slam) <= t && Swift.abs(v.z - sphi) <= t
+                 && Swift.abs(v.w - cphi) <= cosineTolerance * cphi)
     }
 
     /// Checks every point of the tree against its coordinates and every node's gap and the
@@ -84,7 +85,8 @@ enum PlaceFileCheck {
     static func tree(_ t: UnitVectorTree) throws(GeoLocError) {
         guard t.count > 0 else { return }
         var walk = TreeWalk(t)
-        let (low, high) = walk.box(node: 0, lo: 0, hi: t.count)
+        let b = walk.box(node: 0, lo: 0, hi: t.count)
+        let low = SIMD3(b.lx, b.ly, b.lz), high = SIMD3(b.hx, b.hy, b.hz)
         if walk.badPosition >= 0 {
             let p = walk.badPosition
             let lat = t.latLon[2 * p], lon = t.latLon[2 * p + 1]
@@ -118,37 +120,58 @@ enum PlaceFileCheck {
             internalCount = t.internalCount
         }
 
-        /// The bounding box of positions `lo..<hi` (node `node`'s), lanes x, y, z (+inf/-inf when
-        /// empty), checking the points of a leaf and the gap of an internal node on the way.
-        mutating func box(node: Int, lo: Int, hi: Int) -> (SIMD4<Double>, SIMD4<Double>) {
-            var low = SIMD4<Double>(repeating: .infinity), high = SIMD4<Double>(repeating: -.infinity)
+        /// A box in x, y, z (scalar fields: the generic SIMD minimum and maximum are calls).
+        struct Box {
+            var lx, ly, lz, hx, hy, hz: Double
+            static let empty = Box(lx: .infinity, ly: .infinity, lz: .infinity, hx: -.infinity, hy: -.infinity, hz: -.infinity)
+            @inline(__always)
+            func low(_ d: Int) -> Double { d == 0 ? lx : d == 1 ? ly : lz }
+            @inline(__always)
+            func high(_ d: Int) -> Double { d == 0 ? hx : d == 1 ? hy : hz }
+            @inline(__always)
+            func union(_ o: Box) -> Box {
+                Box(lx: Swift.min(lx, o.lx), ly: Swift.min(ly, o.ly), lz: Swift.min(lz, o.lz),
+                    hx: Swift.max(hx, o.hx), hy: Swift.max(hy, o.hy), hz: Swift.max(hz, o.hz))
+            }
+        }
+
+        /// The bounding box of positions `lo..<hi` (node `node`'s), checking the points of a leaf
+        /// and the gap of an internal node on the way.
+        mutating func box(node: Int, lo: Int, hi: Int) -> Box {
             if node >= internalCount {
-                var bad = SIMDMask<SIMD4<Int64>>(repeating: false)
-                for p in lo..<hi {
+                var b = Box.empty
+                var bad = false
+                var p = lo
+                while p < hi {
                     let v = points[p]
-                    low = pointwiseMin(low, v)
-                    high = pointwiseMax(high, v)
-                    bad .|= PlaceFileCheck.vectorMismatch(v, latitude: latLon[2 * p], longitude: latLon[2 * p + 1])
+                    b.lx = Swift.min(b.lx, v.x)
+                    b.ly = Swift.min(b.ly, v.y)
+                    b.lz = Swift.min(b.lz, v.z)
+                    b.hx = Swift.max(b.hx, v.x)
+                    b.hy = Swift.max(b.hy, v.y)
+                    b.hz = Swift.max(b.hz, v.z)
+                    bad = bad || PlaceFileCheck.vectorMismatch(v, latitude: latLon[2 * p], longitude: latLon[2 * p + 1])
+                    p += 1
                 }
-                if any(bad) && badPosition < 0 {
-                    for p in lo..<hi where any(PlaceFileCheck.vectorMismatch(points[p], latitude: latLon[2 * p], longitude: latLon[2 * p + 1])) {
+                if bad && badPosition < 0 {
+                    for p in lo..<hi where PlaceFileCheck.vectorMismatch(points[p], latitude: latLon[2 * p], longitude: latLon[2 * p + 1]) {
                         badPosition = p
                         break
                     }
                 }
-                return (low, high)
+                return b
             }
             let mid = lo + (hi - lo) / 2
-            let (leftLow, leftHigh) = box(node: 2 * node + 1, lo: lo, hi: mid)
-            let (rightLow, rightHigh) = box(node: 2 * node + 2, lo: mid, hi: hi)
+            let left = box(node: 2 * node + 1, lo: lo, hi: mid)
+            let right = box(node: 2 * node + 2, lo: mid, hi: hi)
             let d = Int(dims[node])
             let gapLow = gaps[2 * node], gapHigh = gaps[2 * node + 1]
             // The searches take every left point <= gapLow and every right point >= gapHigh along
             // d, and gapLow <= gapHigh (a NaN gap fails these too).
-            if !(leftHigh[d] <= gapLow && gapLow <= gapHigh && gapHigh <= rightLow[d]) && badNode < 0 {
+            if !(left.high(d) <= gapLow && gapLow <= gapHigh && gapHigh <= right.low(d)) && badNode < 0 {
                 badNode = node
             }
-            return (pointwiseMin(leftLow, rightLow), pointwiseMax(leftHigh, rightHigh))
+            return left.union(right)
         }
     }
 
@@ -160,11 +183,19 @@ enum PlaceFileCheck {
         let high: UInt64 = 0x8080_8080_8080_8080
         let ones: UInt64 = 0x0101_0101_0101_0101
         var ascii = true
+        let raw = UnsafeRawPointer(base)
         var i = 0
         while i < n {
+            // 16 bytes at a time, then 8, while they are ASCII without a NUL: (w - 0x01..) & ~w &
+            // 0x80.. is nonzero exactly when a byte of w is zero.
+            while i + 16 <= n {
+                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let u = raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
+                if ((w | u) & high) | ((w &- ones) & ~w & high) | ((u &- ones) & ~u & high) != 0 { break }
+                i += 16
+            }
             if i + 8 <= n {
-                let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                // (w - 0x01..) & ~w & 0x80.. is nonzero exactly when a byte of w is zero.
+                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                 if (w & high) | ((w &- ones) & ~w & high) == 0 {
                     i += 8
                     continue
