@@ -304,6 +304,25 @@ final class PlaceFileForgedTests: XCTestCase {
         refused(edited { $0[l.names + 5] = 0xC0 }, "attribute name 0 is not valid UTF-8")
     }
 
+    /// The text check agrees with the standard library's UTF-8 validation (plus "no NUL") on
+    /// every slice of mixed texts, and never names a byte past the end: a slice that ends where
+    /// a 16-byte step ends once read the byte after it.
+    func testTextCheckOnEverySlice() {
+        let texts = [Array("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH".utf8), Array("Zürich São Paulo Łódź 東京 abcdefghijklmnop𝄞".utf8),
+                     Array("abc\u{0}defghijklmnopqrstu".utf8), [0x61, 0x62, 0xC3, 0x28, 0x61, 0x62, 0xED, 0xA0, 0x80, 0xF4, 0x90, 0x80, 0x80]]
+        for t in texts {
+            for start in 0..<t.count {
+                for end in start...t.count {
+                    let slice = Array(t[start..<end]) + [0]  // a zero after it, as the padding of a file
+                    let valid = String(validating: slice[..<(end - start)], as: UTF8.self).map { !$0.utf8.contains(0) } ?? false
+                    let bad = slice.withUnsafeBufferPointer { PlaceFileCheck.utf8Problem($0.baseAddress!, count: end - start).bad }
+                    XCTAssertEqual(bad == nil, valid, "\(slice)")
+                    if let bad { XCTAssertLessThan(bad, end - start) }
+                }
+            }
+        }
+    }
+
     /// The check's polynomial vectors agree with the index's (libm's) within the tolerance over a
     /// grid of coordinates, the poles, the equator and the antimeridian: a genuine file opens.
     func testVectorCheckAcceptsEveryCoordinate() {

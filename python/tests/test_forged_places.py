@@ -152,6 +152,20 @@ def test_forged_files_start_from_files_that_open(saved, tmp_path):
             assert len(p) == 100 and p.name(57) == "Place 57" and tuple(p.coord(3)) == POINTS[3]
 
 
+def test_files_whose_text_ends_on_a_16_byte_step_open(tmp_path):
+    """Ids and names (16 and 32 bytes) and attribute values ending exactly where a 16-byte step
+    of the text check ends: a check that read one byte past them took the padding's zero for a
+    NUL and refused the shipped gazetteer."""
+    rows = [{"lat": 1.0, "lon": 2.0, "id": "abcdefgh", "name": "ijklmnop", "a": "0123456789abcdef"},
+            {"lat": 3.0, "lon": 4.0, "id": "qrstuvwx", "name": "Zürich!", "a": "Łódź abcdefghij"}]
+    for k in (1, 2):
+        path = tmp_path / ("aligned-%d.places" % k)
+        with Places.from_records(rows[:k]) as p:
+            p.save(path)
+        with Places.open(path) as p:
+            assert len(p) == k and p.name(k - 1) == rows[k - 1]["name"]
+
+
 # -- the findings --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("v", VERSIONS)

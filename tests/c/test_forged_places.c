@@ -283,6 +283,24 @@ static void test_forged_files_start_from_files_that_open(void)
     }
 }
 
+/* Genuine files whose text (ids and names) or attribute values end exactly where a 16-byte step
+ * of the text check ends (a check that read one byte past them saw the padding's zero as a NUL
+ * and refused the shipped gazetteer). */
+static void test_files_whose_text_ends_on_a_16_byte_step_open(void)
+{
+    const geoloc_coord pts[] = {{1, 2}, {3, 4}};
+    const char *ids[] = {"abcdefgh", "qrstuvwx"}, *names[] = {"ijklmnop", "Zürich!"}, *attr[] = {"a"};
+    const char *values[] = {"0123456789abcdef", "Łódź abcdefghij"};
+    for (int k = 0; k < 2; k++) {
+        geoloc_places *p = NULL, *o = NULL;
+        CHECK_OK(geoloc_places_create(pts, ids, names, k ? 2 : 1, attr, 1, values, &p));
+        CHECK_OK(geoloc_places_save(p, path));
+        geoloc_places_destroy(p);
+        CHECK_OK(geoloc_places_open(path, &o));
+        geoloc_places_destroy(o);
+    }
+}
+
 /* 0.3: a NUL inside a name gave `needed` 4 with strlen 2. */
 static void test_forged_nul_inside_an_id_or_name(void)
 {
@@ -624,6 +642,7 @@ int main(int argc, char **argv)
     make_base();
     if (base) {
         test_forged_files_start_from_files_that_open();
+        test_files_whose_text_ends_on_a_16_byte_step_open();
         test_forged_nul_inside_an_id_or_name();
         test_forged_invalid_utf8();
         test_forged_gazetteer_with_a_nul_in_a_name();

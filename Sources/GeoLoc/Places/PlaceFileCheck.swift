@@ -194,6 +194,8 @@ enum PlaceFileCheck {
                 if ((w | u) & high) | ((w &- ones) & ~w & high) | ((u &- ones) & ~u & high) != 0 { break }
                 i += 16
             }
+            // (The sixteen-byte steps can end exactly at the end.)
+            guard i < n else { break }
             if i + 8 <= n {
                 let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                 if (w & high) | ((w &- ones) & ~w & high) == 0 {
