@@ -561,8 +561,8 @@ static void test_localities(void)
     CHECK_STR(buf, "Chicago, IL"); /* sublocality, beyond struct_size, is not read */
     /* Issue 21: struct_size = SIZE_MAX was refused as "smaller than a size_t": it is a struct of
      * a later version, every member read. */
-    bad = (geoloc_reverse_options){SIZE_MAX, 0, NAN, false};
-    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_reverse_geocode_locality(g, pacific, GEOLOC_ADDRESS_CITY_STATE, &bad, buf, sizeof buf, &needed, &out));
+    geoloc_reverse_options later = {SIZE_MAX, 0, NAN, false};
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_reverse_geocode_locality(g, pacific, GEOLOC_ADDRESS_CITY_STATE, &later, buf, sizeof buf, &needed, &out));
     CHECK(strstr(geoloc_last_error(), "country_reach_m") != NULL);
     CHECK_OK(geoloc_reverse_geocode_locality(g, pacific, GEOLOC_ADDRESS_CITY_STATE, &bad, NULL, 0, NULL, &out));
     CHECK(out.locality != GEOLOC_NO_PLACE); /* max_distance_m INFINITY was read */
