@@ -3,8 +3,9 @@
  *
  * libgeoloc answers the location questions a program asks without a phone, a network or an API
  * key: distance, multi-stop mileage, coordinate text, "City, State" and other address forms,
- * WMO weather codes as words ("Rain, 45°F"), and what an app does with the location fixes it
- * receives (filtering, pausing, geofences, tracks).
+ * WMO weather codes as words ("Rain, 45°F"), places near a point and places by name, the time
+ * zone and local time of any point, the best order of a day's stops (with opening hours), and
+ * what an app does with the location fixes it receives (filtering, pausing, geofences, tracks).
  *
  * Contents. One section per capability, in this order; the same names are the folders of the
  * Swift core (Sources/GeoLoc/<Name>), the thunk files (Sources/GeoLocC/<Name>.swift), the Python
@@ -22,7 +23,7 @@
  *   8. Tracking   location fixes: filtering, stop detection, geofence monitoring, tracks
  *   9. Time       the time zone at a point (the time-zone map); local time from the IANA rules:
  *                 offset, daylight saving time, abbreviation, local dates of instants and
- *                 instants of local dates
+ *                 instants of local dates; the local time at a point
  *
  * This header is the reference manual. Conventions that hold for every function:
  *
@@ -102,11 +103,11 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 
 #define GEOLOC_VERSION_MAJOR 0
-#define GEOLOC_VERSION_MINOR 3
+#define GEOLOC_VERSION_MINOR 4
 #define GEOLOC_VERSION_PATCH 0
-#define GEOLOC_VERSION_STRING "0.3.0"
+#define GEOLOC_VERSION_STRING "0.4.0"
 /** MAJOR * 10000 + MINOR * 100 + PATCH. */
-#define GEOLOC_VERSION_NUMBER 300
+#define GEOLOC_VERSION_NUMBER 400
 
 /**
  * The version of the library that is loaded, as "MAJOR.MINOR.PATCH" (static text).
@@ -284,8 +285,8 @@ GEOLOC_API geoloc_status geoloc_coord_format(geoloc_coord c, geoloc_coord_style 
 
 /**
  * A distance as display text with one decimal, printf's "%.1f" rounding, and the unit's word:
- * "3.2 miles", "12.0 km", "250.0 m", "4.1 nmi", "820.0 ft" (the "%.1f miles" of the mosque
- * finder design; "1.0 miles" stays plural as there).
+ * "3.2 miles", "12.0 km", "250.0 m", "4.1 nmi", "820.0 ft" ("1.0 miles" stays plural: the
+ * form is "%.1f <unit word>" whatever the value).
  * [in]  meters  a finite length in meters, >= 0
  * [in]  unit    the unit to show
  * [out] buf, cap, needed  caller-owned buffer
@@ -565,9 +566,9 @@ typedef struct geoloc_mileage_result {
 } geoloc_mileage_result;
 
 /**
- * Round-trip mileage, the "mileage" smart field: home, then the stops in the given order, then
- * home again, by the given model (GEOLOC_MODEL_SPHERE for the field), in `unit` (GEOLOC_UNIT_MILES
- * for the field), rounded to one decimal.
+ * Round-trip mileage, as a trip log shows it: home, then the stops in the given order, then
+ * home again, by the given model (GEOLOC_MODEL_SPHERE is the usual choice), in `unit`
+ * (GEOLOC_UNIT_MILES for a US mileage log), rounded to one decimal.
  *
  * The rules:
  *  - home NULL, "" or only whitespace: GEOLOC_E_NO_HOME ("set up your home location");
@@ -663,8 +664,10 @@ typedef enum geoloc_order_mode {
 /**
  * The search's budget. Pass NULL for the defaults (all zero means the same).
  * The heuristic stops at whichever given budget runs out first:
- *  - neither iterations nor a time limit: the default iterations, 10 per stop, at least
- *    1,000 and at most 10,000 (with opening hours: 5,000 / n, at least 10, at most 50);
+ *  - neither iterations nor a time limit: the default iterations, 10 per stop and at least
+ *    1,000 up to 500 stops, then 40 per stop less 15,000, at most 30,000 (1,000 stops:
+ *    25,000; one-way matrices 10 per stop, 1,000 to 10,000); with opening hours 5,000 / n,
+ *    at least 10, at most 50;
  *    deterministic for a seed;
  *  - iterations only: that many; deterministic for a seed;
  *  - a time limit only: iterations until the time is up (no iteration bound);
@@ -1345,7 +1348,7 @@ GEOLOC_API geoloc_status geoloc_places_attribute(const geoloc_places *places, si
  * index order, by the exact distance of `model` (for GEOLOC_MODEL_SPHERE the value
  * geoloc_distance gives). Correct across the antimeridian and at the poles; radius 0 finds
  * places exactly at the centre; a radius of half the Earth or more finds every place.
- * The mosque finder's presets are 1, 2, 5, 10, 20 and 50 miles (GEOLOC_UNIT_MILES).
+ * Typical "near me" radii are 1, 2, 5, 10, 20 and 50 miles (GEOLOC_UNIT_MILES).
  * [in]  center       the query point
  * [in]  radius       >= 0, finite, in `unit`
  * [in]  model, unit  as geoloc_distance; radius and the distances in out are in `unit`
@@ -2676,6 +2679,9 @@ GEOLOC_API geoloc_status geoloc_track_statistics(const geoloc_track *track, geol
  * five hours AHEAD of UTC (UTC+5, the time of the Maldives' longitudes), Etc/GMT+5 five hours
  * behind (UTC-5). geoloc_timezone.utc_offset_hours gives the offset the way people read it.
  * (The source also uses Etc/UTC, in parts of Antarctica: offset 0.)
+ *
+ * The local time at a point (the zone here, then its rules) is geoloc_local_time_at_point, in
+ * the local-time part below.
  */
 
 /** A time-zone map (opaque). geoloc_timezones_open(NULL, ...) gives the shipped one. */
@@ -2876,6 +2882,28 @@ typedef enum geoloc_time_style {
 GEOLOC_API geoloc_status geoloc_local_time_text(const char *zone, int64_t instant,
                                                 geoloc_time_style style, char *buf, size_t cap,
                                                 size_t *needed);
+
+/**
+ * The local time at a point: the zone at c on a time-zone map (as geoloc_timezone_name_at, with
+ * its rules for borders, overlaps and the sea), then that zone's local time at instant (as
+ * geoloc_local_time_at). At sea the zone is nautical ("Etc/GMT+5": out->utc_offset_s is
+ * -18000, the sign people read). Since 0.4.
+ * [in]  timezones  the map, or NULL for the shipped one (geoloc_timezones_open(NULL, ...))
+ * [in]  c          the point (degrees; longitude -180 and 180 are the date line, looked up at 180)
+ * [in]  instant    Unix seconds, GEOLOC_TIME_MIN .. GEOLOC_TIME_MAX
+ * [out] out        the local time there
+ * [out] zone, cap, needed  the zone's IANA name ("Asia/Kathmandu"; see the text conventions at
+ *                  the top; the shipped map's longest name needs 31 bytes). Nothing is written to
+ *                  out unless the name fits.
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (latitude, instant),
+ * GEOLOC_E_INVALID_ARGUMENT (a destroyed or wrong handle), GEOLOC_E_NOT_FOUND (no shipped map;
+ * no rules, or the rules lack the map's zone), GEOLOC_E_PARSE (a forged map file), as
+ * geoloc_timezones_open for the shipped map, GEOLOC_E_BUFFER_TOO_SMALL.
+ * Thread safety: any number of threads, on one handle too.
+ */
+GEOLOC_API geoloc_status geoloc_local_time_at_point(const geoloc_timezones *timezones, geoloc_coord c,
+                                                    int64_t instant, geoloc_local_time *out,
+                                                    char *zone, size_t cap, size_t *needed);
 
 /** A date and time on a zone's clocks. */
 typedef struct geoloc_local_date_time {

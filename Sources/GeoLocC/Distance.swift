@@ -47,14 +47,13 @@ public func geoloc_distance_pairs(
     _ unit: geoloc_unit, _ out: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let n = try checkCount(n, "n")
-        if n != 0 && (a == nil || b == nil || out == nil) {
-            throw GeoLocError(.nullArgument, "a, b or out is NULL with n = \(n)")
-        }
+        let n = try inputArray(a, n, "a").count
+        _ = try inputArray(b, n, "b")
+        let out = try outputArray(out, n, "out")
         let (m, u) = try measure(model, unit)
-        guard n > 0, let out else { return GEOLOC_OK }
-        try BatchDistance.pairs(degrees(a, n), degrees(b, n), into: UnsafeMutableBufferPointer(start: out, count: n), model: m, unit: u)
-        try finiteAll(UnsafeBufferPointer(start: out, count: n), "out")
+        guard n > 0 else { return GEOLOC_OK }
+        try BatchDistance.pairs(degrees(a, n), degrees(b, n), into: out, model: m, unit: u)
+        try finiteAll(UnsafeBufferPointer(out), "out")
         return GEOLOC_OK
     }
 }
@@ -65,15 +64,13 @@ public func geoloc_distance_one_to_many(
     _ unit: geoloc_unit, _ out: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let n = try checkCount(n, "n")
-        if n != 0 && (points == nil || out == nil) {
-            throw GeoLocError(.nullArgument, "points or out is NULL with n = \(n)")
-        }
+        let n = try inputArray(points, n, "points").count
+        let out = try outputArray(out, n, "out")
         let (m, u) = try measure(model, unit)
         let o = try coordinate(origin, "origin")
-        guard n > 0, let out else { return GEOLOC_OK }
-        try BatchDistance.oneToMany(o, degrees(points, n), into: UnsafeMutableBufferPointer(start: out, count: n), model: m, unit: u)
-        try finiteAll(UnsafeBufferPointer(start: out, count: n), "out")
+        guard n > 0 else { return GEOLOC_OK }
+        try BatchDistance.oneToMany(o, degrees(points, n), into: out, model: m, unit: u)
+        try finiteAll(UnsafeBufferPointer(out), "out")
         return GEOLOC_OK
     }
 }
@@ -119,10 +116,8 @@ public func geoloc_geodesic_inverse_many(
     _ azi2: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let n = try checkCount(n, "n")
-        if n != 0 && (a == nil || b == nil) {
-            throw GeoLocError(.nullArgument, "a or b is NULL with n = \(n)")
-        }
+        let n = try inputArray(a, n, "a").count
+        _ = try inputArray(b, n, "b")
         try BatchGeodesic.inverse(
             degrees(a, n), degrees(b, n), count: n, distances: meters, initialAzimuths: azi1, finalAzimuths: azi2)
         for (out, name) in [(meters, "meters"), (azi1, "azi1"), (azi2, "azi2")] {
@@ -138,10 +133,9 @@ public func geoloc_geodesic_direct_many(
     _ n: Int, _ end: UnsafeMutablePointer<geoloc_coord>?, _ azi2: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
-        let n = try checkCount(n, "n")
-        if n != 0 && (start == nil || azimuth == nil || distance == nil) {
-            throw GeoLocError(.nullArgument, "start, azimuth or distance is NULL with n = \(n)")
-        }
+        let n = try inputArray(start, n, "start").count
+        _ = try inputArray(azimuth, n, "azimuth")
+        _ = try inputArray(distance, n, "distance")
         try BatchGeodesic.direct(
             degrees(start, n), azimuths: UnsafeBufferPointer(start: azimuth, count: n),
             distances: UnsafeBufferPointer(start: distance, count: n), count: n,

@@ -96,7 +96,7 @@ public func geoloc_reverse_geocode_localities(
     guarded { () throws(GeoLocError) in
         let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
         let n = try inputArray(points, n, "points").count
-        if n != 0 && out == nil { throw GeoLocError(.nullArgument, "out is NULL with n = \(n)") }
+        _ = try outputArray(out, n, "out")
         let o = try reverseOptions(options)
         guard n > 0, let out else { return GEOLOC_OK }
         try g.gazetteer.localities(degrees: degrees(points, n), count: n, name: "points", options: o) {

@@ -242,17 +242,18 @@ private func scheduleOutputs(
 }
 
 /// Writes a scheduled order: *needed and result always, the arrays only when they hold
-/// everything; GEOLOC_E_WINDOWS_MISSED (soft) when the order misses a window.
+/// everything; GEOLOC_E_WINDOWS_MISSED (soft) when the order misses a window. Every time passes
+/// the non-finite check before anything is written.
 private func writeSchedule(
     _ r: ScheduledOrder, _ order: UnsafeMutablePointer<Int>?, _ visits: UnsafeMutablePointer<geoloc_stop_visit>?,
     _ cap: Int, _ legs: UnsafeMutablePointer<Double>?, _ legsCap: Int, _ needed: UnsafeMutablePointer<Int>,
     _ result: UnsafeMutablePointer<geoloc_schedule_result>
-) -> geoloc_status {
-    let values = [r.travel, r.end, r.lateness] + r.legs + r.visits.flatMap { [$0.arrival, $0.departure, $0.lateness] }
-    if let bad = values.first(where: { !$0.isFinite }) {
-        return fail(.outOfRange, "the schedule's times overflow (\(show(bad))); use smaller times")
+) throws(GeoLocError) -> geoloc_status {
+    let stopVisits = r.visits.map {
+        geoloc_stop_visit(stop: $0.stop, arrival: $0.arrival, wait: $0.wait, departure: $0.departure, lateness: $0.lateness)
     }
-    needed.pointee = r.legs.count
+    for (i, d) in r.legs.enumerated() { try checkFinite(d, "legs[\(i)]") }
+    for (i, v) in stopVisits.enumerated() { try checkFinite(v, "visits[\(i)]") }
     var out = geoloc_schedule_result()
     out.travel = r.travel
     out.end_time = r.end
@@ -262,17 +263,14 @@ private func writeSchedule(
     out.proven_optimal = r.provenOptimal
     out.stop_count = r.order.count
     out.leg_count = r.legs.count
-    result.pointee = out
+    try deliver(out, to: result, "result")
+    needed.pointee = r.legs.count
     if cap < r.order.count || (legs != nil && legsCap < r.legs.count) {
         return fail(.bufferTooSmall, "the route has \(r.order.count) stops and \(r.legs.count) legs; "
             + "cap is \(cap)" + (legs != nil ? ", legs_cap \(legsCap)" : ""))
     }
     if let order { for (i, s) in r.order.enumerated() { order[i] = s } }
-    if let visits {
-        for (i, v) in r.visits.enumerated() {
-            visits[i] = geoloc_stop_visit(stop: v.stop, arrival: v.arrival, wait: v.wait, departure: v.departure, lateness: v.lateness)
-        }
-    }
+    if let visits { for (i, v) in stopVisits.enumerated() { visits[i] = v } }
     if let legs { for (i, d) in r.legs.enumerated() { legs[i] = d } }
     if !r.feasible {
         return fail(.windowsMissed, "no order meets every window: the least late order misses \(r.missed) "
@@ -310,7 +308,7 @@ public func geoloc_best_order_windows(
         let (w, s) = windowArrays(windows, service_s, n)
         let r = try bestOrder(
             travelTimes: t, windows: w, serviceTimes: s, departure: departure, returnBy: return_by, end: e, options: opts)
-        return writeSchedule(r, order, visits, cap, legs, legs_cap, neededOut, resultOut)
+        return try writeSchedule(r, order, visits, cap, legs, legs_cap, neededOut, resultOut)
     }
 }
 
@@ -342,6 +340,6 @@ public func geoloc_best_order_windows_coords(
         let r = try bestOrder(
             home: h, stops: coords, speed: speed_mps, windows: w, serviceTimes: s, departure: departure,
             returnBy: return_by, end: e, model: m, options: opts)
-        return writeSchedule(r, order, visits, cap, legs, legs_cap, neededOut, resultOut)
+        return try writeSchedule(r, order, visits, cap, legs, legs_cap, neededOut, resultOut)
     }
 }

@@ -103,6 +103,16 @@ func inputArray<T>(
     return UnsafeBufferPointer(start: n == 0 ? nil : p, count: n)
 }
 
+/// An output array of `n` elements (`n` already counted, by `checkCount` or `inputArray`), by the
+/// same rule: the pointer may be NULL only when the count is 0 ("out is NULL with n = 3").
+@inline(__always)
+func outputArray<T>(
+    _ p: UnsafeMutablePointer<T>?, _ n: Int, _ what: @autoclosure () -> String, count countName: @autoclosure () -> String = "n"
+) throws(GeoLocError) -> UnsafeMutableBufferPointer<T> {
+    if n != 0 && p == nil { throw GeoLocError(.nullArgument, "\(what()) is NULL with \(countName()) = \(n)") }
+    return UnsafeMutableBufferPointer(start: n == 0 ? nil : p, count: n)
+}
+
 /// A caller's coordinate array (already counted by `inputArray`), every point checked: the
 /// first bad one is named ("points[7]: latitude 91 is outside [-90, 90]").
 @inline(__always)
@@ -316,6 +326,19 @@ extension geoloc_mileage_result: CResult {
 extension geoloc_order_result: CResult {
     var nonFinite: (field: String, value: Double)? {
         bad(total) ? ("total", total) : bad(given_total) ? ("given_total", given_total) : bad(saving) ? ("saving", saving) : nil
+    }
+}
+extension geoloc_stop_visit: CResult {
+    var nonFinite: (field: String, value: Double)? {
+        if bad(arrival) { return ("arrival", arrival) }
+        if bad(wait) { return ("wait", wait) }
+        if bad(departure) { return ("departure", departure) }
+        return bad(lateness) ? ("lateness", lateness) : nil
+    }
+}
+extension geoloc_schedule_result: CResult {
+    var nonFinite: (field: String, value: Double)? {
+        bad(travel) ? ("travel", travel) : bad(end_time) ? ("end_time", end_time) : bad(lateness) ? ("lateness", lateness) : nil
     }
 }
 extension geoloc_fix: CResult {

@@ -77,6 +77,22 @@ public func geoloc_local_time_text(
 }
 
 @c @implementation
+public func geoloc_local_time_at_point(
+    _ timezones: OpaquePointer?, _ c: geoloc_coord, _ instant: Int64, _ out: UnsafeMutablePointer<geoloc_local_time>?,
+    _ zone: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let out = try required(out, "out")
+        try outputBuffer(zone, cap, needed)
+        let map = if let timezones { try borrow(timezones, .timezones, as: TimeZoneMap.self, "timezones") } else { try TimeZoneMap.shipped() }
+        let answer = try map.localTime(at: try coordinate(c), instant: instant)
+        let status = writeText(answer.zone, zone, cap, needed)
+        if status == GEOLOC_OK { out.pointee = cLocalTime(answer.localTime) }
+        return status
+    }
+}
+
+@c @implementation
 public func geoloc_local_time_resolve(
     _ zone: UnsafePointer<CChar>?, _ local: UnsafePointer<geoloc_local_date_time>?, _ out: UnsafeMutablePointer<geoloc_local_instants>?
 ) -> geoloc_status {

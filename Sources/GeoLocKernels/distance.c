@@ -56,14 +56,6 @@ static double glk_normalized_longitude(double lon)
 #define KJOIN(d) ((KV)_mm256_permute4x64_pd((__m256d)(d), 0xD8))
 #define KALL(m) (_mm256_movemask_pd((__m256d)(m)) == 0xF)
 #include "distance_impl.h"
-#undef KSUF
-#undef KTARGET
-#undef KW
-#undef KU
-#undef KSQRT
-#undef KSPLIT
-#undef KJOIN
-#undef KALL
 
 /* ---- AVX-512F: 8 lanes ------------------------------------------------------------------- */
 #define KSUF(name) name##_avx512
@@ -80,14 +72,6 @@ static double glk_normalized_longitude(double lon)
 #define KJOIN(d) (d)
 #define KALL(m) (_mm512_test_epi64_mask((__m512i)(m), (__m512i)(m)) == 0xFF)
 #include "distance_impl.h"
-#undef KSUF
-#undef KTARGET
-#undef KW
-#undef KU
-#undef KSQRT
-#undef KSPLIT
-#undef KJOIN
-#undef KALL
 
 int glk_haversine_pairs(const double *a, const double *b, size_t n, double radius, double *out,
                         int level)

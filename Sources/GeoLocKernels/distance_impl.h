@@ -1,6 +1,6 @@
 /*
  * distance_impl.h -- one instance of the batch haversine kernel, included by distance.c once
- * per instruction set with these defined:
+ * per instruction set with these defined (and #undefs them at its end):
  *
  *   KSUF(name)         the instance's name for `name` (name##_avx2, ...)
  *   KTARGET            the instance's function attributes (__attribute__((target(...))))
@@ -17,16 +17,7 @@
  * extensions (GCC, Clang): a vector operation on KW doubles is one instruction of the instance.
  */
 
-typedef double KSUF(vd) __attribute__((vector_size(KW * 8)));
-typedef long long KSUF(vm) __attribute__((vector_size(KW * 8)));
-#define KV KSUF(vd)
-#define KM KSUF(vm)
-
-/* Lane-wise a where m, else b (m from a comparison: all ones or all zeros). */
-KTARGET GLK_INLINE KV KSUF(sel)(KM m, KV a, KV b)
-{
-    return (KV)(((KM)a & m) | ((KM)b & ~m));
-}
+#include "lanes_impl.h"
 
 KTARGET GLK_INLINE KV KSUF(vabs)(KV x)
 {
@@ -190,3 +181,11 @@ KTARGET static void KSUF(one_to_many)(double lat0, double lon0, double cos_lat0,
 
 #undef KV
 #undef KM
+#undef KSUF
+#undef KTARGET
+#undef KW
+#undef KU
+#undef KSQRT
+#undef KSPLIT
+#undef KJOIN
+#undef KALL

@@ -1,6 +1,6 @@
 /*
  * tracking_impl.h -- one instance of the farthest-point scan, included by tracking.c once per
- * instruction set with KSUF(name), KTARGET and KW (lanes) defined.
+ * instruction set with KSUF(name), KTARGET and KW (lanes) defined (and #undefs them at its end).
  *
  * For the points i in [a, b) (unit vectors in xs, ys, zs), with the arc's frame
  * frame = {A, B, n, ta, tb} (15 doubles: the ends, the unit normal, the tangents at A and back at
@@ -9,15 +9,7 @@
  * point, best[1], at[1] the largest chord^2 (-1 and SIZE_MAX when none); ties keep the first point.
  */
 
-typedef double KSUF(dv) __attribute__((vector_size(KW * 8)));
-typedef long long KSUF(dm) __attribute__((vector_size(KW * 8)));
-#define KV KSUF(dv)
-#define KM KSUF(dm)
-
-KTARGET GLK_INLINE KV KSUF(dsel)(KM m, KV a, KV b)
-{
-    return (KV)(((KM)a & m) | ((KM)b & ~m));
-}
+#include "lanes_impl.h"
 
 KTARGET static void KSUF(glk_dp_farthest)(const double *xs, const double *ys, const double *zs, size_t a, size_t b,
                                            const double *f, double *best, size_t *at)
@@ -38,16 +30,16 @@ KTARGET static void KSUF(glk_dp_farthest)(const double *xs, const double *ys, co
         KV fb = px * tbx + py * tby + pz * tbz;
         KV s = px * nx + py * ny + pz * nz;
         KM inside = (fa >= 0) & (fb >= 0);
-        KV s2 = KSUF(dsel)(inside, s * s, minus);
+        KV s2 = KSUF(sel)(inside, s * s, minus);
         KV dax = px - Ax, day = py - Ay, daz = pz - Az;
         KV dbx = px - Bx, dby = py - By, dbz = pz - Bz;
         KV ca = dax * dax + day * day + daz * daz, cb = dbx * dbx + dby * dby + dbz * dbz;
-        KV c2 = KSUF(dsel)(inside, minus, KSUF(dsel)(ca < cb, ca, cb));
+        KV c2 = KSUF(sel)(inside, minus, KSUF(sel)(ca < cb, ca, cb));
         KM ms = s2 > bs, mc = c2 > bc;
-        bs = KSUF(dsel)(ms, s2, bs);
-        bsi = KSUF(dsel)(ms, idx, bsi);
-        bc = KSUF(dsel)(mc, c2, bc);
-        bci = KSUF(dsel)(mc, idx, bci);
+        bs = KSUF(sel)(ms, s2, bs);
+        bsi = KSUF(sel)(ms, idx, bsi);
+        bc = KSUF(sel)(mc, c2, bc);
+        bci = KSUF(sel)(mc, idx, bci);
         idx = idx + (double)KW;
     }
     double s2best = -1, c2best = -1;
@@ -122,3 +114,9 @@ KTARGET static size_t KSUF(glk_dp_run)(const double *xs, const double *ys, const
     }
     return kept;
 }
+
+#undef KV
+#undef KM
+#undef KSUF
+#undef KTARGET
+#undef KW

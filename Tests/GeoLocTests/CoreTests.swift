@@ -50,7 +50,7 @@ final class CoreTests: XCTestCase {
     }
 
     func testErrorCodesAreStable() {
-        XCTAssertEqual(GeoLocError.Code.allCases.map(\.rawValue), Array(1...16))
+        XCTAssertEqual(GeoLocError.Code.allCases.map(\.rawValue), Array(1...17))
         XCTAssertEqual(maxCount, 1 << 30)
     }
 
@@ -206,5 +206,68 @@ final class LoadingTests: XCTestCase {
         for i in 0..<5000 { log.add(i, "bad") }
         XCTAssertEqual(log.issues.count, LoadOptions.defaultMaxIssues)
         XCTAssertEqual(log.total, 5000)
+    }
+
+    /// The header every data file starts with, checked by Core (MappedFile.checkHeader): each
+    /// refusal with its code and the format's name.
+    func testDataFileHeaderChecks() throws {
+        let magic = Array("GEOLOCZZ".utf8)
+        func file(size: Int = 256, _ change: (UnsafeMutableRawBufferPointer) -> Void = { _ in }) -> [UInt8] {
+            var b = [UInt8](repeating: 0, count: size)
+            b.withUnsafeMutableBytes { p in
+                for (k, m) in magic.enumerated() { p[k] = m }
+                p.storeBytes(of: UInt32(2).littleEndian, toByteOffset: 8, as: UInt32.self)
+                p.storeBytes(of: UInt32(0x0102_0304).littleEndian, toByteOffset: 12, as: UInt32.self)
+                p.storeBytes(of: UInt32(128).littleEndian, toByteOffset: 16, as: UInt32.self)
+                p.storeBytes(of: UInt64(size).littleEndian, toByteOffset: 24, as: UInt64.self)
+                change(p)
+                DataFileChecksum.seal(p)
+            }
+            return b
+        }
+        func check(_ bytes: [UInt8]) throws(GeoLocError) -> UInt32 {
+            var made: Result<MappedFile, GeoLocError>!
+            bytes.withUnsafeBytes { p in made = Result { () throws(GeoLocError) in try MappedFile(copying: p) } }
+            let m = try made.get()
+            return try m.checkHeader(magic: magic, versions: 1...2, sizeOffset: 24, name: "test file", plural: "test files")
+        }
+        XCTAssertEqual(try check(file()), 2)
+        assertThrows(.parse, { () throws(GeoLocError) in try check(Array(file().prefix(100))) }, message: "not a libgeoloc test file")
+        assertThrows(.unsupported) { () throws(GeoLocError) in try check(file { $0.storeBytes(of: UInt32(3), toByteOffset: 8, as: UInt32.self) }) }
+        assertThrows(.parse) { () throws(GeoLocError) in try check(file { $0.storeBytes(of: UInt32(0), toByteOffset: 8, as: UInt32.self) }) }
+        assertThrows(.unsupported) { () throws(GeoLocError) in
+            try check(file { $0.storeBytes(of: UInt32(0x0403_0201), toByteOffset: 12, as: UInt32.self) })
+        }
+        assertThrows(.parse, { () throws(GeoLocError) in
+            try check(file { $0.storeBytes(of: UInt64(300), toByteOffset: 24, as: UInt64.self) })
+        }, message: "truncated test file: 256 bytes of the 300 its header gives")
+        var changed = file()
+        changed[200] ^= 1
+        assertThrows(.parse, { () throws(GeoLocError) in try check(changed) }, message: "corrupted test file: the checksum does not match")
+    }
+
+    /// The shipped data's search paths: the environment's file first, the source tree's last; and
+    /// the once-per-process cache remembers a value but not a failure.
+    func testShippedDataPathsAndOncePerProcess() throws {
+        setenv("GEOLOC_TEST_SHIPPED", "/somewhere/x.bin", 1)
+        defer { unsetenv("GEOLOC_TEST_SHIPPED") }
+        let paths = ShippedData.searchPaths("x.bin", environment: "GEOLOC_TEST_SHIPPED", sourceFolder: "time")
+        XCTAssertEqual(paths.first, "/somewhere/x.bin")
+        XCTAssertTrue(paths.last!.hasSuffix("/data/time/x.bin"), paths.last!)
+        XCTAssertEqual(Set(paths).count, paths.count)
+        XCTAssertTrue(paths.dropFirst().allSatisfy { $0.hasPrefix("/") && !$0.contains("/../") })
+        XCTAssertEqual(ShippedData.searchPaths("x.bin", environment: nil, sourceFolder: "time"), Array(paths.dropFirst()))
+
+        final class Box { let n: Int; init(_ n: Int) { self.n = n } }
+        var calls = 0
+        let once = OncePerProcess<Box> { () throws(GeoLocError) -> Box in
+            calls += 1
+            if calls == 1 { throw GeoLocError(.notFound, "not yet") }
+            return Box(calls)
+        }
+        assertThrows(.notFound) { () throws(GeoLocError) in try once.get() }
+        XCTAssertEqual(try once.get().n, 2)
+        XCTAssertEqual(try once.get().n, 2)
+        XCTAssertEqual(calls, 2)
     }
 }

@@ -1,5 +1,5 @@
 import XCTest
-@testable import GeoLoc
+@_spi(CABI) @testable import GeoLoc
 
 /// The best order's budgets and bounds (issue 21's route findings) and the best order with
 /// opening hours (issue 22), against every order.

@@ -155,3 +155,61 @@ final class TimeZoneMapTests: XCTestCase {
         }
     }
 }
+
+/// Local time at a point: the zone at the point, then its rules; against zoneinfo at real places
+/// (tests/time/places.txt, from tools/gen_time_place_cases.py).
+final class LocalTimeAtPointTests: XCTestCase {
+    private static let placesFile: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/GeoLocTests/TimeZoneMapTests.swift
+        return parts.joined(separator: "/") + "/tests/time/places.txt"
+    }()
+
+    func testPlacesAgainstZoneinfo() throws {
+        let text = try String(contentsOfFile: Self.placesFile, encoding: .utf8)
+        let sameRelease = try ZoneRulesDatabase.shared().version == "2026f"  // the table's tzdata
+        var rows = 0
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            XCTAssertEqual(f.count, 17, String(line))
+            guard f.count == 17 else { continue }
+            rows += 1
+            let c = try Coordinate(latitude: Double(f[1])!, longitude: Double(f[2])!)
+            let t = Int64(f[4])!
+            let got = try LocalTime.at(c, instant: t)
+            XCTAssertEqual(got.zone, f[3], f[0])
+            XCTAssertEqual(got.zoneID, try TimeZoneMap.shipped().zone(at: c))
+            XCTAssertEqual(got.localTime, try ZoneRules.named(f[3]).localTime(at: t))
+            XCTAssertEqual(try TimeZoneMap.shipped().rules(at: c).name, try ZoneRules.named(f[3]).name)
+            guard sameRelease else { continue }
+            let lt = got.localTime
+            let want = [f[5], f[6], f[7]] + Array(f[8...15])
+            let have = [String(lt.utcOffset), lt.isDST ? "1" : "0", lt.abbreviation, String(lt.year), String(lt.month),
+                        String(lt.day), String(lt.hour), String(lt.minute), String(lt.second), String(lt.weekday),
+                        String(lt.dayOfYear)]
+            XCTAssertEqual(have, want, "\(f[0]) at \(t)")
+            if f[16] != "?" { XCTAssertEqual(lt.nextTransition, Int64(f[16]), "\(f[0]) at \(t)") }
+        }
+        XCTAssertGreaterThanOrEqual(rows, 80)
+    }
+
+    func testByHand() throws {
+        let t: Int64 = 1_795_550_709  // 2026-11-24T20:05:09Z
+        let kathmandu = try LocalTime.at(Coordinate(latitude: 27.717245, longitude: 85.323961), instant: t)
+        XCTAssertEqual(kathmandu.zone, "Asia/Kathmandu")
+        XCTAssertEqual(kathmandu.localTime.utcOffset, 5 * 3600 + 45 * 60)
+        XCTAssertEqual([kathmandu.localTime.day, kathmandu.localTime.hour, kathmandu.localTime.minute], [25, 1, 50])
+        let sea = try LocalTime.at(Coordinate(latitude: 0, longitude: -150), instant: t)
+        XCTAssertEqual(sea.zone, "Etc/GMT+10")
+        XCTAssertEqual(sea.localTime.utcOffset, -36_000)
+        XCTAssertEqual(try LocalTime.at(Coordinate(latitude: -5, longitude: 179.9), instant: t).zone, "Etc/GMT-12")
+        XCTAssertEqual(try LocalTime.at(Coordinate(latitude: -5, longitude: -179.9), instant: t).zone, "Etc/GMT+12")
+        XCTAssertThrowsError(try LocalTime.at(Coordinate(latitude: 0, longitude: 0), instant: maxLocalTimeInstant + 1)) {
+            XCTAssertEqual(($0 as? GeoLocError)?.code, .outOfRange)
+        }
+        // Every zone of the map has rules.
+        let m = try TimeZoneMap.shipped()
+        for name in m.names { XCTAssertNoThrow(try ZoneRules.named(name), name) }
+    }
+}
+

@@ -4,7 +4,9 @@ OR-Tools routing with guided local search. Closed tours on the shared instances 
 100 stops, proven optima) and on the 1,000-stop instances route_c wrote (best known: the
 shortest tour any row found, after a long elkai run). Times are CPU seconds of this process.
 
-    python3 bench/route/peers.py ROUTE_DIR COUNTRY_TSV [--long]
+    python3 bench/route/peers.py ROUTE_DIR COUNTRY_TSV [--long] [--quick]
+
+--quick leaves out OR-Tools, the 500-stop instances and the WGS84 rows (minutes less).
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ def timed(f):
 def main() -> None:
     route_dir, country = Path(sys.argv[1]), Path(sys.argv[2])
     long_run = "--long" in sys.argv
+    quick = "--quick" in sys.argv
     rows = {}
 
     def add(row, gap, seconds):
@@ -94,13 +97,14 @@ def main() -> None:
         add("py.elkai runs=1 n=100", tour_length(m, t) / opt - 1, s)
         t, s = timed(lambda: run_elkai(m, 10))
         add("py.elkai runs=10 n=100", tour_length(m, t) / opt - 1, s)
-        t, s = timed(lambda: run_ortools(m, 1.0))
-        add("py.ortools_gls 1s n=100", tour_length(m, t) / opt - 1, s)
+        if not quick:
+            t, s = timed(lambda: run_ortools(m, 1.0))
+            add("py.ortools_gls 1s n=100", tour_length(m, t) / opt - 1, s)
 
     # 200 and 500 stops across a country-sized box (fixed seeds): gap to the best tour any row
     # found (elkai runs=10 among them), as no proven optimum is known.
     rng = numpy.random.default_rng(22)
-    for n in (200, 500):
+    for n in (200,) if quick else (200, 500):
         for k in range(3):
             pts = numpy.column_stack([rng.uniform(25, 49, n + 1), rng.uniform(-124, -67, n + 1)])
             m = matrix(pts)
@@ -110,8 +114,9 @@ def main() -> None:
             for runs in (1, 10):
                 t, s = timed(lambda: run_elkai(m, runs))
                 found["py.elkai runs=%d n=%d" % (runs, n)] = (tour_length(m, t), s)
-            t, s = timed(lambda: run_ortools(m, 2.0))
-            found["py.ortools_gls 2s n=%d" % n] = (tour_length(m, t) if t else math.inf, s)
+            if not quick:
+                t, s = timed(lambda: run_ortools(m, 2.0))
+                found["py.ortools_gls 2s n=%d" % n] = (tour_length(m, t) if t else math.inf, s)
             best = min(v[0] for v in found.values())
             for row, (length, s) in found.items():
                 add(row, length / best - 1, s)
@@ -119,15 +124,16 @@ def main() -> None:
     # 4,096 stops on WGS84: the search on the sphere, the legs on WGS84. Its gap is measured at
     # 1,000 stops against the same search run on the whole WGS84 geodesic matrix.
     pts = numpy.column_stack([rng.uniform(25, 49, 4097), rng.uniform(-124, -67, 4097)])
-    r, s = timed(lambda: geoloc.best_order(pts[0], pts[1:], model="wgs84"))
-    add("py.geoloc.best_order wgs84 n=4096", 0.0, s)
-    pts = pts[:1001]
-    r, s = timed(lambda: geoloc.best_order(pts[0], pts[1:], model="wgs84"))
-    ii, jj = numpy.meshgrid(numpy.arange(1001), numpy.arange(1001), indexing="ij")
-    inv = geoloc.geodesic_inverse_many(pts[ii.ravel()], pts[jj.ravel()])
-    dist = inv[0] if isinstance(inv, tuple) else getattr(inv, "distance", inv)
-    full = geoloc.best_order_matrix(numpy.asarray(dist).reshape(1001, 1001))
-    add("py.geoloc wgs84 sphere-search n=1000", r.total / full.total - 1, s)
+    if not quick:
+        r, s = timed(lambda: geoloc.best_order(pts[0], pts[1:], model="wgs84"))
+        add("py.geoloc.best_order wgs84 n=4096", 0.0, s)
+        pts = pts[:1001]
+        r, s = timed(lambda: geoloc.best_order(pts[0], pts[1:], model="wgs84"))
+        ii, jj = numpy.meshgrid(numpy.arange(1001), numpy.arange(1001), indexing="ij")
+        inv = geoloc.geodesic_inverse_many(pts[ii.ravel()], pts[jj.ravel()])
+        dist = inv[0] if isinstance(inv, tuple) else getattr(inv, "distance", inv)
+        full = geoloc.best_order_matrix(numpy.asarray(dist).reshape(1001, 1001))
+        add("py.geoloc wgs84 sphere-search n=1000", r.total / full.total - 1, s)
 
     for line in country.read_text().splitlines():
         f = line.split("\t")
@@ -141,8 +147,9 @@ def main() -> None:
         if long_run:
             t, s = timed(lambda: run_elkai(m, 10))
             found["py.elkai runs=10 n=1000"] = (tour_length(m, t), s)
-        t, s = timed(lambda: run_ortools(m, 3.0))
-        found["py.ortools_gls 3s n=1000"] = (tour_length(m, t) if t else math.inf, s)
+        if not quick:
+            t, s = timed(lambda: run_ortools(m, 3.0))
+            found["py.ortools_gls 3s n=1000"] = (tour_length(m, t) if t else math.inf, s)
         best = min(v[0] for v in found.values())
         for row, (length, s) in found.items():
             add(row, length / best - 1, s)

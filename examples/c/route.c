@@ -1,5 +1,6 @@
 /*
- * route.c -- the example host's Route: round-trip mileage and the best order of the stops (see examples/geoloc-demo.c).
+ * route.c -- the example host's Route: round-trip mileage, the best order of the stops, and the same
+ * day with opening hours (see examples/geoloc-demo.c).
  */
 #include "demo.h"
 
@@ -41,7 +42,44 @@ static const char *stop_name(const struct table *trip, int64_t index)
     return index < 0 ? trip->cell[0][1] : trip->cell[index + 1][1];
 }
 
-/* The seed's mileage in the order the stops were picked, and in the best order. */
+/* The same day with opening hours: leaving home at 8:00 at 45 mph, 20 minutes at each stop, the
+ * first stop open only from 14:00 to 15:00 (a pickup window). Times are seconds since midnight. */
+static int tour_opening_hours(const struct table *trip, geoloc_coord home, const geoloc_coord *stops,
+                              const size_t *stop_rows, size_t n_stops)
+{
+    geoloc_time_window windows[MAX_ROWS];
+    double service[MAX_ROWS];
+    geoloc_stop_visit visits[MAX_ROWS];
+    size_t order[MAX_ROWS], needed, i;
+    geoloc_schedule_result r;
+    geoloc_status s;
+
+    if (n_stops == 0) return 0;
+    for (i = 0; i < n_stops; i++) {
+        windows[i].earliest = -INFINITY;
+        windows[i].latest = INFINITY;
+        service[i] = 20 * 60;
+    }
+    windows[0].earliest = 14 * 3600;
+    windows[0].latest = 15 * 3600;
+    printf("\n== With opening hours: leave at 08:00, 45 mph, 20 minutes a stop, %s open 14:00-15:00\n",
+           trip->cell[stop_rows[0]][1]);
+    s = geoloc_best_order_windows_coords(home, stops, n_stops, 45 * 0.44704, GEOLOC_MODEL_SPHERE, windows, service,
+                                         8 * 3600, INFINITY, GEOLOC_ROUTE_END_HOME, 0, NULL, order, visits, MAX_ROWS,
+                                         NULL, 0, &needed, &r);
+    if (s != GEOLOC_OK && s != GEOLOC_E_WINDOWS_MISSED) return report("best order with opening hours", s);
+    for (i = 0; i < r.stop_count; i++) {
+        int a = (int)(visits[i].arrival / 60), w = (int)(visits[i].wait / 60 + 0.5);
+        printf("  %02d:%02d %s%s", a / 60, a % 60, trip->cell[stop_rows[order[i]]][1], w ? "" : "\n");
+        if (w) printf(" (waits %d min for it to open)\n", w);
+    }
+    printf("  back home at %02d:%02d, %.0f minutes on the road%s\n", (int)(r.end_time / 3600),
+           (int)(r.end_time / 60) % 60, r.travel / 60, r.feasible ? "" : " (misses a window)");
+    return 0;
+}
+
+/* The seed's mileage in the order the stops were picked, and in the best order (then the same day
+ * with opening hours). */
 int tour_best_order(const struct table *trip, geoloc_coord home, const geoloc_coord *stops,
                     const size_t *stop_rows, size_t n_stops)
 {
@@ -58,7 +96,7 @@ int tour_best_order(const struct table *trip, geoloc_coord home, const geoloc_co
     printf("  %s", trip->cell[0][1]);
     for (i = 0; i < r.stop_count; i++) printf(" -> %s", trip->cell[stop_rows[order[i]]][1]);
     printf(" -> %s\n", trip->cell[0][1]);
-    return 0;
+    return tour_opening_hours(trip, home, stops, stop_rows, n_stops);
 }
 
 int tour_mileage(const struct table *trip, geoloc_mileage_result *r)

@@ -102,10 +102,12 @@ from ._time import (
     TIME_STYLES,
     LocalInstants,
     LocalTime,
+    PlaceTime,
     TimeZone,
     TimeZones,
     local_dates,
     local_time,
+    local_time_at,
     local_time_text,
     local_times,
     resolve_local_time,
@@ -256,6 +258,9 @@ __all__ = [
     "time_zone_names",
     "tzdata_version",
     "tzdata_source",
+    # time: local time at a point
+    "PlaceTime",
+    "local_time_at",
     # errors: every exception class of _errors
     *(name for name in _errors.__all__ if name.endswith("Error")),
 ]

@@ -63,8 +63,8 @@ _INT32_MAX = (1 << 31) - 1
 TextIn = Union[str, bytes]
 #: A place or fence id: text, or an integer (int or numpy integer) that stands for its decimal text.
 IdLike = Union[str, bytes, int, numpy.integer]
-#: A (lat, lon) pair: a Coord, a tuple or list of two numbers, or a numpy array of two.
-CoordLike = Union["Coord", Sequence[float], "numpy.ndarray[Any, Any]"]
+#: A coordinate: a Coord, a tuple or list of two numbers, a numpy array of two, or "lat,lon" text.
+CoordLike = Union["Coord", Sequence[float], "numpy.ndarray[Any, Any]", str, bytes]
 UnitLike = Union[Unit, int, str]
 ModelLike = Union[Model, int, str]
 
@@ -171,18 +171,22 @@ def _int32(value: Any, what: str) -> int:
 
 
 def _coord(value: Any, what: str = "coordinate") -> CCoord:
-    """A (lat, lon) pair as a geoloc_coord."""
+    """A coordinate as a geoloc_coord, read the same way for every call that takes one: a
+    (lat, lon) pair of numbers (tuple, list, numpy pair, :class:`Coord`, any iterable of two), or
+    "lat,lon" text (str or bytes) read by the library's own parser, as :func:`parse_coord` reads
+    it (ParseError for text that is not two numbers)."""
     if isinstance(value, tuple) and len(value) == 2 and type(value[0]) is float and type(value[1]) is float:
         return CCoord(value[0], value[1])  # the common case, without the general checks below
-    if value is None or isinstance(value, (str, bytes)):
-        raise TypeError(
-            "%s must be a (lat, lon) pair of numbers, not %s (use parse_coord for text)"
-            % (what, type(value).__name__)
-        )
+    if isinstance(value, (str, bytes)):
+        return _parsed_coord(value, what)
+    if value is None:
+        raise TypeError("%s must be a (lat, lon) pair of numbers or \"lat,lon\" text, not None" % what)
     try:
         lat, lon = value
     except TypeError:
-        raise TypeError("%s must be a (lat, lon) pair of numbers, not %s" % (what, type(value).__name__)) from None
+        raise TypeError(
+            "%s must be a (lat, lon) pair of numbers or \"lat,lon\" text, not %s" % (what, type(value).__name__)
+        ) from None
     except ValueError:
         raise ValueError("%s must have exactly two numbers (lat, lon)" % what) from None
     return CCoord(_float(lat, what + " latitude"), _float(lon, what + " longitude"))
@@ -522,9 +526,16 @@ def parse_coord(text: TextIn) -> Coord:
     [-180, 180). Raises ParseError (not two numbers, trailing text), OutOfRangeError (latitude
     beyond ±90), NotFiniteError ("1e999"), InvalidUTF8Error, NullArgumentError (None).
     """
-    out = CCoord()
-    _lib.geoloc_coord_parse(_text(text, "text"), byref(out))
+    out = _parsed_coord(text, "text")
     return Coord(out.lat, out.lon)
+
+
+def _parsed_coord(text: Any, what: str) -> CCoord:
+    """ "lat,lon" text read by the library's parser (geoloc_coord_parse), for parse_coord and for
+    every call that takes a coordinate."""
+    out = CCoord()
+    _lib.geoloc_coord_parse(_text(text, what), byref(out))
+    return out
 
 
 def format_coord(coord: CoordLike, style: Union[CoordStyle, int, str] = CoordStyle.COMPACT) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 import struct
 from ctypes import POINTER, byref, c_double, c_size_t
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy
 
@@ -80,11 +80,11 @@ def distance(a: CoordLike, b: CoordLike, unit: UnitLike = Unit.METERS, model: Mo
     # numpy scalars, other spellings) takes the checked path directly, with the caller's
     # objects (an iterator already read is replaced by the pair read from it).
     try:
-        lat1, lon1 = a
+        lat1, lon1 = cast(Any, a)  # a pair, or text: a str unpacks too, and fails the float test
     except (TypeError, ValueError):
         return _distance_checked(a, b, unit, model)
     try:
-        lat2, lon2 = b
+        lat2, lon2 = cast(Any, b)
     except (TypeError, ValueError):
         return _distance_checked(_as_read(a, lat1, lon1), b, unit, model)
     d: float
@@ -237,11 +237,11 @@ def geodesic_inverse(a: CoordLike, b: CoordLike) -> GeodesicInverse:
     # The fast path for Python floats, as distance(): geoloc_geodesic_inverse_many with n = 1 on
     # packed bytes, no argument objects built; a failure takes the checked path, which raises.
     try:
-        lat1, lon1 = a
+        lat1, lon1 = cast(Any, a)  # a pair, or text: a str unpacks too, and fails the float test
     except (TypeError, ValueError):
         return _geodesic_inverse_checked(a, b)
     try:
-        lat2, lon2 = b
+        lat2, lon2 = cast(Any, b)
     except (TypeError, ValueError):
         return _geodesic_inverse_checked(_as_read(a, lat1, lon1), b)
     if float is type(lat1) is type(lon1) is type(lat2) is type(lon2):
@@ -265,7 +265,7 @@ def geodesic_direct(start: CoordLike, azimuth: float, distance: float) -> Geodes
     geodesic. Returns the destination (longitude in [-180, 180)) and the azimuth on arrival.
     Raises NotFiniteError or OutOfRangeError."""
     try:
-        lat1, lon1 = start
+        lat1, lon1 = cast(Any, start)
     except (TypeError, ValueError):
         return _geodesic_direct_checked(start, azimuth, distance)
     if float is type(lat1) is type(lon1) is type(azimuth) is type(distance):

@@ -581,7 +581,7 @@ class SearchResults(NamedTuple):
     score NaN)."""
 
     counts: "numpy.ndarray[Any, Any]"
-    index: "numpy.ndarray[Any, Any]"
+    index: "numpy.ndarray[Any, Any]"  # type: ignore[assignment]  # (a field: it hides tuple.index)
     geonames_id: "numpy.ndarray[Any, Any]"
     score: "numpy.ndarray[Any, Any]"
     population: "numpy.ndarray[Any, Any]"

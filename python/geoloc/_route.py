@@ -13,10 +13,10 @@ from . import _ffi
 from ._enums import Model, Unit, coerce
 from ._errors import (
     CountTooLargeError,
-    GeolocError,
     HomeInvalidError,
     InvalidArgumentError,
     OutOfRangeError,
+    WindowsMissedError,
 )
 from ._ffi import ENUM, STATUS, CCoord
 from ._core import (
@@ -32,6 +32,7 @@ from ._core import (
     _float,
     _integer,
     _points,
+    _real_array,
     _renamed,
     _text,
 )
@@ -387,13 +388,10 @@ def best_order_matrix(
     """The best order over a cost matrix the caller supplies: shape (n + 1, n + 1), row and
     column 0 home, i the stop i - 1, ``matrix[i, j]`` the cost from i to j (asymmetric allowed;
     the diagonal is ignored). Totals are in the matrix's unit. Other arguments as best_order."""
-    arr = numpy.asarray(matrix)
-    if arr.dtype.kind not in "fiu" or arr.dtype.kind == "b":
-        raise TypeError("matrix must hold real numbers, not %s" % arr.dtype)
+    arr = _real_array(matrix, "matrix")
     if arr.ndim != 2:
         raise InvalidArgumentError("matrix has shape %s; it must be (n + 1, n + 1)" % (arr.shape,))
     rows, cols = arr.shape
-    arr = numpy.ascontiguousarray(arr, dtype=numpy.float64)
     ptr = arr.ctypes.data_as(POINTER(c_double))
     n = max(rows - 1, 0)
     if rows != cols or rows == 0:
@@ -517,6 +515,7 @@ def _window_array(windows: Any, n: int) -> Tuple[Optional[numpy.ndarray], bool]:
     if windows is None:
         return None, False
     arr = numpy.asarray(windows)
+    out: "numpy.ndarray[Any, Any]"
     if arr.dtype.kind == "O" and arr.size and any(_is_datetime(v) for v in arr.ravel()):
         out = numpy.array([[_seconds(v, "window") if v is not None else numpy.nan for v in row] for row in arr],
                           dtype=numpy.float64).reshape(arr.shape)
@@ -527,9 +526,7 @@ def _window_array(windows: Any, n: int) -> Tuple[Optional[numpy.ndarray], bool]:
         out = numpy.where(numpy.isnat(arr), numpy.nan, out)
         dates = True
     else:
-        if arr.dtype.kind == "c":
-            raise TypeError("windows must hold real numbers, not %s" % arr.dtype)
-        out = numpy.asarray(arr, dtype=numpy.float64)
+        out = _real_array(arr, "windows")
         dates = False
     if out.shape != (n, 2):
         raise InvalidArgumentError("windows have shape %s; they must be (%d, 2): earliest, latest" % (out.shape, n))
@@ -551,9 +548,7 @@ def _windows_call(call: Any, n: int, windows: Any, service: Any, departure: Any,
         s = numpy.asarray(service)
         if s.dtype.kind == "m":
             s = s / numpy.timedelta64(1, "s")
-        if s.dtype.kind not in "fiu":
-            raise TypeError("service times must be real numbers of seconds, not %s" % s.dtype)
-        svc = numpy.ascontiguousarray(s, dtype=numpy.float64)
+        svc = _real_array(s, "service times")
         if svc.shape != (n,):
             raise InvalidArgumentError("service times have shape %s; they must be (%d,)" % (svc.shape, n))
     if isinstance(end, str):
@@ -588,10 +583,12 @@ def _windows_call(call: Any, n: int, windows: Any, service: Any, departure: Any,
     try:
         call(wptr, sptr, dep, ret, end_kind, end_stop, byref(options), order.ctypes.data_as(POINTER(c_size_t)),
              visits, n, legs.ctypes.data_as(POINTER(c_double)), n + 1, byref(needed), byref(result))
-    except GeolocError as err:
-        if err.status != _WINDOWS_MISSED:
-            raise
-    field = (lambda name: numpy.array([getattr(v, name) for v in visits[:n]], dtype=numpy.float64))
+    except WindowsMissedError:
+        pass  # a soft failure: the schedule says feasible False
+
+    def field(name: str) -> "numpy.ndarray[Any, Any]":
+        return numpy.array([getattr(v, name) for v in visits[:n]], dtype=numpy.float64)
+
     arrival, wait, departure_t, late = (field(k) for k in ("arrival", "wait", "departure", "lateness"))
     end_time: Any = result.end_time
     if dates:
@@ -607,8 +604,9 @@ def _windows_call(call: Any, n: int, windows: Any, service: Any, departure: Any,
 
 def best_order_windows(
     home: CoordLike, stops: Any, speed: float, windows: Any = None, service: Any = None, departure: Any = 0.0,
-    return_by: Any = None, end: Any = "home", model: ModelLike = Model.SPHERE, mode: str = "auto",
+    return_by: Any = None, end: Any = None, model: ModelLike = Model.SPHERE, mode: str = "auto",
     iterations: Optional[int] = None, time_limit: Optional[float] = None, seed: int = 1,
+    *, round_trip: Optional[bool] = None,
 ) -> Schedule:
     """The best order of ``stops`` with opening hours, travel times being distance over ``speed``
     (meters per second). ``windows``: shape (n, 2), each stop's earliest and latest arrival
@@ -616,7 +614,10 @@ def best_order_windows(
     seconds (or timedelta64) per stop; ``departure``: when the route leaves home; ``return_by``:
     the latest end (None: none). Waiting for a window to open is allowed. Among orders that
     meet every window the result has the least travel time; when none does, ``feasible`` is
-    False and the order has the least total lateness (never a silent violation). Other
+    False and the order has the least total lateness (never a silent violation).
+    ``round_trip`` (the default) returns home by ``return_by``; ``round_trip=False`` ends at
+    whichever stop is best; ``end``, a stop index, ends at that stop (``end="home"`` and
+    ``end="anywhere"`` still work, with a DeprecationWarning, as in best_order). Other
     arguments as best_order; one library call."""
     h = _coord(home, "home")
     pts = _points(stops, "stops")
@@ -628,24 +629,22 @@ def best_order_windows(
         lambda w, s, dep, ret, e, es, o, order, visits, cap, legs, lcap, needed, res:
             _lib.geoloc_best_order_windows_coords(h, ptr, n, v, m, w, s, dep, ret, e, es, o, order, visits, cap, legs,
                                                   lcap, needed, res),
-        n, windows, service, departure, return_by, end, mode, iterations, time_limit, seed)
+        n, windows, service, departure, return_by, _route_end(end, round_trip, "best_order_windows"), mode,
+        iterations, time_limit, seed)
 
 
 def best_order_windows_matrix(
     times: Any, windows: Any = None, service: Any = None, departure: Any = 0.0, return_by: Any = None,
-    end: Any = "home", mode: str = "auto", iterations: Optional[int] = None, time_limit: Optional[float] = None,
-    seed: int = 1,
+    end: Any = None, mode: str = "auto", iterations: Optional[int] = None, time_limit: Optional[float] = None,
+    seed: int = 1, *, round_trip: Optional[bool] = None,
 ) -> Schedule:
     """The best order with opening hours over a travel-time matrix the caller supplies: shape
     (n + 1, n + 1), row and column 0 home, ``times[i, j]`` from i to j (one-way allowed), in the
     windows' unit (seconds with datetimes). Other arguments as best_order_windows."""
-    arr = numpy.asarray(times)
-    if arr.dtype.kind not in "fiu" or arr.dtype.kind == "b":
-        raise TypeError("times must hold real numbers, not %s" % arr.dtype)
+    arr = _real_array(times, "times")
     if arr.ndim != 2:
         raise InvalidArgumentError("times has shape %s; it must be (n + 1, n + 1)" % (arr.shape,))
     rows, cols = arr.shape
-    arr = numpy.ascontiguousarray(arr, dtype=numpy.float64)
     ptr = arr.ctypes.data_as(POINTER(c_double))
     n = max(rows - 1, 0)
     if rows != cols or rows == 0:
@@ -655,4 +654,5 @@ def best_order_windows_matrix(
         lambda w, s, dep, ret, e, es, o, order, visits, cap, legs, lcap, needed, res:
             _lib.geoloc_best_order_windows(ptr, rows, cols, w, s, dep, ret, e, es, o, order, visits, cap, legs, lcap,
                                            needed, res),
-        n, windows, service, departure, return_by, end, mode, iterations, time_limit, seed)
+        n, windows, service, departure, return_by, _route_end(end, round_trip, "best_order_windows_matrix"), mode,
+        iterations, time_limit, seed)

@@ -2,7 +2,8 @@
 
 The zone at a point: the IANA zone of any coordinate on the shipped time-zone map
 (timezone-boundary-builder 2026c, ODbL), exact to its polygons (:func:`timezone_at`, numpy
-batches with :func:`timezone_at_many`, a map handle :class:`TimeZones`).
+batches with :func:`timezone_at_many`, a map handle :class:`TimeZones`); and the local time
+there (:func:`local_time_at`: the zone at the point, then its rules).
 
 For a zone name ("America/Chicago", a link such as "US/Central", "UTC") and an instant (Unix
 seconds): the UTC offset, daylight saving time, the abbreviation, the local date and time and
@@ -61,6 +62,8 @@ __all__ = [
     "shared_timezones",
     "timezone_at",
     "timezone_at_many",
+    "PlaceTime",
+    "local_time_at",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -89,9 +92,12 @@ _NO_TRANSITION = (1 << 63) - 1
 
 
 class CLocalTime(Structure):
-    _fields_ = [("instant", c_int64), ("next_transition", c_int64), ("utc_offset_s", c_int32)] + [
-        (n, c_int32) for n in ("year", "month", "day", "hour", "minute", "second", "weekday", "day_of_year")
-    ] + [("is_dst", c_bool), ("abbreviation", c_char * 11)]
+    _fields_ = [
+        ("instant", c_int64), ("next_transition", c_int64), ("utc_offset_s", c_int32),
+        ("year", c_int32), ("month", c_int32), ("day", c_int32), ("hour", c_int32), ("minute", c_int32),
+        ("second", c_int32), ("weekday", c_int32), ("day_of_year", c_int32),
+        ("is_dst", c_bool), ("abbreviation", c_char * 11),
+    ]
 
 
 class CLocalDateTime(Structure):
@@ -439,7 +445,7 @@ class TimeZones(_Handle):
         c = _coord(coord)
         with self._use() as ptr:
             _lib.geoloc_timezone_at(ptr, c, byref(out))
-        return out.zone
+        return int(out.zone)
 
     def info_at(self, coord: CoordLike) -> TimeZone:
         """The zone at ``coord`` with its number, whether it is nautical and a nautical zone's
@@ -471,7 +477,14 @@ class TimeZones(_Handle):
         ids = self.zone_ids_at(points)
         self.names
         assert self._names_array is not None
-        return self._names_array[ids]
+        names: "numpy.ndarray[Any, Any]" = self._names_array[ids]
+        return names
+
+    def local_time_at(self, coord: CoordLike, instant: Any) -> "PlaceTime":
+        """The zone at ``coord`` on this map and its local time at ``instant`` (Unix seconds,
+        or an aware datetime). See :func:`local_time_at`."""
+        with self._use() as ptr:
+            return _place_time(ptr, coord, instant)
 
     def __repr__(self) -> str:
         return "<geoloc.TimeZones%s>" % (" closed" if self.closed else "")
@@ -501,3 +514,43 @@ def timezone_at_many(points: Any) -> "numpy.ndarray[Any, Any]":
     """The IANA zones of every row of ``points`` (shape (n, 2)) on the shipped map, in one call:
     a numpy array of str. See :meth:`TimeZones.zones_at`."""
     return shared_timezones().zones_at(points)
+
+
+# --------------------------------------------------------------------------------------------
+# Local time at a point
+# --------------------------------------------------------------------------------------------
+
+_ffi.declare({
+    "geoloc_local_time_at_point": (STATUS, (TimeZonesPtr, CCoord, c_int64, POINTER(CLocalTime)) + _TEXT_ARGS, True),
+})
+
+
+class PlaceTime(NamedTuple):
+    """The zone at a point and its local time there: ``zone`` is the IANA name ("Asia/Kathmandu";
+    at sea "Etc/GMT+10", which is UTC-10: ``local_time.utc_offset_s`` gives the offset as people
+    read it), ``local_time`` a :class:`LocalTime`."""
+
+    zone: str
+    local_time: LocalTime
+
+
+def _place_time(ptr: Any, coord: CoordLike, instant: Any) -> PlaceTime:
+    c, t = _coord(coord), _instant(instant)
+    out = CLocalTime()
+    zone = _text_result(lambda buf, cap, needed: _lib.geoloc_local_time_at_point(ptr, c, t, byref(out), buf, cap, needed))
+    return PlaceTime(zone, _local_time(out))
+
+
+def local_time_at(point: CoordLike, instant: Any, timezones: Optional[TimeZones] = None) -> PlaceTime:
+    """The local time at ``point`` ((lat, lon) degrees) at ``instant`` (Unix seconds, or an aware
+    datetime): the zone at the point on the shipped map (or ``timezones``), then that zone's IANA
+    rules, in one library call.
+
+    >>> local_time_at((27.7172, 85.3240), 1795550709)
+    PlaceTime(zone='Asia/Kathmandu', local_time=LocalTime(instant=1795550709, utc_offset_s=20700, ...))
+
+    Raises NotFiniteError / OutOfRangeError (the point, the instant), NotFoundError (no shipped
+    map, no rules)."""
+    if timezones is not None:
+        return timezones.local_time_at(point, instant)
+    return _place_time(None, point, instant)

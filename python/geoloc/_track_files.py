@@ -116,8 +116,8 @@ class TrackMeasure(NamedTuple):
 
 def _segment_stats(c: CSegmentStats) -> SegmentStats:
     s = c.stats
-    return SegmentStats(*(getattr(s, f[0]) for f in CTrackStats._fields_), c.point_count, c.timed_count,
-                        c.timed_length_m, c.start_time, c.end_time, c.backward_steps)
+    return SegmentStats._make([*(getattr(s, f[0]) for f in CTrackStats._fields_), c.point_count, c.timed_count,
+                               c.timed_length_m, c.start_time, c.end_time, c.backward_steps])
 
 
 def measure_segments(fixes: Any, starts: Optional[Sequence[int]] = None, model: ModelLike = Model.SPHERE,
@@ -170,7 +170,7 @@ class Track(_TrackTuple):
         starts = self.segments["first"] if len(self.segments) else None
         if starts is None:
             return TrackMeasure(measure_segments(self.points[:0], None, model, moving_speed_mps).whole, [])
-        return measure_segments(self.points, starts, model, moving_speed_mps)
+        return measure_segments(self.points, [int(k) for k in starts], model, moving_speed_mps)
 
 
 def _fixes(call: Any) -> numpy.ndarray:

@@ -61,7 +61,7 @@ def test_public_surface():
 
 
 def test_versions(header_text):
-    assert geoloc.__version__ == "0.3.0"
+    assert geoloc.__version__ == "0.4.0"
     lib = geoloc.library_version()
     assert re.fullmatch(r"\d+\.\d+\.\d+", lib)
     assert lib.split(".")[:2] == geoloc.__version__.split(".")[:2]
@@ -76,7 +76,8 @@ def test_pyproject_matches_package(pyproject_text):
     # The version has one home, geoloc/_version.py, which the build backend reads.
     assert re.search(r'^dynamic\s*=\s*\["version"\]', pyproject_text, re.M)
     assert re.search(r'^input\s*=\s*"geoloc/_version.py"', pyproject_text, re.M)
-    assert re.search(r'^name\s*=\s*"geoloc"', pyproject_text, re.M)
+    # The distribution is libgeoloc; the package it installs is imported as geoloc.
+    assert re.search(r'^name\s*=\s*"libgeoloc"', pyproject_text, re.M)
     assert "numpy" in pyproject_text
 
 
@@ -106,12 +107,14 @@ def _ctype_of(c_type):
     key = c_type.replace(" ", "")
     enums = {"geoloc_status", "geoloc_unit", "geoloc_model", "geoloc_coord_style", "geoloc_daylight",
              "geoloc_temp_unit", "geoloc_address_style", "geoloc_activity", "geoloc_resample_mode",
-             "geoloc_load_format", "geoloc_route_end", "geoloc_track_item", "geoloc_time_style"}
+             "geoloc_load_format", "geoloc_route_end", "geoloc_track_item", "geoloc_time_style",
+             "geoloc_search_field"}
     if key in enums:
         return ctypes.c_int
     handles = {"places": _places.PlacesPtr, "region": _places.RegionPtr, "gazetteer": _geocoding.GazetteerPtr,
                "fix_filter": _tracking.FilterPtr, "geofences": _tracking.GeofencesPtr,
-               "monitor": _tracking.MonitorPtr, "track": _tracking.TrackPtr, "timezones": _time.TimeZonesPtr}
+               "monitor": _tracking.MonitorPtr, "track": _tracking.TrackPtr, "timezones": _time.TimeZonesPtr,
+               "search": _geocoding.SearchPtr}
     for handle, ptr in handles.items():
         for const in ("", "const"):
             if key == "%sgeoloc_%s*" % (const, handle):
@@ -162,6 +165,13 @@ def _ctype_of(c_type):
         "constdouble*": ctypes.POINTER(c_double),
         "constgeoloc_order_options*": ctypes.POINTER(_route.COrderOptions),
         "geoloc_order_result*": ctypes.POINTER(_route.COrderResult),
+        "geoloc_search_options*": ctypes.POINTER(_geocoding.CSearchOptions),
+        "constgeoloc_search_options*": ctypes.POINTER(_geocoding.CSearchOptions),
+        "geoloc_search_result*": ctypes.POINTER(_geocoding.CSearchResult),
+        "constgeoloc_search_result*": ctypes.POINTER(_geocoding.CSearchResult),
+        "constgeoloc_time_window*": ctypes.POINTER(_route.CTimeWindow),
+        "geoloc_stop_visit*": ctypes.POINTER(_route.CStopVisit),
+        "geoloc_schedule_result*": ctypes.POINTER(_route.CScheduleResult),
         "constgeoloc_reverse_options*": ctypes.POINTER(_geocoding.CReverseOptions),
         "geoloc_locality*": ctypes.POINTER(_geocoding.CLocality),
         "int64_t": c_int64,
@@ -455,7 +465,10 @@ def test_format_coord():
         ((90.5, 0), geoloc.OutOfRangeError),
         ((-91, 0), geoloc.OutOfRangeError),
         (None, TypeError),
-        ("38,1", TypeError),
+        # Issue 18: every call reads "lat,lon" text as parse_coord does ("38,1" is a
+        # coordinate now, no longer a TypeError); text that is not two numbers is a ParseError.
+        ("38", geoloc.ParseError),
+        ("38,1,2", geoloc.ParseError),
         ((None, 1), TypeError),
         (("38", 1), TypeError),
         (5, TypeError),
@@ -693,9 +706,11 @@ def test_import_refuses_a_library_of_another_version(tmp_path):
 
 
 def test_import_names_missing_functions(tmp_path):
+    major, minor, patch = (int(x) for x in geoloc.__version__.split("."))
     lib = _fake_library(
         tmp_path,
-        'int32_t geoloc_version_number(void) { return 300; }\nconst char *geoloc_version(void) { return "0.3.0"; }\n',
+        'int32_t geoloc_version_number(void) { return %d; }\nconst char *geoloc_version(void) { return "%s"; }\n'
+        % (major * 10000 + minor * 100 + patch, geoloc.__version__),
     )
     out = _probe(_copy_package(tmp_path).parent, lib)
     assert out.startswith("IMPORTERROR"), out

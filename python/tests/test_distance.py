@@ -366,7 +366,8 @@ def test_errors():
     raises(geoloc.OutOfRangeError, geoloc.geodesic_direct, (91, 0), 10, 1000)
     raises(geoloc.NotFiniteError, geoloc.geodesic_direct, (40.6, -73.8), NAN, 1000)
     raises(geoloc.NotFiniteError, geoloc.geodesic_direct, (40.6, -73.8), 10, -INF)
-    raises(TypeError, geoloc.geodesic_inverse, "40.6,-73.8", (0, 0))
+    # Issue 18: a coordinate may be "lat,lon" text in every call (it was a TypeError in 0.3).
+    assert geoloc.geodesic_inverse("40.6,-73.8", (0, 0)) == geoloc.geodesic_inverse((40.6, -73.8), (0, 0))
     raises(TypeError, geoloc.geodesic_direct, (0, 0), "10", 1000)
     raises(TypeError, geoloc.geodesic_direct, (0, 0), 10, None)
     raises(ValueError, geoloc.geodesic_inverse, (0, 0, 0), (0, 0))
@@ -584,9 +585,10 @@ def test_distance_fast_path_equals_the_checked_path():
     assert geoloc.distance(iter([1.0, 2.0]), (3, 4)) == geoloc.distance((1, 2), (3, 4))
     raises(geoloc.OutOfRangeError, geoloc.distance, iter([1.0, 2.0]), iter([93.0, 4.0]))
     raises(ValueError, geoloc.distance, iter([1.0, 2.0]), iter([93.0]))
-    err = raises(TypeError, geoloc.distance, "ab", (3.0, 4.0))
-    assert "use parse_coord" in str(err)
-    raises(TypeError, geoloc.distance, "1,2", (3.0, 4.0))
+    # Issue 18: "lat,lon" text is read as parse_coord reads it (0.3 raised TypeError here).
+    raises(geoloc.ParseError, geoloc.distance, "ab", (3.0, 4.0))
+    assert geoloc.distance("1,2", (3.0, 4.0)) == geoloc.distance((1.0, 2.0), (3.0, 4.0))
+    assert geoloc.distance(b"1, 2", "3,4") == geoloc.distance((1.0, 2.0), (3.0, 4.0))
     raises(TypeError, geoloc.distance, None, (3.0, 4.0))
     raises(ValueError, geoloc.distance, (1.0, 2.0, 3.0), (3.0, 4.0))
     raises(TypeError, geoloc.distance, (1.0, 2.0), (3.0, 4.0), True)

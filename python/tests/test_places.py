@@ -308,7 +308,7 @@ def test_within_argument_errors(hand):
     raises(TypeError, p.within, HAND[0], 1, limit=1.5)
     raises(TypeError, p.within, HAND[0], 1, limit=True)
     raises(TypeError, p.within, HAND[0], "1")
-    raises(TypeError, p.within, "10,20", 1)
+    assert p.within("10,20", 1) == p.within((10, 20), 1)  # issue 18: text is a coordinate (0.3: TypeError)
     raises(ValueError, p.within, (1, 2, 3), 1)
 
 
@@ -510,7 +510,7 @@ def test_regions():
         raises(geoloc.OutOfRangeError, p.in_region, r, (95, 0), limit=0)
         raises(geoloc.InvalidArgumentError, p.in_region, r, origin, unit="parsec")
         raises(TypeError, p.in_region, WKT)
-        raises(TypeError, r.contains, "39,-89")
+        assert r.contains("39,-89") == r.contains((39, -89))  # issue 18: text is a coordinate (0.3: TypeError)
     with Region.from_geojson({"type": "MultiPolygon", "coordinates": [
             [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]], [[[10, 10], [11, 10], [11, 11], [10, 11], [10, 10]]]]}) as mp:
         assert mp.contains((0.5, 0.5)) and mp.contains((10.5, 10.5)) and not mp.contains((5, 5))

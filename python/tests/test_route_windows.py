@@ -17,6 +17,11 @@ def _is_permutation(order, n):
     return sorted(int(x) for x in order) == list(range(n))
 
 
+def _end_kw(end):
+    """The route's end as keywords: round_trip for "home" and "anywhere", end for a stop."""
+    return {"round_trip": end == "home"} if isinstance(end, str) else {"end": end}
+
+
 # ============================================================================================
 # Issue 21's route findings
 # ============================================================================================
@@ -29,7 +34,7 @@ def test_issue21_huge_costs_refused_with_the_bound():
     m = numpy.full((4, 4), 1e300)
     numpy.fill_diagonal(m, 0)
     for end in ("home", "anywhere", 2):
-        r = geoloc.best_order_matrix(m, end=end)
+        r = geoloc.best_order_matrix(m, **_end_kw(end))
         assert numpy.isfinite(r.total) and r.text != "inf" and _is_permutation(r.order, 3)
 
 
@@ -115,7 +120,8 @@ def test_windows_against_every_order(n):
         for end in ("home", "anywhere", n - 1):
             want = _brute_force(t, w, service, 100.0, return_by, end)
             r = geoloc.best_order_windows_matrix(t, w, service, departure=100.0,
-                                                 return_by=None if numpy.isinf(return_by) else return_by, end=end)
+                                                 return_by=None if numpy.isinf(return_by) else return_by,
+                                                 **_end_kw(end))
             assert _is_permutation(r.order, n)
             got = _evaluate(t, w, service, 100.0, return_by, end, [int(x) for x in r.order])
             assert got[0] == pytest.approx(r.total_lateness, abs=1e-6)
@@ -212,7 +218,42 @@ def test_windows_dumas_instances(name, n, optimum):
     # Every kind of route meets the windows too (open routes and a fixed end are never longer).
     if n <= 40:
         for end in ("anywhere", n - 1):
-            o = geoloc.best_order_windows_matrix(t, w, svc, departure=dep, return_by=ret, end=end)
+            o = geoloc.best_order_windows_matrix(t, w, svc, departure=dep, return_by=ret, **_end_kw(end))
             assert _is_permutation(o.order, n)
             if end == "anywhere":
                 assert o.feasible and o.travel <= r.travel
+
+
+def _same(a, b):
+    return (numpy.array_equal(a.order, b.order) and numpy.array_equal(a.legs, b.legs) and a.travel == b.travel
+            and a.feasible == b.feasible and numpy.array_equal(a.arrival, b.arrival))
+
+
+def test_windows_round_trip_keyword_as_best_order():
+    # round_trip= says "back home" as in best_order; end= a stop index; 0.3-style end="home" and
+    # end="anywhere" still work with a DeprecationWarning naming round_trip.
+    rng = numpy.random.default_rng(5)
+    t, w, service = _problem(rng, 6, False)
+    home = geoloc.best_order_windows_matrix(t, w, service, departure=100.0)
+    assert _same(home, geoloc.best_order_windows_matrix(t, w, service, departure=100.0, round_trip=True))
+    open_route = geoloc.best_order_windows_matrix(t, w, service, departure=100.0, round_trip=False)
+    assert open_route.travel <= home.travel + 1e-9 and len(open_route.legs) == 6 and len(home.legs) == 7
+    for old, new in (("home", home), ("anywhere", open_route)):
+        with pytest.warns(DeprecationWarning, match="round_trip=%s" % (old == "home")):
+            r = geoloc.best_order_windows_matrix(t, w, service, departure=100.0, end=old)
+        assert _same(r, new)
+    fixed = geoloc.best_order_windows_matrix(t, w, service, departure=100.0, end=3)
+    assert int(fixed.order[-1]) == 3 and len(fixed.legs) == 6
+    assert _same(geoloc.best_order_windows_matrix(t, w, service, departure=100.0, end=3, round_trip=False), fixed)
+    with pytest.raises(TypeError, match="round_trip"):
+        geoloc.best_order_windows_matrix(t, w, service, end="home", round_trip=True)
+    with pytest.raises(TypeError, match="not a round trip"):
+        geoloc.best_order_windows_matrix(t, w, service, end=3, round_trip=True)
+    # The coordinates' door takes the same keywords.
+    pts = numpy.column_stack([rng.uniform(38, 39, 6), rng.uniform(-89, -88, 6)])
+    a = geoloc.best_order_windows(pts[0], pts[1:], 15.0, round_trip=False)
+    with pytest.warns(DeprecationWarning):
+        b = geoloc.best_order_windows(pts[0], pts[1:], 15.0, end="anywhere")
+    assert _same(a, b) and len(a.legs) == 5
+    with pytest.raises(TypeError, match="best_order_windows\\(\\)"):
+        geoloc.best_order_windows(pts[0], pts[1:], 15.0, end=2, round_trip=True)

@@ -4,7 +4,8 @@ timezonefinder's full-precision answers), numpy batches, names, the nautical off
 forged files. Local time against Python's zoneinfo directly (the pinned
 tzdata release the library ships), against the shared table (tests/time/zoneinfo.txt), the
 transitions of New York, London, Lord Howe, Tehran, Santiago, Chatham and Casablanca, ambiguous
-and skipped local times, numpy batches, TZif bytes, and a machine without /usr/share/zoneinfo."""
+and skipped local times, numpy batches, TZif bytes, and a machine without /usr/share/zoneinfo.
+Local time at a point: real places (tests/time/places.txt) against zoneinfo directly."""
 
 from __future__ import annotations
 
@@ -447,3 +448,83 @@ def test_closed():
     z.close()
     with pytest.raises(ValueError):
         z.zone_at((0.0, 0.0))
+
+
+# --------------------------------------------------------------------------------------------
+# Local time at a point
+# --------------------------------------------------------------------------------------------
+
+PLACES = REPO / "tests" / "time" / "places.txt"
+
+
+def read_places():
+    rows = []
+    for line in PLACES.read_text().splitlines():
+        if line.startswith("#") or not line:
+            continue
+        f = line.split("\t")
+        rows.append((f[0], float(f[1]), float(f[2]), f[3], int(f[4]), int(f[5]), f[6] == "1", f[7],
+                     tuple(int(x) for x in f[8:16]), None if f[16] == "?" else int(f[16])))
+    return rows
+
+
+def test_local_time_at_places_against_zoneinfo(zoneinfo_module):
+    """Real places (tests/time/places.txt: city centres, Lord Howe, Chatham, the open sea), both
+    sides of every transition of 2026: the zone here, then its local time, as zoneinfo gives it."""
+    rows = read_places()
+    assert len(rows) >= 80
+    for place, lat, lon, zone, t, offset, dst, abbr, fields, nxt in rows:
+        got = geoloc.local_time_at((lat, lon), t)
+        assert got.zone == zone, place
+        lt = got.local_time
+        zi = zoneinfo_module.ZoneInfo(zone)
+        d = datetime.fromtimestamp(t, tz=timezone.utc).astimezone(zi)
+        assert (lt.utc_offset_s, lt.is_dst, lt.abbreviation) == zi_state(zi, t) == (offset, dst, abbr), (place, t)
+        assert (lt.year, lt.month, lt.day, lt.hour, lt.minute, lt.second) == (
+            d.year, d.month, d.day, d.hour, d.minute, d.second), (place, t)
+        assert (lt.year, lt.month, lt.day, lt.hour, lt.minute, lt.second, lt.weekday, lt.day_of_year) == fields
+        if nxt is not None:
+            assert lt.next_transition == nxt, (place, t)
+        assert lt == geoloc.local_time(zone, t)
+        # (Aware datetimes of two tzinfos never compare equal in a fold (PEP 495): compare the
+        # instant and the offset.)
+        assert lt.datetime().timestamp() == d.timestamp() == t and lt.datetime().utcoffset() == d.utcoffset()
+
+
+def test_local_time_at_by_hand():
+    t = 1795550709  # 2026-11-24T20:05:09Z
+    kathmandu = geoloc.local_time_at((27.717245, 85.323961), t)
+    assert kathmandu.zone == "Asia/Kathmandu"
+    assert kathmandu.local_time.utc_offset_s == 5 * 3600 + 45 * 60
+    assert kathmandu.local_time[6:9] == (25, 1, 50)  # day, hour, minute
+    zone, lt = geoloc.local_time_at((-43.9535, -176.5597), t)  # Chatham: +13:45 in summer
+    assert zone == "Pacific/Chatham" and lt.utc_offset_s == 13 * 3600 + 45 * 60 and lt.is_dst
+    # Lord Howe's half-hour daylight saving time: +10:30, then +11 from 2026-10-04.
+    assert geoloc.local_time_at((-31.55305, 159.0839), 1791041399).local_time.utc_offset_s == 37800
+    assert geoloc.local_time_at((-31.55305, 159.0839), 1791041400).local_time.utc_offset_s == 39600
+    # At sea: Etc/GMT+10 is ten hours behind UTC.
+    sea = geoloc.local_time_at((0.0, -150.0), t)
+    assert sea.zone == "Etc/GMT+10" and sea.local_time.utc_offset_s == -36000 and sea.local_time.abbreviation == "-10"
+    # An aware datetime, a handle, the date line.
+    when = datetime(2026, 7, 4, 16, 0, tzinfo=timezone.utc)
+    assert geoloc.local_time_at((40.712772, -74.006058), when).local_time.hour == 12
+    with TimeZones.open() as zones:
+        assert zones.local_time_at((-5.0, 179.9), t).zone == "Etc/GMT-12"
+        assert geoloc.local_time_at((-5.0, -179.9), t, timezones=zones).zone == "Etc/GMT+12"
+    assert "local_time_at" in geoloc.__all__ and "PlaceTime" in geoloc.__all__
+
+
+def test_local_time_at_errors():
+    raises(geoloc.NotFiniteError, geoloc.local_time_at, (float("nan"), 0.0), 0)
+    raises(geoloc.OutOfRangeError, geoloc.local_time_at, (91.0, 0.0), 0)
+    raises(geoloc.OutOfRangeError, geoloc.local_time_at, (27.7, 85.3), geoloc.TIME_MAX + 1)
+    raises(geoloc.InvalidArgumentError, geoloc.local_time_at, (27.7, 85.3), datetime(2026, 1, 1))  # naive
+    zones = TimeZones.open()
+    zones.close()
+    with pytest.raises(ValueError):
+        zones.local_time_at((27.7, 85.3), 0)
+
+
+def test_every_map_zone_has_rules():
+    for name in geoloc.shared_timezones().names:
+        geoloc.local_time(name, 0)

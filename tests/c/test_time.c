@@ -13,6 +13,10 @@
  * Howe, Tehran, Santiago, Chatham and Casablanca by hand; text; TZif files from memory (made
  * here, every prefix of one, leap seconds); bad arguments; threads.
  *
+ * Local time at a point: real places (tests/time/places.txt, from tools/gen_time_place_cases.py:
+ * New York, Kolkata, Kathmandu, Lord Howe, Chatham, the open sea...) against zoneinfo, both
+ * sides of each transition of 2026; every zone of the map has rules; the buffer contract.
+ *
  * CTest runs it with GEOLOC_ZONEINFO=none (the machine has no /usr/share/zoneinfo as far as the
  * library knows, and the shipped rules answer) and GEOLOC_TIMEZONES naming the map of the tree.
  *   test_time [TESTS_TIME_DIR [GOLDEN_DIR]]   (defaults: tests/time and tests/golden of this tree)
@@ -702,6 +706,124 @@ static void test_timezone_files(void)
     }
 }
 
+/* ------------------------------------------------------------------------------------------
+ * Local time at a point: the zone here on the shipped map, then its rules
+ * ------------------------------------------------------------------------------------------ */
+
+/* tests/time/places.txt (tools/gen_time_place_cases.py): real places, their zone and zoneinfo's
+ * local time there at instants of 2026, both sides of each transition. */
+static void test_places_table(const char *dir)
+{
+    char path[1024], line[512];
+    FILE *f;
+    size_t rows = 0;
+
+    snprintf(path, sizeof path, "%s/places.txt", dir);
+    f = fopen(path, "r");
+    if (!CHECK(f != NULL)) return;
+    while (fgets(line, sizeof line, f) != NULL) {
+        char *field[17], *p = line, *tab;
+        int k = 0;
+        geoloc_local_time lt, direct;
+        char zone[64];
+        size_t needed = 0;
+        geoloc_coord c;
+        int64_t t;
+
+        if (line[0] == '#' || line[0] == '\n') continue;
+        line[strcspn(line, "\n")] = '\0';
+        while (k < 17) {
+            field[k++] = p;
+            if ((tab = strchr(p, '\t')) == NULL) break;
+            *tab = '\0';
+            p = tab + 1;
+        }
+        if (!CHECK(k == 17)) continue;
+        rows++;
+        c.lat = strtod(field[1], NULL);
+        c.lon = strtod(field[2], NULL);
+        t = strtoll(field[4], NULL, 10);
+        memset(&lt, 0x5A, sizeof lt);
+        if (!CHECK_OK(geoloc_local_time_at_point(NULL, c, t, &lt, zone, sizeof zone, &needed))) continue;
+        if (!CHECK_STR(zone, field[3])) fprintf(stderr, "  at %s\n", field[0]);
+        CHECK(needed == strlen(field[3]) + 1);
+        if (!CHECK(lt.instant == t && lt.utc_offset_s == atoi(field[5]) && lt.is_dst == (atoi(field[6]) != 0) &&
+                   strcmp(lt.abbreviation, field[7]) == 0 && lt.year == atoi(field[8]) && lt.month == atoi(field[9]) &&
+                   lt.day == atoi(field[10]) && lt.hour == atoi(field[11]) && lt.minute == atoi(field[12]) &&
+                   lt.second == atoi(field[13]) && lt.weekday == atoi(field[14]) && lt.day_of_year == atoi(field[15]) &&
+                   (field[16][0] == '?' || lt.next_transition == strtoll(field[16], NULL, 10))))
+            fprintf(stderr, "  %s at %s: %d %s %04d-%02d-%02d %02d:%02d:%02d\n", field[0], field[4], lt.utc_offset_s,
+                    lt.abbreviation, lt.year, lt.month, lt.day, lt.hour, lt.minute, lt.second);
+        /* The same as the zone's own local time. */
+        if (CHECK_OK(geoloc_local_time_at(zone, t, &direct))) CHECK(memcmp(&direct, &lt, sizeof lt) == 0);
+    }
+    fclose(f);
+    CHECK(rows >= 80);
+}
+
+static void test_local_time_at_point(const char *dir)
+{
+    geoloc_timezones *map = NULL;
+    geoloc_local_time lt, before;
+    char zone[64], name[64];
+    size_t needed = 0, count = 0, z;
+    const geoloc_coord kathmandu = {27.717245, 85.323961};
+    const int64_t t = INT64_C(1795550709); /* 2026-11-24T20:05:09Z */
+
+    test_places_table(dir);
+
+    /* A map handle answers as the shipped map does. */
+    if (!CHECK_OK(geoloc_timezones_open(NULL, &map))) return;
+    CHECK_OK(geoloc_local_time_at_point(map, kathmandu, t, &lt, zone, sizeof zone, &needed));
+    CHECK_STR(zone, "Asia/Kathmandu");
+    CHECK(lt.utc_offset_s == 5 * 3600 + 45 * 60 && lt.hour == 1 && lt.minute == 50 && lt.day == 25);
+    /* At sea: Etc/GMT+10 is ten hours behind UTC. */
+    CHECK_OK(geoloc_local_time_at_point(map, (geoloc_coord){0.0, -150.0}, t, &lt, zone, sizeof zone, &needed));
+    CHECK_STR(zone, "Etc/GMT+10");
+    CHECK(lt.utc_offset_s == -36000 && strcmp(lt.abbreviation, "-10") == 0 && lt.hour == 10);
+    /* Both sides of the date line: Etc/GMT-12 west of it (looked up at 180), Etc/GMT+12 east. */
+    CHECK_OK(geoloc_local_time_at_point(map, (geoloc_coord){-5.0, 179.9}, t, &lt, zone, sizeof zone, &needed));
+    CHECK_STR(zone, "Etc/GMT-12");
+    CHECK(lt.utc_offset_s == 12 * 3600);
+    CHECK_OK(geoloc_local_time_at_point(map, (geoloc_coord){-5.0, -179.9}, t, &lt, zone, sizeof zone, &needed));
+    CHECK_STR(zone, "Etc/GMT+12");
+    CHECK(lt.utc_offset_s == -12 * 3600);
+
+    /* Every zone of the map has rules (the map's boundary release against the rules' IANA one). */
+    CHECK_OK(geoloc_timezones_count(map, &count));
+    for (z = 0; z < count; z++) {
+        if (!CHECK_OK(geoloc_timezones_name(map, (uint16_t)z, name, sizeof name, &needed))) continue;
+        if (!CHECK_OK(geoloc_local_time_at(name, t, &lt))) fprintf(stderr, "  no rules for %s\n", name);
+    }
+
+    /* The buffer contract: nothing written to out unless the name fits; the size alone. */
+    memset(&before, 0x5A, sizeof before);
+    lt = before;
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_local_time_at_point(map, kathmandu, t, &lt, zone, 5, &needed));
+    CHECK(needed == strlen("Asia/Kathmandu") + 1 && zone[0] == '\0' && memcmp(&lt, &before, sizeof lt) == 0);
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_local_time_at_point(map, kathmandu, t, &lt, NULL, 0, &needed));
+    CHECK(needed == 15 && memcmp(&lt, &before, sizeof lt) == 0);
+
+    /* Bad arguments. */
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_local_time_at_point(map, kathmandu, t, NULL, zone, sizeof zone, &needed));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_local_time_at_point(map, kathmandu, t, &lt, zone, sizeof zone, NULL));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_local_time_at_point(map, kathmandu, t, &lt, NULL, 8, &needed));
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_local_time_at_point(map, (geoloc_coord){NAN, 0}, t, &lt, zone, sizeof zone, &needed));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_local_time_at_point(map, (geoloc_coord){-90.5, 0}, t, &lt, zone, sizeof zone, &needed));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_local_time_at_point(map, kathmandu, GEOLOC_TIME_MAX + 1, &lt, zone, sizeof zone, &needed));
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_local_time_at_point(NULL, kathmandu, INT64_MIN, &lt, zone, sizeof zone, &needed));
+    CHECK(memcmp(&lt, &before, sizeof lt) == 0);
+    {
+        geoloc_gazetteer *g = NULL;
+        if (getenv("GEOLOC_GAZETTEER") && CHECK_OK(geoloc_gazetteer_open(NULL, &g))) {
+            CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_local_time_at_point((const geoloc_timezones *)g, kathmandu, t,
+                                                                           &lt, zone, sizeof zone, &needed));
+            geoloc_gazetteer_destroy(g);
+        }
+    }
+    geoloc_timezones_destroy(map);
+}
+
 static void zone_tests(const char *golden_dir)
 {
     char *argv[] = {"test_time", (char *)golden_dir};
@@ -729,5 +851,6 @@ int main(int argc, char **argv)
     test_bad_arguments();
     test_tzif();
     zone_tests(argc > 2 ? argv[2] : GEOLOC_GOLDEN_DIR);
+    test_local_time_at_point(dir);
     return check_summary("test_time");
 }

@@ -176,3 +176,12 @@ func readDecimal(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Decimal
     return v.isFinite ? .value(v) : .infinite
 }
 
+/// `body` over the UTF-8 bytes of `text` (made contiguous when it is not), with its typed error:
+/// how a text entry point hands its text to the byte parser behind it.
+func withUTF8Bytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) throws(GeoLocError) -> R) throws(GeoLocError) -> R {
+    var text = text
+    let result: Result<R, GeoLocError> = text.withUTF8 { b in
+        Result { () throws(GeoLocError) -> R in try body(b) }
+    }
+    return try result.get()
+}

@@ -191,26 +191,21 @@ struct JSONDocument {
             out.append(contentsOf: UnsafeBufferPointer(start: p + Int(n.start), count: Int(n.end - n.start)))
         case .string:
             appendQuoted(node, to: &out)
-        case .array:
-            out.append(91)
-            var first = true
-            for (e, _) in children(node) {
-                if !first { out.append(44) }
-                first = false
-                appendCompact(e, to: &out)
-            }
-            out.append(93)
-        case .object:
-            out.append(123)
+        case .array, .object:
+            // [a,b] or {"k":v,...}: an array's children come as (element, _).
+            let object = n.kind == .object
+            out.append(object ? 123 : 91)
             var first = true
             for (k, v) in children(node) {
                 if !first { out.append(44) }
                 first = false
-                appendQuoted(k, to: &out)
-                out.append(58)
-                appendCompact(v, to: &out)
+                if object {
+                    appendQuoted(k, to: &out)
+                    out.append(58)
+                }
+                appendCompact(object ? v : k, to: &out)
             }
-            out.append(125)
+            out.append(object ? 125 : 93)
         }
     }
 

@@ -107,20 +107,7 @@ public final class Gazetteer: @unchecked Sendable {
     ///    copied into the Python package (`python/geoloc/`);
     /// 4. data/gazetteer/cities1000.tsv of the source tree this code was built from.
     public static var shippedSearchPaths: [String] {
-        var paths: [String] = []
-        if let value = getenv("GEOLOC_GAZETTEER"), value[0] != 0 {
-            paths.append(String(cString: value))
-        }
-        for dir in binaryDirectories() {
-            paths.append(normalizedPath(dir + "/../share/geoloc/" + shippedFileName))
-            paths.append(normalizedPath(dir + "/../../share/geoloc/" + shippedFileName))
-        }
-        for dir in binaryDirectories() {
-            paths.append(normalizedPath(dir + "/" + shippedFileName))
-        }
-        paths.append(sourceTreeData)
-        var seen: Set<String> = []
-        return paths.filter { seen.insert($0).inserted }
+        ShippedData.searchPaths(shippedFileName, environment: "GEOLOC_GAZETTEER", sourceFolder: "gazetteer")
     }
 
     /// The locality the point `c` is in, with its names, its sub-locality and its distance in
@@ -292,131 +279,34 @@ private func isPlaceFile(_ path: String) -> Bool {
     (try? fileHead(path, count: 8)) == Array("GEOLOCPS".utf8)
 }
 
-/// data/gazetteer/cities1000.tsv next to Sources/ of the tree this file was compiled from.
-private let sourceTreeData: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(4)  // Sources/GeoLoc/Geocoding/Gazetteer.swift
-    return parts.joined(separator: "/") + "/data/gazetteer/" + shippedFileName
-}()
-
-/// The shipped gazetteer, loaded once under a lock.
-private final class ShippedGazetteer: @unchecked Sendable {
-    private let lock: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Gazetteer?
-
-    init() {
-        lock = .allocate(capacity: 1)
-        pthread_mutex_init(lock, nil)
+/// The shipped gazetteer: the first of the candidates that opens (the saved form tried before
+/// each TSV but the one `$GEOLOC_GAZETTEER` names; a saved file that fails gives way to the TSV).
+private func openShippedGazetteer() throws(GeoLocError) -> Gazetteer {
+    var candidates: [String] = []
+    if let path = ShippedData.environmentPath("GEOLOC_GAZETTEER") { candidates.append(path) }
+    for dir in ShippedData.directories(sourceFolder: "gazetteer") {
+        candidates.append(dir + shippedSavedName)
+        candidates.append(dir + shippedFileName)
     }
-
-    func get() throws(GeoLocError) -> Gazetteer {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        if let value { return value }
-        var tried: [String] = []
-        var candidates: [String] = []
-        for (k, path) in Gazetteer.shippedSearchPaths.enumerated() {
-            // The saved form beside each TSV (not beside the file $GEOLOC_GAZETTEER names).
-            let fromEnvironment = k == 0 && getenv("GEOLOC_GAZETTEER").map { $0[0] != 0 } == true
-            if !fromEnvironment && path.hasSuffix("/" + shippedFileName) {
-                candidates.append(String(path.dropLast(shippedFileName.utf8.count)) + shippedSavedName)
-            }
-            candidates.append(path)
-        }
-        for path in candidates {
-            do {
-                let g = try Gazetteer(path: path)
-                value = g
-                return g
-            } catch {
-                if error.code == .notFound {
-                    tried.append(path)
-                } else if path.hasSuffix(shippedSavedName) {
-                    tried.append("\(path) (\(error.message))")  // the TSV can still serve
-                } else {
-                    throw error
-                }
+    var tried: [String] = []
+    for path in candidates {
+        do {
+            return try Gazetteer(path: path)
+        } catch {
+            if error.code == .notFound {
+                tried.append(path)
+            } else if path.hasSuffix(shippedSavedName) {
+                tried.append("\(path) (\(error.message))")  // the TSV can still serve
+            } else {
+                throw error
             }
         }
-        throw GeoLocError(
-            .notFound,
-            "the shipped gazetteer (\(shippedFileName)) was not found; tried \(tried.joined(separator: ", ")) "
-                + "(set GEOLOC_GAZETTEER to the file's path)")
     }
+    throw GeoLocError(
+        .notFound,
+        "the shipped gazetteer (\(shippedFileName)) was not found; tried \(tried.joined(separator: ", ")) "
+            + "(set GEOLOC_GAZETTEER to the file's path)")
 }
 
-private let shippedGazetteer = ShippedGazetteer()
-
-/// The layout of glibc's `Dl_info`.
-private struct DynamicLinkInfo {
-    var fileName: UnsafePointer<CChar>? = nil
-    var fileBase: UnsafeMutableRawPointer? = nil
-    var symbolName: UnsafePointer<CChar>? = nil
-    var symbolAddress: UnsafeMutableRawPointer? = nil
-}
-
-/// A function of this binary, whose address `dladdr` is asked about.
-private let anchor: @convention(c) () -> Void = {}
-
-/// The directories of the binary that holds this code: the one `dladdr` names (made absolute,
-/// and with symbolic links resolved when that differs), and for a relative name (the main
-/// program, named as it was started) the directory of /proc/self/exe.
-private func binaryDirectories() -> [String] {
-    // dladdr and Dl_info need _GNU_SOURCE, which the Glibc module is not built with: look the
-    // function up in the global scope (libc, or libdl before glibc 2.34).
-    typealias Dladdr = @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32
-    var files: [String] = []
-    let handle = dlopen(nil, RTLD_NOW)
-    defer { if let handle { dlclose(handle) } }
-    if let handle, let symbol = dlsym(handle, "dladdr") {
-        let dladdr = unsafeBitCast(symbol, to: Dladdr.self)
-        var info = DynamicLinkInfo()
-        let found = withUnsafeMutablePointer(to: &info) {
-            dladdr(unsafeBitCast(anchor, to: UnsafeRawPointer.self), UnsafeMutableRawPointer($0))
-        }
-        if found != 0, let name = info.fileName, name[0] != 0 {
-            let file = String(cString: name)
-            if file.hasPrefix("/") { files.append(file) }
-            // A bare name was found on PATH: it says nothing about the directory.
-            if file.contains("/"), let real = realpath(name, nil) {
-                files.append(String(cString: real))
-                free(real)
-            }
-            if !file.hasPrefix("/") { files.append("/proc/self/exe") }
-        }
-    } else {
-        files.append("/proc/self/exe")
-    }
-    var dirs: [String] = []
-    for file in files {
-        var path = file
-        if path == "/proc/self/exe" {
-            guard let real = realpath(path, nil) else { continue }
-            path = String(cString: real)
-            free(real)
-        }
-        guard let slash = path.lastIndex(of: "/") else { continue }
-        let dir = slash == path.startIndex ? "/" : String(path[..<slash])
-        if !dirs.contains(dir) { dirs.append(dir) }
-    }
-    return dirs
-}
-
-/// `a/b/../c` as `a/c`, `//` and `/./` as `/` (lexically: the directories given are real
-/// paths, so `..` means the parent).
-private func normalizedPath(_ path: String) -> String {
-    let absolute = path.hasPrefix("/")
-    var parts: [Substring] = []
-    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-        if part == "." { continue }
-        if part == ".." {
-            if let last = parts.last, last != ".." {
-                parts.removeLast()
-                continue
-            }
-            if absolute { continue }  // "/.." is "/"
-        }
-        parts.append(part)
-    }
-    return (absolute ? "/" : "") + parts.joined(separator: "/")
-}
+/// The shipped gazetteer, loaded once per process.
+private let shippedGazetteer = OncePerProcess(openShippedGazetteer)

@@ -45,7 +45,7 @@ public final class PlaceSearch: @unchecked Sendable {
     ///   `.invalidArgument` when the index was built for another gazetteer.
     public init(gazetteer: Gazetteer, indexPath path: String) throws(GeoLocError) {
         self.gazetteer = gazetteer
-        let mapping = try PlaceFileMapping(path: path)
+        let mapping = try MappedFile(path: path, what: "search index")
         do {
             index = SearchIndex(try SearchImage(mapping, places: gazetteer.places.count, fingerprint: SearchBuild.fingerprint(gazetteer.places)))
         } catch {
@@ -57,7 +57,7 @@ public final class PlaceSearch: @unchecked Sendable {
     @_spi(Testing)
     public init(gazetteer: Gazetteer, indexBytes bytes: UnsafeRawBufferPointer) throws(GeoLocError) {
         self.gazetteer = gazetteer
-        index = SearchIndex(try SearchImage(PlaceFileMapping(copying: bytes), places: gazetteer.places.count,
+        index = SearchIndex(try SearchImage(MappedFile(copying: bytes), places: gazetteer.places.count,
                                             fingerprint: SearchBuild.fingerprint(gazetteer.places)))
     }
 
@@ -260,10 +260,7 @@ extension PlaceSearch {
     /// a file on purpose and want its other checks to run).
     @_spi(Testing)
     public static func resealIndex(_ bytes: UnsafeMutableRawBufferPointer) {
-        guard bytes.count >= SearchFile.headerSize else { return }
-        bytes.storeBytes(of: UInt64(0), toByteOffset: SearchFile.checksumOffset, as: UInt64.self)
-        let sum = PlaceFileChecksum.of(UnsafeRawBufferPointer(bytes))
-        bytes.storeBytes(of: sum.littleEndian, toByteOffset: SearchFile.checksumOffset, as: UInt64.self)
+        DataFileChecksum.seal(bytes)
     }
 }
 

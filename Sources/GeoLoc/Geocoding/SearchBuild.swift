@@ -27,7 +27,7 @@ enum SearchBuild {
 
     static func image(
         gazetteer g: Gazetteer, alternateNames: String?, countries countryFile: String?
-    ) throws(GeoLocError) -> PlaceFileMapping {
+    ) throws(GeoLocError) -> MappedFile {
         let places = g.places
         let n = places.count
         guard n < SearchFile.maxPlaces else {
@@ -354,9 +354,9 @@ enum SearchBuild {
         array(aliasByTarget, l.aliasByTarget)
         array(keyText, l.keyText)
         array(aliasText, l.aliasText)
-        let sum = PlaceFileChecksum.of(UnsafeRawBufferPointer(start: file, count: l.size))
+        let sum = DataFileChecksum.of(UnsafeRawBufferPointer(start: file, count: l.size))
         put(sum, SearchFile.checksumOffset)
-        return try PlaceFileMapping(copying: UnsafeRawBufferPointer(start: file, count: l.size))
+        return try MappedFile(copying: UnsafeRawBufferPointer(start: file, count: l.size))
     }
 
     /// The trie of sorted, distinct keys in breadth-first order: node 0 the root; a node's
@@ -399,13 +399,13 @@ enum SearchBuild {
     /// over it (cheap enough to check on every open).
     static func fingerprint(_ places: PlaceSet) -> UInt64 {
         let n = places.count
-        var h = PlaceFileChecksum.step(0x9E37_79B9_7F4A_7C15, UInt64(n))
+        var h = DataFileChecksum.step(0x9E37_79B9_7F4A_7C15, UInt64(n))
         guard n > 0 else { return h }
         for k in 0..<64 {
             let i = (k * (n - 1)) / 63
             for s in [places.id(at: i), places.name(at: i)] {
-                for b in s.utf8 { h = PlaceFileChecksum.step(h, UInt64(b)) }
-                h = PlaceFileChecksum.step(h, 0xFF)
+                for b in s.utf8 { h = DataFileChecksum.step(h, UInt64(b)) }
+                h = DataFileChecksum.step(h, 0xFF)
             }
         }
         return h

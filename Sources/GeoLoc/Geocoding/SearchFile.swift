@@ -33,7 +33,7 @@ import Darwin
 //      104     8  u64 the file's size in bytes
 //      112     8  u64 the folding's fingerprint (a hash of SearchFoldTables.swift's tables: keys
 //                 folded by other tables are refused)
-//      120     8  u64 checksum of the whole file, these 8 bytes read as 0 (PlaceFileChecksum)
+//      120     8  u64 checksum of the whole file, these 8 bytes read as 0 (DataFileChecksum)
 //
 // Then the sections, each at a multiple of 64 bytes (zero padding between), in this order:
 //   keyEnds      k x 4   u32: where key j's bytes end in keyText (key j starts where j - 1 ends)
@@ -66,9 +66,9 @@ import Darwin
 enum SearchFile {
     static let magic: [UInt8] = Array("GEOLOCSX".utf8)
     static let version: UInt32 = 1
-    static let headerSize = 128
-    /// Where the checksum is: the place file's offset, which PlaceFileChecksum reads as zero.
-    static let checksumOffset = PlaceFile.checksumOffset
+    /// Every data file's header (Core/MappedFile.swift), the checksum at its end.
+    static let headerSize = DataFileHeader.size
+    static let checksumOffset = DataFileHeader.checksumOffset
     static let blockSize = 32
     static let maxPlaces = 1 << 28
     static let noRegion: UInt32 = 0xFFFF_FFFF
@@ -127,15 +127,15 @@ enum SearchFile {
     /// The fingerprint of the folding tables this library was built with.
     static let foldFingerprint: UInt64 = {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for v in searchFoldRanges { h = PlaceFileChecksum.step(h, UInt64(v)) }
-        for b in searchFoldBytes { h = PlaceFileChecksum.step(h, UInt64(b)) }
+        for v in searchFoldRanges { h = DataFileChecksum.step(h, UInt64(v)) }
+        for b in searchFoldBytes { h = DataFileChecksum.step(h, UInt64(b)) }
         return h
     }()
 }
 
 /// A read-only view of a search index's bytes (mapped or in memory), checked on creation.
 struct SearchImage: @unchecked Sendable {
-    let mapping: PlaceFileMapping
+    let mapping: MappedFile
     let base: UnsafeRawPointer
     let layout: SearchFile.Layout
 
@@ -184,38 +184,15 @@ struct SearchImage: @unchecked Sendable {
 
     /// Checks the bytes of `mapping` as a search index for a gazetteer of `places` places with
     /// `fingerprint`.
-    init(_ mapping: PlaceFileMapping, places: Int, fingerprint: UInt64) throws(GeoLocError) {
-        #if _endian(big)
-        throw GeoLocError(.unsupported, "search index files are little-endian; this machine is big-endian")
-        #else
+    init(_ mapping: MappedFile, places: Int, fingerprint: UInt64) throws(GeoLocError) {
         let base = mapping.base
         let size = mapping.size
-        func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
-        func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
-        guard size >= SearchFile.headerSize,
-              SearchFile.magic.enumerated().allSatisfy({ base.load(fromByteOffset: $0.offset, as: UInt8.self) == $0.element })
-        else { throw GeoLocError(.parse, "not a libgeoloc search index") }
-        if u32(12) == 0x0403_0201 {
-            throw GeoLocError(.unsupported, "the index is big-endian; this library reads little-endian search indexes")
-        }
-        guard u32(12) == 0x0102_0304 else { throw GeoLocError(.parse, "corrupted search index: bad byte-order mark") }
-        let version = u32(8)
-        if version > SearchFile.version {
-            throw GeoLocError(.unsupported, "search index version \(version) is newer than this library reads (\(SearchFile.version))")
-        }
-        guard version == SearchFile.version, u32(16) == UInt32(SearchFile.headerSize), u32(20) == 0 else {
-            throw GeoLocError(.parse, "corrupted search index: bad version, header size or flags")
-        }
-        let declared = u64(104)
-        guard declared == UInt64(size) else {
-            if declared > UInt64(size) {
-                throw GeoLocError(.parse, "truncated search index: \(size) bytes of the \(declared) its header gives")
-            }
-            throw GeoLocError(.parse, "corrupted search index: \(size) bytes where its header gives \(declared)")
-        }
-        guard PlaceFileChecksum.of(UnsafeRawBufferPointer(start: base, count: size)) == u64(SearchFile.checksumOffset) else {
-            throw GeoLocError(.parse, "corrupted search index: the checksum does not match")
-        }
+        func u32(_ at: Int) -> UInt32 { mapping.u32(at) }
+        func u64(_ at: Int) -> UInt64 { mapping.u64(at) }
+        _ = try mapping.checkHeader(
+            magic: SearchFile.magic, versions: SearchFile.version...SearchFile.version, sizeOffset: 104,
+            name: "search index", plural: "search indexes")
+        guard u32(20) == 0 else { throw GeoLocError(.parse, "corrupted search index: bad flags") }
         guard u64(112) == SearchFile.foldFingerprint else {
             throw GeoLocError(.unsupported, "the search index was built with other folding tables than this library's; rebuild it")
         }
@@ -247,7 +224,6 @@ struct SearchImage: @unchecked Sendable {
         self.base = base
         self.layout = l
         try check()
-        #endif
     }
 
     /// Everything a query relies on (see the format above).

@@ -51,12 +51,3 @@ struct SearchQuery: Equatable {
         return SearchQuery(name: first, qualifiers: Array(qualifiers))
     }
 }
-
-/// `body` over the UTF-8 bytes of `text`, with its typed error.
-func withUTF8Bytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) throws(GeoLocError) -> R) throws(GeoLocError) -> R {
-    var text = text
-    let result: Result<R, GeoLocError> = text.withUTF8 { b in
-        Result { () throws(GeoLocError) -> R in try body(b) }
-    }
-    return try result.get()
-}

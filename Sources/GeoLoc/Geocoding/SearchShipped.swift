@@ -13,13 +13,6 @@ private let shippedIndexName = "cities1000.search"
 private let namesName = "alternate_names.tsv"
 private let countriesName = "countries.tsv"
 
-/// data/search/ of the source tree this file was compiled from.
-private let sourceTreeSearchData: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(4)  // Sources/GeoLoc/Geocoding/SearchShipped.swift
-    return parts.joined(separator: "/") + "/data/search/"
-}()
-
 extension PlaceSearch {
     /// The shipped gazetteer (``Gazetteer/shipped()``) with its search index, opened on first use
     /// and shared by every caller and thread for the life of the process.
@@ -36,54 +29,37 @@ extension PlaceSearch {
     /// `cities1000.search` in each directory of ``Gazetteer/shippedSearchPaths``.
     public static var shippedIndexPaths: [String] {
         var paths: [String] = []
-        if let value = getenv("GEOLOC_SEARCH_INDEX"), value[0] != 0 { paths.append(String(cString: value)) }
+        if let path = ShippedData.environmentPath("GEOLOC_SEARCH_INDEX") { paths.append(path) }
         for dir in shippedDirectories() { paths.append(dir + shippedIndexName) }
         var seen: Set<String> = []
         return paths.filter { seen.insert($0).inserted }
     }
 
-    /// The directories (with a trailing slash) of the gazetteer's search paths.
+    /// The directories (with a trailing slash) of the gazetteer's search paths: the directory of
+    /// `$GEOLOC_GAZETTEER` when set, then the shipped data's (Core/ShippedData.swift).
     fileprivate static func shippedDirectories() -> [String] {
         var dirs: [String] = []
-        for p in Gazetteer.shippedSearchPaths {
-            guard let slash = p.lastIndex(of: "/") else { continue }
-            let dir = String(p[...slash])
-            if !dirs.contains(dir) { dirs.append(dir) }
+        if let path = ShippedData.environmentPath("GEOLOC_GAZETTEER"), let slash = path.lastIndex(of: "/") {
+            dirs.append(String(path[...slash]))
         }
+        for dir in ShippedData.directories(sourceFolder: "gazetteer") where !dirs.contains(dir) { dirs.append(dir) }
         return dirs
     }
 }
 
-/// The shipped search, made once under a lock.
-private final class ShippedSearch: @unchecked Sendable {
-    private let lock: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: PlaceSearch?
-
-    init() {
-        lock = .allocate(capacity: 1)
-        pthread_mutex_init(lock, nil)
+/// The shipped search: the first saved index that opens and fits the shipped gazetteer, else one
+/// built from the names found first.
+private func openShippedSearch() throws(GeoLocError) -> PlaceSearch {
+    let g = try Gazetteer.shipped()
+    for path in PlaceSearch.shippedIndexPaths {
+        if let s = try? PlaceSearch(gazetteer: g, indexPath: path) { return s }
     }
-
-    func get() throws(GeoLocError) -> PlaceSearch {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        if let value { return value }
-        let g = try Gazetteer.shipped()
-        for path in PlaceSearch.shippedIndexPaths {
-            if let s = try? PlaceSearch(gazetteer: g, indexPath: path) {
-                value = s
-                return s
-            }
-        }
-        // No saved index fits: build one from the names found first.
-        let dirs = PlaceSearch.shippedDirectories() + [sourceTreeSearchData]
-        func first(_ name: String) -> String? {
-            dirs.map { $0 + name }.first { access($0, R_OK) == 0 }
-        }
-        let s = try PlaceSearch(gazetteer: g, alternateNames: first(namesName), countries: first(countriesName))
-        value = s
-        return s
+    let dirs = PlaceSearch.shippedDirectories() + [ShippedData.sourceTreeDirectory("search")]
+    func first(_ name: String) -> String? {
+        dirs.map { $0 + name }.first { access($0, R_OK) == 0 }
     }
+    return try PlaceSearch(gazetteer: g, alternateNames: first(namesName), countries: first(countriesName))
 }
 
-private let shippedSearch = ShippedSearch()
+/// The shipped search, made once per process.
+private let shippedSearch = OncePerProcess(openShippedSearch)

@@ -69,7 +69,7 @@ final class UnitVectorTree {
     let bucketSize: Int
     /// The file the arrays live in, for a set opened from one (`PlaceFile`); `nil` when the tree
     /// owns them (allocated here, freed in `deinit`).
-    let mapping: PlaceFileMapping?
+    let mapping: MappedFile?
 
     /// The most points a leaf holds; leaves hold between half that and that. Measured on the
     /// 144,563 GeoNames places (depth 13, 12-24 points a leaf) against 4 to 48: scanning a leaf
@@ -129,7 +129,7 @@ final class UnitVectorTree {
         count: Int, bucket: Int, internalCount: Int, boxLow: SIMD4<Double>, boxHigh: SIMD4<Double>,
         points: UnsafePointer<SIMD4<Double>>, latLon: UnsafePointer<Double>, ids: UnsafePointer<Int32>,
         positions: UnsafePointer<Int32>, gaps: UnsafePointer<Double>, dims: UnsafePointer<UInt8>,
-        mapping: PlaceFileMapping
+        mapping: MappedFile
     ) {
         self.count = count
         bucketSize = bucket

@@ -244,7 +244,7 @@ final class PlaceColumns {
     var stringsPerPlace: Int { (numberedIDs ? 1 : 2) + (inlineAttributes ? attributes : 0) }
     let data: UnsafeMutablePointer<Data>
     /// The file the text lives in, for a set opened from one; `nil` when the buffers are ours.
-    let mapping: PlaceFileMapping?
+    let mapping: MappedFile?
 
     init(attributes: Int, numberedIDs: Bool = false) {
         self.attributes = attributes
@@ -263,7 +263,7 @@ final class PlaceColumns {
     init(
         attributes: Int, numberedIDs: Bool, count: Int, bytes: UnsafePointer<UInt8>, byteCount: Int,
         ends: UnsafePointer<UInt32>, strings: Int, absent: UnsafePointer<UInt64>, absentWords: Int,
-        attributeColumns: [AttributeColumn]?, mapping: PlaceFileMapping
+        attributeColumns: [AttributeColumn]?, mapping: MappedFile
     ) {
         self.attributes = attributes
         self.numberedIDs = numberedIDs

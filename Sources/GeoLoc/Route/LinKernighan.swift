@@ -4,21 +4,36 @@
 /// added, t3 - t4 removed, t4 - t1 closing, then from t4 again), searched with a breadth of 5
 /// alternatives at the first level, 3 at the second and 1 below, to a depth of 50, over each
 /// node's candidate neighbours, under the positive-gain rule and with an added edge never
-/// removed again in the same chain. "Don't look" bits (a queue of nodes to examine) keep each
-/// local search near the last change. Between local searches a segment-swap kick (tour A B C D
-/// becomes A C B D, three edges changed, orientation kept) perturbs the best tour; the search
-/// keeps the kicked tour when it is no worse. Fixed edges are never removed. The tour is an
-/// array with positions; a 2-opt move reverses the shorter side.
+/// removed again in the same chain. Every level first tries to close the chain (the gain of each
+/// candidate's closing is read from the costs, the tour untouched); a 2-opt move is applied only
+/// to go a level deeper, and undone exactly (the same positions reversed again) when that fails.
+///
+/// Candidates: each node's `neighbourCount` (4) alpha-nearest partners (Helsgaun's alpha-nearness
+/// on the minimum spanning tree, fixed edges left out: the cost of an edge less the largest edge
+/// on the tree's path between its ends; ties by cost), then its nearest partners not among them
+/// up to 8 in all, with their costs cached beside them. "Don't look" bits (a
+/// queue of nodes to examine) keep each local search near the last change.
+///
+/// Between local searches a segment-swap kick (tour A B C D becomes A C B D: a double bridge over
+/// a stretch of at most 50 nodes, orientation kept) perturbs the tour, and only the kick's ends
+/// are queued. The search keeps the kicked tour when it is no worse; otherwise it undoes the
+/// local search's moves and the kick from a log, so a kick costs time in proportion to what it
+/// changed, never to the tour's length. Fixed edges are never removed. The tour is an array with
+/// positions; a 2-opt move reverses the shorter side.
 struct LinKernighan<Costs: TourCosts> {
     let costs: Costs
     let n: Int
     let k: Int
     let neighbours: UnsafeMutablePointer<Int32>
+    let neighbourCost: UnsafeMutablePointer<Double>
     let tour: UnsafeMutablePointer<Int32>
     let pos: UnsafeMutablePointer<Int32>
     let queued: UnsafeMutablePointer<Bool>
     let queue: UnsafeMutablePointer<Int32>
     let scratch: UnsafeMutablePointer<Int32>
+    /// Per node, its partners over the chain's added edges (at most two; -1 for none).
+    let addedA: UnsafeMutablePointer<Int32>
+    let addedB: UnsafeMutablePointer<Int32>
     var head = 0
     var tail = 0
     var queueCount = 0
@@ -28,64 +43,224 @@ struct LinKernighan<Costs: TourCosts> {
     var added: [(Int32, Int32)] = []
     /// Nodes the chain touched, queued again after an improvement.
     var touched: [Int32] = []
+    /// The reversals applied since the last kick (first position, last position, length), to
+    /// undo a kick that did not pay.
+    var log: [(Int32, Int32, Int32)] = []
+    /// The sum of the improvements applied since the last kick.
+    var gained = 0.0
+    /// Breadth at the first two levels.
+    let breadth1: Int
+    let breadth2: Int
     static var maxDepth: Int { 50 }
 
-    init(_ costs: Costs, seed: UInt64, neighbourCount: Int = 8) {
+    /// The kick's largest segment.
+    let span: Int
+    /// Alpha-nearest candidates per node, and nearest ones added when not among them.
+    let alphaCount: Int
+
+    init(_ costs: Costs, seed: UInt64, neighbourCount: Int = 4, nearestCount: Int = 4, breadth: (Int, Int) = (5, 3),
+         span: Int = 50) {
         self.costs = costs
         n = costs.count
         rng = seed &+ 0x9E37_79B9_7F4A_7C15
-        let k = max(1, min(neighbourCount, n - 1))
+        self.span = span
+        let k = max(1, min(neighbourCount + nearestCount, n - 1))
+        alphaCount = min(k, neighbourCount)
         self.k = k
+        breadth1 = min(5, max(1, breadth.0))
+        breadth2 = min(5, max(1, breadth.1))
         neighbours = .allocate(capacity: n * k)
+        neighbourCost = .allocate(capacity: n * k)
         tour = .allocate(capacity: n)
         pos = .allocate(capacity: n)
         queued = .allocate(capacity: n)
         queued.initialize(repeating: false, count: n)
         queue = .allocate(capacity: n)
         scratch = .allocate(capacity: n)
+        addedA = .allocate(capacity: n)
+        addedA.initialize(repeating: -1, count: n)
+        addedB = .allocate(capacity: n)
+        addedB.initialize(repeating: -1, count: n)
         var sum = 0.0
         var counted = 0
-        // Each node's k cheapest partners (never its fixed partner), by insertion into a sorted
-        // run: O(n^2 k) in the worst case, O(n^2) in practice.
-        var bestC = [Double](repeating: 0, count: k)
-        var bestJ = [Int32](repeating: 0, count: k)
-        for i in 0..<n {
-            var filled = 0
-            let a = Int32(i)
-            for j in 0..<n where j != i {
-                let b = Int32(j)
-                if costs.fixed(a, b) { continue }
-                let cost = costs.c(a, b)
-                if j > i && cost < Double.greatestFiniteMagnitude / 4 && counted < 1_000_000 {
+        for i in 0..<min(n, 300) {
+            for j in (i + 1)..<n where !costs.fixed(Int32(i), Int32(j)) {
+                let cost = costs.c(Int32(i), Int32(j))
+                if cost < Double.greatestFiniteMagnitude / 4 {
                     sum += cost
                     counted += 1
                 }
-                if filled == k && cost >= bestC[k - 1] { continue }
-                var t = filled == k ? k - 1 : filled
-                if filled < k { filled += 1 }
-                while t > 0 && bestC[t - 1] > cost {
-                    bestC[t] = bestC[t - 1]
-                    bestJ[t] = bestJ[t - 1]
-                    t -= 1
-                }
-                bestC[t] = cost
-                bestJ[t] = b
             }
-            for t in 0..<k { neighbours[i * k + t] = t < filled ? bestJ[t] : -1 }
         }
         eps = 1e-12 * max(sum / Double(max(1, counted)), 1e-300)
         added.reserveCapacity(Self.maxDepth + 2)
         touched.reserveCapacity(2 * Self.maxDepth + 4)
+        log.reserveCapacity(256)
+        alphaCandidates()
+        addNearest()
         nearestNeighbourTour()
     }
 
     func free() {
         neighbours.deallocate()
+        neighbourCost.deallocate()
         tour.deallocate()
         pos.deallocate()
         queued.deallocate()
         queue.deallocate()
         scratch.deallocate()
+        addedA.deallocate()
+        addedB.deallocate()
+    }
+
+    /// Each node's k alpha-nearest partners (never its fixed partner; the free node first, when
+    /// there is one). The minimum spanning tree by Prim over every node but the free node, then
+    /// for each node i the largest tree edge on the path to every j (beta, in the tree's order
+    /// from the root: O(n^2) in all).
+    private func alphaCandidates() {
+        let free = costs.freeNode
+        let inTree = UnsafeMutablePointer<Bool>.allocate(capacity: n)
+        let dist = UnsafeMutablePointer<Double>.allocate(capacity: n)
+        let dad = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        let dadCost = UnsafeMutablePointer<Double>.allocate(capacity: n)
+        let order = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        let beta = UnsafeMutablePointer<Double>.allocate(capacity: n)
+        let mark = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        defer {
+            inTree.deallocate()
+            dist.deallocate()
+            dad.deallocate()
+            dadCost.deallocate()
+            order.deallocate()
+            beta.deallocate()
+            mark.deallocate()
+        }
+        inTree.initialize(repeating: false, count: n)
+        dist.initialize(repeating: .infinity, count: n)
+        dad.initialize(repeating: -1, count: n)
+        dadCost.initialize(repeating: 0, count: n)
+        mark.initialize(repeating: -1, count: n)
+        beta.initialize(repeating: 0, count: n)
+        let real = free >= 0 ? n - 1 : n
+        let root: Int32 = free == 0 ? 1 : 0
+        dist[Int(root)] = 0
+        var cur = root
+        for t in 0..<real {
+            inTree[Int(cur)] = true
+            order[t] = cur
+            var next: Int32 = -1
+            var nextDist = Double.infinity
+            for j in 0..<n where !inTree[j] && Int32(j) != free {
+                // A fixed edge (a route's end joined to home at no cost) is no part of the tree.
+                let cost = costs.fixed(cur, Int32(j)) ? Double.greatestFiniteMagnitude : costs.c(cur, Int32(j))
+                if cost < dist[j] {
+                    dist[j] = cost
+                    dad[j] = cur
+                    dadCost[j] = cost
+                }
+                if next < 0 || dist[j] < nextDist {
+                    nextDist = dist[j]
+                    next = Int32(j)
+                }
+            }
+            if next < 0 { break }
+            cur = next
+        }
+        let k = alphaCount
+        var bestA = [Double](repeating: 0, count: k)
+        var bestC = [Double](repeating: 0, count: k)
+        var bestJ = [Int32](repeating: 0, count: k)
+        for i in 0..<n {
+            let a = Int32(i)
+            var filled = 0
+            if a == free {
+                // Every node costs nothing from the free node: its first k partners.
+                for j in 0..<n where j != i && !costs.fixed(a, Int32(j)) && filled < k {
+                    bestJ[filled] = Int32(j)
+                    bestC[filled] = costs.c(a, Int32(j))
+                    filled += 1
+                }
+            } else {
+                if free >= 0 && !costs.fixed(a, free) && k > 1 {
+                    bestJ[0] = free
+                    bestC[0] = costs.c(a, free)
+                    bestA[0] = -Double.infinity
+                    filled = 1
+                }
+                beta[i] = -Double.infinity
+                var u = a
+                while dad[Int(u)] >= 0 {
+                    let p = dad[Int(u)]
+                    beta[Int(p)] = max(beta[Int(u)], dadCost[Int(u)])
+                    mark[Int(p)] = a
+                    u = p
+                }
+                for t in 0..<real {
+                    let j = order[t]
+                    if j == a { continue }
+                    if mark[Int(j)] != a { beta[Int(j)] = max(beta[Int(dad[Int(j)])], dadCost[Int(j)]) }
+                    if costs.fixed(a, j) { continue }
+                    let cost = costs.c(a, j)
+                    let alpha = cost - beta[Int(j)]
+                    if filled == k && (alpha > bestA[k - 1] || (alpha == bestA[k - 1] && cost >= bestC[k - 1])) {
+                        continue
+                    }
+                    var s = filled == k ? k - 1 : filled
+                    if filled < k { filled += 1 }
+                    while s > 0 && (bestA[s - 1] > alpha || (bestA[s - 1] == alpha && bestC[s - 1] > cost)) {
+                        bestA[s] = bestA[s - 1]
+                        bestC[s] = bestC[s - 1]
+                        bestJ[s] = bestJ[s - 1]
+                        s -= 1
+                    }
+                    bestA[s] = alpha
+                    bestC[s] = cost
+                    bestJ[s] = j
+                }
+            }
+            for t in 0..<self.k {
+                neighbours[i * self.k + t] = t < filled ? bestJ[t] : -1
+                neighbourCost[i * self.k + t] = t < filled ? bestC[t] : .infinity
+            }
+        }
+    }
+
+    /// Adds to each node's alpha-nearest candidates its nearest partners not among them, up to k.
+    private func addNearest() {
+        let extra = k - alphaCount
+        guard extra > 0 else { return }
+        var nc = [Double](repeating: 0, count: extra)
+        var nj = [Int32](repeating: 0, count: extra)
+        for i in 0..<n {
+            let a = Int32(i)
+            let base = i * k
+            var filled = 0
+            for j in 0..<n where j != i {
+                let b = Int32(j)
+                if costs.fixed(a, b) { continue }
+                var present = false
+                for t in 0..<alphaCount where neighbours[base + t] == b { present = true }
+                if present { continue }
+                let cost = costs.c(a, b)
+                if filled == extra && cost >= nc[extra - 1] { continue }
+                var s = filled == extra ? extra - 1 : filled
+                if filled < extra { filled += 1 }
+                while s > 0 && nc[s - 1] > cost {
+                    nc[s] = nc[s - 1]
+                    nj[s] = nj[s - 1]
+                    s -= 1
+                }
+                nc[s] = cost
+                nj[s] = b
+            }
+            var t = 0
+            while t < alphaCount && neighbours[base + t] >= 0 { t += 1 }
+            for e in 0..<filled where t < k {
+                neighbours[base + t] = nj[e]
+                neighbourCost[base + t] = nc[e]
+                t += 1
+            }
+        }
     }
 
     /// The starting tour: nearest neighbour from home, always taking a fixed partner first.
@@ -140,21 +315,9 @@ struct LinKernighan<Costs: TourCosts> {
         return s
     }
 
-    /// Reverses the path from `from` to `to` (walking forward), or the rest of the tour when
-    /// that is shorter: the same cycle either way.
-    mutating func reversePath(_ from: Int32, _ to: Int32) {
-        var i = Int(pos[Int(from)]), j = Int(pos[Int(to)])
-        var len = j - i
-        if len < 0 { len += n }
-        len += 1
-        if 2 * len > n {
-            // The complement: from to's successor to from's predecessor.
-            let ni = j + 1 == n ? 0 : j + 1
-            let nj = i == 0 ? n - 1 : i - 1
-            i = ni
-            j = nj
-            len = n - len
-        }
+    /// Reverses `len` positions from i forward (cyclically) to j.
+    @inline(__always) func reverseRange(_ i0: Int, _ j0: Int, _ len: Int) {
+        var i = i0, j = j0
         var steps = len / 2
         while steps > 0 {
             let x = tour[i], y = tour[j]
@@ -168,6 +331,31 @@ struct LinKernighan<Costs: TourCosts> {
             if j < 0 { j = n - 1 }
             steps -= 1
         }
+    }
+
+    /// Reverses the path from `from` to `to` (walking forward), or the rest of the tour when
+    /// that is shorter: the same cycle either way. Logged, for `undoLast`.
+    mutating func reversePath(_ from: Int32, _ to: Int32) {
+        var i = Int(pos[Int(from)]), j = Int(pos[Int(to)])
+        var len = j - i
+        if len < 0 { len += n }
+        len += 1
+        if 2 * len > n {
+            // The complement: from to's successor to from's predecessor.
+            let ni = j + 1 == n ? 0 : j + 1
+            let nj = i == 0 ? n - 1 : i - 1
+            i = ni
+            j = nj
+            len = n - len
+        }
+        reverseRange(i, j, len)
+        log.append((Int32(i), Int32(j), Int32(len)))
+    }
+
+    /// Undoes the last logged reversal exactly (the same positions reversed again).
+    @inline(__always) mutating func undoLast() {
+        let (i, j, len) = log.removeLast()
+        reverseRange(Int(i), Int(j), Int(len))
     }
 
     /// Removes the edges p - q and r - s and adds p - r and q - s, where q follows p and s
@@ -201,9 +389,20 @@ struct LinKernighan<Costs: TourCosts> {
 
     // MARK: - Lin-Kernighan
 
-    @inline(__always) func wasAdded(_ a: Int32, _ b: Int32) -> Bool {
-        for (x, y) in added where (x == a && y == b) || (x == b && y == a) { return true }
-        return false
+    @inline(__always) func isAdded(_ a: Int32, _ b: Int32) -> Bool {
+        addedA[Int(a)] == b || addedB[Int(a)] == b
+    }
+
+    @inline(__always) mutating func markAdded(_ a: Int32, _ b: Int32) {
+        added.append((a, b))
+        if addedA[Int(a)] < 0 { addedA[Int(a)] = b } else { addedB[Int(a)] = b }
+        if addedA[Int(b)] < 0 { addedA[Int(b)] = a } else { addedB[Int(b)] = a }
+    }
+
+    @inline(__always) mutating func unmarkLast() {
+        let (a, b) = added.removeLast()
+        if addedB[Int(a)] == b { addedB[Int(a)] = -1 } else { addedA[Int(a)] = -1 }
+        if addedB[Int(b)] == a { addedB[Int(b)] = -1 } else { addedA[Int(b)] = -1 }
     }
 
     /// One level of the chain: t1 - t2 is the edge to remove (in the current tour), `g` the gain
@@ -211,12 +410,14 @@ struct LinKernighan<Costs: TourCosts> {
     mutating func step(_ level: Int, _ g: Double, _ t1: Int32, _ t2: Int32) -> Bool {
         let forward = succ(t1) == t2
         let t2Next = forward ? succ(t2) : pred(t2)
-        let breadth = level == 1 ? 5 : (level == 2 ? 3 : 1)
-        // The best `breadth` choices of t3 by g - c(t2, t3) + c(t3, t4).
+        let breadth = level == 1 ? breadth1 : (level == 2 ? breadth2 : 1)
+        // The best `breadth` choices of t3 by g - c(t2, t3) + c(t3, t4); any closing that pays
+        // is taken at once.
         var cT3: (Int32, Int32, Int32, Int32, Int32) = (-1, -1, -1, -1, -1)
         var cT4: (Int32, Int32, Int32, Int32, Int32) = (-1, -1, -1, -1, -1)
         var cG: (Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0)
         var found = 0
+        var close: (Int32, Int32, Double)? = nil
         withUnsafeMutableBytes(of: &cT3) { t3b in
             withUnsafeMutableBytes(of: &cT4) { t4b in
                 withUnsafeMutableBytes(of: &cG) { gb in
@@ -227,12 +428,17 @@ struct LinKernighan<Costs: TourCosts> {
                     for t in 0..<k {
                         let t3 = neighbours[base + t]
                         if t3 < 0 { break }
-                        let g1 = g - c(t2, t3)
-                        if g1 <= eps { break }
+                        let g1 = g - neighbourCost[base + t]
+                        if g1 <= eps { continue }
                         if t3 == t1 || t3 == t2Next { continue }
                         let t4 = forward ? pred(t3) : succ(t3)
-                        if t4 == t2 || costs.fixed(t3, t4) || wasAdded(t3, t4) { continue }
+                        if t4 == t2 || costs.fixed(t3, t4) || isAdded(t3, t4) { continue }
                         let value = g1 + c(t3, t4)
+                        let gain = value - c(t4, t1)
+                        if gain > eps {
+                            close = (t3, t4, gain)
+                            return
+                        }
                         // Insert into the sorted short list.
                         if found == breadth && value <= gs[breadth - 1] { continue }
                         var slot = found == breadth ? breadth - 1 : found
@@ -250,7 +456,14 @@ struct LinKernighan<Costs: TourCosts> {
                 }
             }
         }
-        if found == 0 { return false }
+        if let (t3, t4, gain) = close {
+            twoOptMove(t2, t1, t3, t4)
+            touched.append(t3)
+            touched.append(t4)
+            gained += gain
+            return true
+        }
+        if found == 0 || level >= Self.maxDepth { return false }
         for choice in 0..<found {
             let t3: Int32, t4: Int32, gNew: Double
             switch choice {
@@ -261,14 +474,13 @@ struct LinKernighan<Costs: TourCosts> {
             default: (t3, t4, gNew) = (cT3.4, cT4.4, cG.4)
             }
             twoOptMove(t2, t1, t3, t4)
-            added.append((t2, t3))
+            markAdded(t2, t3)
             touched.append(t3)
             touched.append(t4)
-            if gNew - c(t4, t1) > eps { return true }
-            if level < Self.maxDepth && step(level + 1, gNew, t1, t4) { return true }
-            added.removeLast()
+            if step(level + 1, gNew, t1, t4) { return true }
+            unmarkLast()
             touched.removeLast(2)
-            twoOptMove(t2, t3, t1, t4)
+            undoLast()
         }
         return false
     }
@@ -278,11 +490,12 @@ struct LinKernighan<Costs: TourCosts> {
         for side in 0..<2 {
             let t2 = side == 0 ? succ(t1) : pred(t1)
             if costs.fixed(t1, t2) { continue }
-            added.removeAll(keepingCapacity: true)
             touched.removeAll(keepingCapacity: true)
             touched.append(t1)
             touched.append(t2)
-            if step(1, c(t1, t2), t1, t2) {
+            let improved = step(1, c(t1, t2), t1, t2)
+            while !added.isEmpty { unmarkLast() }
+            if improved {
                 for x in touched { push(x) }
                 return true
             }
@@ -313,78 +526,75 @@ struct LinKernighan<Costs: TourCosts> {
         return z ^ (z >> 31)
     }
 
+    /// Exchanges the segments of l1 and l2 positions starting at position p (cyclically).
+    func swapSegments(_ p: Int, _ l1: Int, _ l2: Int) {
+        for t in 0..<l1 { scratch[t] = tour[(p + t) % n] }
+        for t in 0..<l2 {
+            let x = tour[(p + l1 + t) % n]
+            let q = (p + t) % n
+            tour[q] = x
+            pos[Int(x)] = Int32(q)
+        }
+        for t in 0..<l1 {
+            let x = scratch[t]
+            let q = (p + l2 + t) % n
+            tour[q] = x
+            pos[Int(x)] = Int32(q)
+        }
+    }
+
     /// A segment swap at random: three cut positions p1 < p2 < p3 (cyclically, segments of at
     /// most 50 nodes on large tours), segments [p1, p2) and [p2, p3) exchanged. Never cuts a
-    /// fixed edge. Returns false when no kick was made.
-    mutating func kick() -> Bool {
-        guard n >= 8 else { return false }
-        let span = max(1, min(50, n / 3))
+    /// fixed edge. Returns the kick (to undo it) and its change of length, or nil when no kick
+    /// was made.
+    mutating func kick() -> (p: Int, l1: Int, l2: Int, delta: Double)? {
+        guard n >= 8 else { return nil }
+        let span = max(1, min(self.span, n / 3))
         for _ in 0..<16 {
             let p1 = Int(next() % UInt64(n))
             let l1 = 1 + Int(next() % UInt64(span))
             let l2 = 1 + Int(next() % UInt64(span))
             if l1 + l2 >= n - 1 { continue }
             let tour = self.tour, n = self.n
-            func cut(_ p: Int) -> (Int32, Int32) { (tour[(p + n - 1) % n], tour[p % n]) }
-            let e1 = cut(p1), e2 = cut(p1 + l1), e3 = cut(p1 + l1 + l2)
-            if costs.fixed(e1.0, e1.1) || costs.fixed(e2.0, e2.1) || costs.fixed(e3.0, e3.1) { continue }
-            for t in 0..<l1 { scratch[t] = tour[(p1 + t) % n] }
-            for t in 0..<l2 {
-                let x = tour[(p1 + l1 + t) % n]
-                let p = (p1 + t) % n
-                tour[p] = x
-                pos[Int(x)] = Int32(p)
-            }
-            for t in 0..<l1 {
-                let x = scratch[t]
-                let p = (p1 + l2 + t) % n
-                tour[p] = x
-                pos[Int(x)] = Int32(p)
-            }
-            for x in [e1.0, e1.1, e2.0, e2.1, e3.0, e3.1] { push(x) }
-            push(tour[(p1 + l2 - 1) % n])
-            push(tour[(p1 + l2) % n])
-            push(tour[(p1 + l1 + l2 - 1) % n])
-            return true
+            func at(_ p: Int) -> Int32 { tour[p % n] }
+            let a = at(p1 + n - 1), b1 = at(p1), b2 = at(p1 + l1 - 1)
+            let c1 = at(p1 + l1), c2 = at(p1 + l1 + l2 - 1), d = at(p1 + l1 + l2)
+            if costs.fixed(a, b1) || costs.fixed(b2, c1) || costs.fixed(c2, d) { continue }
+            let delta = (c(a, c1) + c(c2, b1) + c(b2, d)) - (c(a, b1) + c(b2, c1) + c(c2, d))
+            swapSegments(p1, l1, l2)
+            for x in [a, b1, b2, c1, c2, d] { push(x) }
+            return (p1, l1, l2, delta)
         }
-        return false
+        return nil
     }
 
     /// The chained search: local search from the start, then up to `kicks` kicks (each a kick
-    /// and a local search), keeping the best tour, until the deadline. Returns the best tour as
-    /// search nodes starting at home.
+    /// and a local search), keeping the kicked tour when it is no worse, until the deadline.
+    /// Returns the tour as search nodes starting at home.
     mutating func run(kicks: Int, deadline: Double?) -> [Int32] {
         for p in 0..<n { push(tour[p]) }
-        _ = localSearch(deadline: deadline)
-        let best = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-        defer { best.deallocate() }
-        best.initialize(from: tour, count: n)
-        var bestCost = length()
+        var finished = localSearch(deadline: deadline)
+        log.removeAll(keepingCapacity: true)
         var it = 0
-        while it < kicks {
+        while finished && it < kicks {
             if let deadline, monotonicSeconds() >= deadline { break }
             it += 1
-            if !kick() { break }
-            let finished = localSearch(deadline: deadline)
-            let now = length()
-            if finished && now <= bestCost + eps {
-                if now < bestCost { bestCost = now }
-                best.update(from: tour, count: n)
-            } else {
-                // Back to the best tour (the queue is empty or abandoned).
+            log.removeAll(keepingCapacity: true)
+            gained = 0
+            guard let (p, l1, l2, delta) = kick() else { break }
+            finished = localSearch(deadline: deadline)
+            if delta - gained > eps {
+                // Worse: back to the tour before the kick (the queue is empty or abandoned).
                 while queueCount > 0 { _ = pop() }
-                for p in 0..<n {
-                    tour[p] = best[p]
-                    pos[Int(best[p])] = Int32(p)
-                }
-                if !finished { break }
+                while !log.isEmpty { undoLast() }
+                swapSegments(p, l2, l1)
             }
         }
         // From home, in the direction the route reads.
         var h = 0
-        while best[h] != costs.home { h += 1 }
+        while tour[h] != costs.home { h += 1 }
         var out = [Int32](repeating: 0, count: n)
-        for t in 0..<n { out[t] = best[(h + t) % n] }
+        for t in 0..<n { out[t] = tour[(h + t) % n] }
         return out
     }
 }

@@ -90,8 +90,10 @@ func searchOrder(_ d: [Double], closedCosts w: [Double], size: Int, end: RouteEn
     let n = size - 1
     let start = options.startTime ?? monotonicSeconds()
     let deadline = options.timeLimit.map { start + $0 }
-    let kicks = options.iterations ?? (options.timeLimit == nil ? StopOrder.defaultIterations(stops: n) : Int.max)
-    if isSymmetric(d, size: size, end: end) {
+    let symmetric = isSymmetric(d, size: size, end: end)
+    let kicks = options.iterations
+        ?? (options.timeLimit == nil ? StopOrder.defaultIterations(stops: n, oneWay: !symmetric) : Int.max)
+    if symmetric {
         let costs = SymmetricCosts(d, size: size, end: end)
         defer { costs.free() }
         var search = LinKernighan(costs, seed: options.seed)

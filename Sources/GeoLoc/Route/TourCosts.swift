@@ -20,6 +20,13 @@ protocol TourCosts {
     func fixed(_ a: Int32, _ b: Int32) -> Bool
     /// The search node home is, and the one the route's first stop is read from.
     var home: Int32 { get }
+    /// A node joined to every other at no cost (an open route's end), or -1: left out of the
+    /// candidate lists' spanning tree and offered to every node as a candidate.
+    var freeNode: Int32 { get }
+}
+
+extension TourCosts {
+    var freeNode: Int32 { -1 }
 }
 
 /// Symmetric costs from a dense row-major matrix of `size` nodes, plus an optional dummy node
@@ -31,6 +38,7 @@ struct SymmetricCosts: TourCosts {
     let fixedEnd: Int32
     var count: Int { dummy ? size + 1 : size }
     var home: Int32 { 0 }
+    var freeNode: Int32 { dummy ? Int32(size) : -1 }
 
     /// `d` is (size × size), symmetric off the diagonal except for the return column when
     /// `end` is not `.home` (only d[0][j] is read for home's edges then).

@@ -29,55 +29,26 @@ extension TimeZoneMap {
     ///    directories where ``Gazetteer/shippedSearchPaths`` looks for the gazetteer;
     /// 3. data/time/timezones.zones of the source tree this code was built from.
     public static var shippedSearchPaths: [String] {
-        var paths: [String] = []
-        if let value = getenv("GEOLOC_TIMEZONES"), value[0] != 0 {
-            paths.append(String(cString: value))
-        }
-        let fromEnvironment = getenv("GEOLOC_GAZETTEER").map { $0[0] != 0 } == true
-        for (k, path) in Gazetteer.shippedSearchPaths.enumerated() where !(k == 0 && fromEnvironment) {
-            guard let slash = path.lastIndex(of: "/") else { continue }
-            let dir = String(path[..<slash])
-            if dir.hasSuffix("/data/gazetteer") {
-                paths.append(String(dir.dropLast("gazetteer".utf8.count)) + "time/" + shippedFileName)
-            } else {
-                paths.append(dir + "/" + shippedFileName)
-            }
-        }
-        var seen: Set<String> = []
-        return paths.filter { seen.insert($0).inserted }
+        ShippedData.searchPaths(shippedFileName, environment: "GEOLOC_TIMEZONES", sourceFolder: "time")
     }
 }
 
-/// The shipped map, opened once under a lock.
-private final class ShippedMap: @unchecked Sendable {
-    private let lock: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: TimeZoneMap?
-
-    init() {
-        lock = .allocate(capacity: 1)
-        pthread_mutex_init(lock, nil)
-    }
-
-    func get() throws(GeoLocError) -> TimeZoneMap {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        if let value { return value }
-        var tried: [String] = []
-        for path in TimeZoneMap.shippedSearchPaths {
-            do {
-                let map = try TimeZoneMap.open(path)
-                value = map
-                return map
-            } catch {
-                guard error.code == .notFound else { throw error }
-                tried.append(path)
-            }
+/// The shipped map: the first of ``TimeZoneMap/shippedSearchPaths`` that is there.
+private func openShippedMap() throws(GeoLocError) -> TimeZoneMap {
+    var tried: [String] = []
+    for path in TimeZoneMap.shippedSearchPaths {
+        do {
+            return try TimeZoneMap.open(path)
+        } catch {
+            guard error.code == .notFound else { throw error }
+            tried.append(path)
         }
-        throw GeoLocError(
-            .notFound,
-            "the shipped time-zone map (\(shippedFileName)) was not found; tried \(tried.joined(separator: ", ")) "
-                + "(set GEOLOC_TIMEZONES to the file's path)")
     }
+    throw GeoLocError(
+        .notFound,
+        "the shipped time-zone map (\(shippedFileName)) was not found; tried \(tried.joined(separator: ", ")) "
+            + "(set GEOLOC_TIMEZONES to the file's path)")
 }
 
-private let shippedMap = ShippedMap()
+/// The shipped map, opened once per process.
+private let shippedMap = OncePerProcess(openShippedMap)

@@ -140,13 +140,7 @@ public final class ZoneRulesDatabase: @unchecked Sendable {
     ///   how a test plays a machine without one), otherwise `/usr/share/zoneinfo`.
     /// - Throws: `.notFound` naming what was tried when there are no rules at all.
     public static func shared() throws(GeoLocError) -> ZoneRulesDatabase {
-        if let p = glk_load_acquire(sharedSlot) { return Unmanaged<ZoneRulesDatabase>.fromOpaque(p).takeUnretainedValue() }
-        pthread_mutex_lock(sharedLock)
-        defer { pthread_mutex_unlock(sharedLock) }
-        if let p = glk_load_acquire(sharedSlot) { return Unmanaged<ZoneRulesDatabase>.fromOpaque(p).takeUnretainedValue() }
-        let db = try openShared()
-        _ = glk_publish(sharedSlot, Unmanaged.passRetained(db).toOpaque())
-        return db
+        try sharedDatabase.get()
     }
 
     /// Where ``shared()`` looks for the compiled rules (`zoneinfo.rules`), in order, when
@@ -155,18 +149,10 @@ public final class ZoneRulesDatabase: @unchecked Sendable {
     /// ``Gazetteer/shippedSearchPaths``), then data/time/ of the source tree this code was built
     /// from (a Swift package used from its sources).
     public static var shippedSearchPaths: [String] {
-        var paths: [String] = []
-        let fromEnvironment = getenv("GEOLOC_GAZETTEER").map { $0[0] != 0 } ?? false
-        for (k, path) in Gazetteer.shippedSearchPaths.enumerated() {
-            if k == 0 && fromEnvironment { continue }
-            guard path.hasSuffix("/cities1000.tsv"), !path.hasSuffix("/data/gazetteer/cities1000.tsv") else { continue }
-            paths.append(String(path.dropLast("cities1000.tsv".utf8.count)) + compiledFileName)
-        }
-        paths.append(sourceTreeRules)
-        return paths
+        ShippedData.searchPaths(compiledFileName, environment: nil, sourceFolder: "time")
     }
 
-    private static func openShared() throws(GeoLocError) -> ZoneRulesDatabase {
+    fileprivate static func openShared() throws(GeoLocError) -> ZoneRulesDatabase {
         var directory: String? = "/usr/share/zoneinfo"
         if let v = getenv("GEOLOC_ZONEINFO") {
             let value = String(cString: v)
@@ -313,24 +299,8 @@ public final class ZoneRulesDatabase: @unchecked Sendable {
 
 private let compiledFileName = "zoneinfo.rules"
 
-/// data/time/zoneinfo.rules next to Sources/ of the tree this file was compiled from.
-private let sourceTreeRules: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(4)  // Sources/GeoLoc/Time/ZoneRulesDatabase.swift
-    return parts.joined(separator: "/") + "/data/time/" + compiledFileName
-}()
-
-nonisolated(unsafe) private let sharedSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?> = {
-    let p = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
-    p.initialize(to: nil)
-    return p
-}()
-
-nonisolated(unsafe) private let sharedLock: UnsafeMutablePointer<pthread_mutex_t> = {
-    let p = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    pthread_mutex_init(p, nil)
-    return p
-}()
+/// The database ``ZoneRulesDatabase/shared()`` returns, opened once per process.
+private let sharedDatabase = OncePerProcess(ZoneRulesDatabase.openShared)
 
 private func isDirectory(_ path: String) -> Bool {
     var st = stat()

@@ -9,8 +9,10 @@
  *                          Swift baseline and the derivation: Distance/HaversineKernel.swift
  *   tracking.c   Tracking  the spherical Douglas-Peucker scan and recursion, AVX2+FMA
  *                          (tracking_impl.h); the Swift baseline: Tracking/Track.swift
- *   (inline)     Geocoding atomic pointer slots for the gazetteer's lazily built text cache
- *                          (Geocoding/GazetteerText.swift): inline here, so Swift inlines them
+ *   (inline)     Core      atomic pointer slots for what is built once and then read without a
+ *                          lock (Core/ShippedData.swift's OncePerProcess, the gazetteer's caches,
+ *                          the zone rules): inline here, so Swift inlines them
+ *   lanes_impl.h           the vector types and lane select both kernel templates include
  *
  * Internal: every symbol here is hidden (libgeoloc.so exports only geoloc_*).
  */
@@ -73,12 +75,13 @@ GLK_HIDDEN int glk_dp_farthest(const double *xs, const double *ys, const double 
 GLK_HIDDEN long glk_dp_simplify(const double *xs, const double *ys, const double *zs, size_t n, double g_tol,
                                 unsigned char *keep, int level);
 
-/* ---- Geocoding (inline) ------------------------------------------------------------------- */
+/* ---- Core (inline) ------------------------------------------------------------------------ */
 
-/* Atomic pointer slots for caches built lazily by many threads at once (the gazetteer's texts,
- * Sources/GeoLoc/Geocoding/GazetteerText.swift): the load acquires, and glk_publish stores
- * `value` into an empty (NULL) slot with release order and returns 1, or returns 0 and leaves
- * the slot as another thread filled it. Inline, so that Swift code inlines them too. */
+/* Atomic pointer slots for what many threads build lazily at once (Core/ShippedData.swift's
+ * OncePerProcess, the gazetteer's texts in Geocoding/GazetteerText.swift): the load acquires,
+ * and glk_publish stores `value` into an empty (NULL) slot with release order and returns 1, or
+ * returns 0 and leaves the slot as another thread filled it. Inline, so that Swift code inlines
+ * them too. */
 static inline void *glk_load_acquire(void *const *slot)
 {
     return __atomic_load_n(slot, __ATOMIC_ACQUIRE);

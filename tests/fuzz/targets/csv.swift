@@ -12,7 +12,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     options.delimiter = [0, 59, 9, 124][Int(mode >> 1) & 3]  // default, ';', tab, '|'
     let named = mode & 8 != 0
     var limits = geoloc_load_limits(struct_size: MemoryLayout<geoloc_load_limits>.size,
-                                    max_issues: Int(mode >> 4) & 3, max_places: Int(mode >> 6))
+                                    max_issues: Int(mode >> 4) & 3, max_places: Int(mode >> 6),
+                                    max_bytes: 0, max_records: 0)  // 0: the defaults
     var places: OpaquePointer?
     let st = "lat".withCString { lat in
         "lon".withCString { lon in

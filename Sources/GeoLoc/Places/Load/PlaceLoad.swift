@@ -47,14 +47,9 @@ extension PlaceSet {
     ///   quote; in strict mode `.parse` (`.invalidUTF8`) for the first bad row, naming its line
     ///   and the number of further bad rows.
     public static func load(csv text: String, options: LoadOptions = .init()) throws(GeoLocError) -> PlaceLoad {
-        var text = text
-        var result: Result<PlaceLoad, GeoLocError>!
-        text.withUTF8 { buffer in
-            result = Result { () throws(GeoLocError) in
-                try CSVLoader.load(UnsafeRawBufferPointer(buffer), options: options, source: nil)
-            }
+        try withUTF8Bytes(text) { (buffer) throws(GeoLocError) -> PlaceLoad in
+            try CSVLoader.load(UnsafeRawBufferPointer(buffer), options: options, source: nil)
         }
-        return try result.get()
     }
 
     /// Loads places from CSV bytes (UTF-8); see the text form of `load(csv:options:)`.
@@ -92,14 +87,9 @@ extension PlaceSet {
     ///   for bytes that are not UTF-8; in strict mode `.parse` for the first bad feature,
     ///   naming its index and the number of further bad features.
     public static func load(geoJSON text: String, options: LoadOptions = .init()) throws(GeoLocError) -> PlaceLoad {
-        var text = text
-        var result: Result<PlaceLoad, GeoLocError>!
-        text.withUTF8 { buffer in
-            result = Result { () throws(GeoLocError) in
-                try GeoJSONLoader.load(UnsafeRawBufferPointer(buffer), options: options, source: nil)
-            }
+        try withUTF8Bytes(text) { (buffer) throws(GeoLocError) -> PlaceLoad in
+            try GeoJSONLoader.load(UnsafeRawBufferPointer(buffer), options: options, source: nil)
         }
-        return try result.get()
     }
 
     /// Loads places from GeoJSON bytes (UTF-8); see the text form of `load(geoJSON:options:)`.
