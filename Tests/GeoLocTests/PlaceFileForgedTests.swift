@@ -69,7 +69,7 @@ final class PlaceFileForgedTests: XCTestCase {
         var bytes = bytes
         bytes.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
         bytes.withUnsafeBytes { raw in
-            do {
+            do throws(GeoLocError) {
                 let s = try PlaceSet.open(fileBytes: raw)
                 XCTFail("a forged file opened (\(s.count) places); expected \(says)", file: file, line: line)
             } catch {
@@ -241,7 +241,7 @@ final class PlaceFileForgedTests: XCTestCase {
         var bytes = bytes
         bytes.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
         bytes.withUnsafeBytes { raw in
-            do {
+            do throws(GeoLocError) {
                 _ = try PlaceSet.open(fileBytes: raw)
                 XCTFail("a forged file opened; expected \(says)", file: file, line: line)
             } catch {
