@@ -190,12 +190,13 @@ private func reverseOptions(_ p: UnsafePointer<geoloc_reverse_options>?) throws(
     var o = ReverseGeocodeOptions()
     guard let p else { return o }
     let size = p.pointee.struct_size
-    guard size >= MemoryLayout<Int>.size else {
+    // size_t arrives as Int: above Int.max (SIZE_MAX) is negative, and as large as the struct.
+    guard size < 0 || size >= MemoryLayout<Int>.size else {
         throw GeoLocError(
             .invalidArgument, "options->struct_size \(UInt(bitPattern: size)) is smaller than a size_t; set it to sizeof(geoloc_reverse_options)")
     }
     func has<T>(_ path: KeyPath<geoloc_reverse_options, T>) -> Bool {
-        size >= MemoryLayout<geoloc_reverse_options>.offset(of: path)! + MemoryLayout<T>.size
+        size < 0 || size >= MemoryLayout<geoloc_reverse_options>.offset(of: path)! + MemoryLayout<T>.size
     }
     if has(\.max_distance_m) {
         let v = p.pointee.max_distance_m

@@ -559,6 +559,11 @@ static void test_localities(void)
     CHECK_OK(geoloc_reverse_geocode_locality(g, (geoloc_coord){41.8781, -87.6298}, GEOLOC_ADDRESS_CITY_STATE, &bad, buf,
                                              sizeof buf, &needed, &out));
     CHECK_STR(buf, "Chicago, IL"); /* sublocality, beyond struct_size, is not read */
+    /* Issue 21: struct_size = SIZE_MAX was refused as "smaller than a size_t": it is a struct of
+     * a later version, every member read. */
+    geoloc_reverse_options later = {SIZE_MAX, 0, NAN, false};
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_reverse_geocode_locality(g, pacific, GEOLOC_ADDRESS_CITY_STATE, &later, buf, sizeof buf, &needed, &out));
+    CHECK(strstr(geoloc_last_error(), "country_reach_m") != NULL);
     CHECK_OK(geoloc_reverse_geocode_locality(g, pacific, GEOLOC_ADDRESS_CITY_STATE, &bad, NULL, 0, NULL, &out));
     CHECK(out.locality != GEOLOC_NO_PLACE); /* max_distance_m INFINITY was read */
     out = kept;

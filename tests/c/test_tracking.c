@@ -335,6 +335,14 @@ static void test_monitor_antimeridian_and_pole(void)
     CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_geofences_create(NULL, 0, &bad, 1, &fs));
     bad.n_vertices = 2;
     CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_geofences_create(NULL, 0, &bad, 1, &fs));
+    /* Issue 21: a polygon of 3 identical vertices was reported as having 2. */
+    geoloc_coord same[3] = {{40, -74}, {40, -74}, {40, -74}};
+    geoloc_polygon_fence one = {"one", same, 3};
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_geofences_create(NULL, 0, &one, 1, &fs));
+    CHECK(strstr(geoloc_last_error(), "at least 3 distinct vertices, it has 1 (of 3 given)") != NULL);
+    same[2].lat = 41; /* two distinct vertices, the first repeated */
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_geofences_create(NULL, 0, &one, 1, &fs));
+    CHECK(strstr(geoloc_last_error(), "it has 2 (of 3 given)") != NULL);
 }
 
 /* An independent oracle of the monitor's rules, region by region with geoloc_distance, on many

@@ -355,8 +355,9 @@ extension PlaceSet {
         if version > PlaceFile.version {
             throw GeoLocError(.unsupported, "place file version \(version) is newer than this library reads (\(PlaceFile.version))")
         }
-        guard version >= 1, u32(16) == UInt32(PlaceFile.headerSize) else {
-            throw GeoLocError(.parse, "corrupted place file: bad version or header size")
+        guard version >= 1 else { throw GeoLocError(.parse, "corrupted place file: its format version is 0") }
+        guard u32(16) == UInt32(PlaceFile.headerSize) else {
+            throw GeoLocError(.parse, "corrupted place file: its header size is \(u32(16)), not \(PlaceFile.headerSize)")
         }
         let declared = u64(56)
         if declared != UInt64(size) {
@@ -368,41 +369,73 @@ extension PlaceSet {
         guard PlaceFileChecksum.of(UnsafeRawBufferPointer(start: base, count: size)) == u64(PlaceFile.checksumOffset) else {
             throw GeoLocError(.parse, "corrupted place file: the checksum does not match")
         }
-        // The checksum matched: what follows guards against a file made to pass it.
-        func small(_ v: UInt64) -> Int? { v <= UInt64(Int32.max) * 16 ? Int(v) : nil }
-        let countsMismatch = GeoLocError(.parse, "corrupted place file: its counts do not match its size")
-        guard let n = small(u64(24)), let a = small(u64(32)), let textBytes = small(u64(40)),
-              let namesBytes = small(u64(48)), u64(112) <= 1
-        else { throw countsMismatch }
-        // Version 2: the column table, read only where the file has room for it.
+        // The checksum matched: what follows guards against a file made to pass it. Every count
+        // is first bounded by the file's size (no section can be larger than the file), so no
+        // sum below overflows and nothing is allocated beyond the file's own measure.
+        func corrupted(_ what: String) -> GeoLocError { PlaceFileCheck.corrupted(what) }
+        func count(_ at: Int, _ what: String, atMost limit: Int) throws(GeoLocError) -> Int {
+            let v = u64(at)
+            guard v <= UInt64(limit) else { throw corrupted("\(what) (\(v)) is larger than the file could hold (\(size) bytes)") }
+            return Int(v)
+        }
+        let n = try count(24, "its count of places", atMost: Swift.min(maxCount, size / 32))
+        let a = try count(32, "its count of attribute columns", atMost: size / (version == 2 ? 16 : 4))
+        let textBytes = try count(40, "its text's size in bytes", atMost: size)
+        let namesBytes = try count(48, "its attribute names' size in bytes", atMost: size)
+        let flags = u64(112)
+        guard flags <= 1 else { throw corrupted("unknown flags 0x\(String(flags, radix: 16)) in its header") }
+        let bucket = Int(u32(20))
+        guard bucket >= 1 && bucket <= 4096 else { throw corrupted("its leaf size \(bucket) is not in 1...4096") }
+        // Version 2: the column table (a x 16 bytes, within the file by the bound on a).
         var valueCounts: [Int] = [], valueBytes: [Int] = []
         if version == 2 {
-            guard a <= (size - PlaceFile.headerSize) / 16 else { throw countsMismatch }
             valueCounts.reserveCapacity(a)
             valueBytes.reserveCapacity(a)
             for c in 0..<a {
-                guard let k = small(u64(PlaceFile.headerSize + 16 * c)), let t = small(u64(PlaceFile.headerSize + 16 * c + 8))
-                else { throw countsMismatch }
-                valueCounts.append(k)
-                valueBytes.append(t)
+                let at = PlaceFile.headerSize + 16 * c
+                let k = u64(at), t = u64(at + 8)
+                guard k <= UInt64(n) else {
+                    throw corrupted("attribute column \(c) has \(k) distinct values for \(n) places")
+                }
+                guard t <= UInt64(Swift.min(size, Int(UInt32.max))) else {
+                    throw corrupted("the values of attribute column \(c) (\(t) bytes) are larger than the file (\(size) bytes)")
+                }
+                valueCounts.append(Int(k))
+                valueBytes.append(Int(t))
             }
         }
         guard let layout = PlaceFileLayout(
-                version: version, count: n, attributes: a, numberedIDs: u64(112) == 1, bucket: Int(u32(20)),
-                textBytes: textBytes, namesBytes: namesBytes, valueCounts: valueCounts, valueBytes: valueBytes),
-              layout.size == size
-        else { throw countsMismatch }
+                version: version, count: n, attributes: a, numberedIDs: flags == 1, bucket: bucket,
+                textBytes: textBytes, namesBytes: namesBytes, valueCounts: valueCounts, valueBytes: valueBytes)
+        else { throw corrupted("its counts (\(n) places, \(a) attribute columns) are out of range") }
+        guard layout.size == size else {
+            throw corrupted(
+                "its counts (\(n) places, \(a) attribute columns, \(textBytes) bytes of text, \(namesBytes) bytes of "
+                    + "attribute names\(version == 2 && a > 0 ? ", the column table's sizes" : "")) make a file of "
+                    + "\(layout.size) bytes, not \(size)")
+        }
         let positions = base.advanced(by: layout.positions).assumingMemoryBound(to: Int32.self)
         let ids = base.advanced(by: layout.ids).assumingMemoryBound(to: Int32.self)
         let n32 = UInt32(truncatingIfNeeded: n)
         var bad: UInt32 = 0
         for p in 0..<n { bad |= UInt32(bitPattern: ids[p]) >= n32 ? 1 : 0 }
         for p in 0..<n { bad |= UInt32(bitPattern: positions[p]) >= n32 ? 1 : 0 }
-        guard bad == 0 else { throw GeoLocError(.parse, "corrupted place file: an index is out of range") }
+        if bad != 0 {
+            for p in 0..<n where UInt32(bitPattern: ids[p]) >= n32 {
+                throw corrupted("the place index at tree position \(p) (\(ids[p])) is out of range (\(n) places)")
+            }
+            for i in 0..<n where UInt32(bitPattern: positions[i]) >= n32 {
+                throw corrupted("the tree position of place \(i) (\(positions[i])) is out of range (\(n) places)")
+            }
+        }
         let dims = base.advanced(by: layout.dims).assumingMemoryBound(to: UInt8.self)
         var badDim: UInt8 = 0
         for k in 0..<layout.internalCount { badDim |= dims[k] > 2 ? 1 : 0 }
-        guard badDim == 0 else { throw GeoLocError(.parse, "corrupted place file: a node's dimension is out of range") }
+        if badDim != 0 {
+            for k in 0..<layout.internalCount where dims[k] > 2 {
+                throw corrupted("node \(k) of the index splits along dimension \(dims[k]), not 0, 1 or 2")
+            }
+        }
         let ends = base.advanced(by: layout.ends).assumingMemoryBound(to: UInt32.self)
         var previous: UInt32 = 0
         var decreasing: UInt32 = 0
@@ -411,31 +444,52 @@ extension PlaceSet {
             decreasing |= e < previous ? 1 : 0
             previous = e
         }
-        guard decreasing == 0, Int(previous) == textBytes || (layout.strings == 0 && textBytes == 0) else {
-            throw GeoLocError(.parse, "corrupted place file: the text's offsets are out of order")
+        if decreasing != 0 {
+            var last: UInt32 = 0
+            for j in 0..<layout.strings {
+                if ends[j] < last { throw corrupted("the text's offsets are out of order (string \(j) ends at \(ends[j]), before \(last))") }
+                last = ends[j]
+            }
+        }
+        guard Int(previous) == textBytes || (layout.strings == 0 && textBytes == 0) else {
+            throw corrupted("the text's offsets are out of order (its last string ends at \(previous), its text has \(textBytes) bytes)")
         }
         let latLon = base.advanced(by: layout.latLon).assumingMemoryBound(to: Double.self)
-        var outside = false
+        var outside: UInt8 = 0
         for p in 0..<n {
             let lat = latLon[2 * p], lon = latLon[2 * p + 1]
-            // NaN fails every comparison, so it is outside too.
-            outside = outside || !(lat >= -90 && lat <= 90 && lon >= -180 && lon < 180)
+            // NaN fails every comparison, so it is outside too. (No short circuit: one pass
+            // without a branch per place.)
+            outside |= (lat >= -90 ? 0 : 1) | (lat <= 90 ? 0 : 1) | (lon >= -180 ? 0 : 1) | (lon < 180 ? 0 : 1)
         }
-        guard !outside else { throw GeoLocError(.parse, "corrupted place file: a coordinate is out of range") }
+        if outside != 0 {
+            for p in 0..<n where !(latLon[2 * p] >= -90 && latLon[2 * p] <= 90 && latLon[2 * p + 1] >= -180 && latLon[2 * p + 1] < 180) {
+                throw corrupted(
+                    "a coordinate is out of range (\(show(latLon[2 * p])), \(show(latLon[2 * p + 1])) at tree position \(p), place \(ids[p]))")
+            }
+        }
+        try PlaceFileCheck.indexMaps(ids: ids, positions: positions, count: n)
         var names: [String] = []
         var at = layout.names
         let namesEnd = layout.names + namesBytes
         for _ in 0..<a {
-            guard at + 4 <= namesEnd else { throw GeoLocError(.parse, "corrupted place file: the attribute names are cut short") }
+            guard at + 4 <= namesEnd else { throw corrupted("the attribute names are cut short (\(names.count) of \(a))") }
             let length = Int(u32(at))
             at += 4
             guard length <= namesEnd - at,
                   let name = String(validating: UnsafeRawBufferPointer(start: base + at, count: length), as: UTF8.self)
-            else { throw GeoLocError(.parse, "corrupted place file: an attribute name is cut short or not UTF-8") }
+            else {
+                throw corrupted(length > namesEnd - at
+                    ? "attribute name \(names.count) (\(length) bytes) runs past the end of the names section"
+                    : "attribute name \(names.count) is not valid UTF-8")
+            }
+            guard !name.utf8.contains(0) else {
+                throw PlaceFileCheck.corrupted("attribute name \(names.count) holds a NUL byte")
+            }
             names.append(name)
             at += length
         }
-        guard at == namesEnd else { throw GeoLocError(.parse, "corrupted place file: bytes after the attribute names") }
+        guard at == namesEnd else { throw corrupted("\(namesEnd - at) bytes after the attribute names") }
         let columnOf: [String: Int]
         do {
             columnOf = try PlaceSet.columnIndex(names)
@@ -452,6 +506,22 @@ extension PlaceSet {
             points: base.advanced(by: layout.points).assumingMemoryBound(to: SIMD4<Double>.self),
             latLon: latLon, ids: ids, positions: positions,
             gaps: base.advanced(by: layout.gaps).assumingMemoryBound(to: Double.self), dims: dims, mapping: mapping)
+        try PlaceFileCheck.tree(tree)
+        // The ids and names (version 1: and the attribute values), each valid UTF-8 without a NUL.
+        let numbered = u64(112) == 1
+        let perPlace = (numbered ? 1 : 2) + (version == 1 ? a : 0)
+        try PlaceFileCheck.strings(
+            base.advanced(by: layout.text).assumingMemoryBound(to: UInt8.self), count: textBytes, ends: ends,
+            strings: layout.strings
+        ) { j in
+            let f = j % perPlace + (numbered ? 1 : 0)
+            let place = j / perPlace
+            switch f {
+            case 0: return "the id of place \(place)"
+            case 1: return "the name of place \(place)"
+            default: return "the value of attribute \(quote(names[f - 2])) of place \(place)"
+            }
+        }
         var attributeColumns: [AttributeColumn]? = nil
         if version == 2 {
             var columns: [AttributeColumn] = []
@@ -466,7 +536,7 @@ extension PlaceSet {
                 default: for i in 0..<n { most = Swift.max(most, Int(numbers.load(fromByteOffset: 4 * i, as: UInt32.self))) }
                 }
                 guard most <= k else {
-                    throw GeoLocError(.parse, "corrupted place file: a value number of attribute column \(c) is out of range")
+                    throw corrupted("a value number of attribute column \(c) (\(most)) is out of range (\(k) values)")
                 }
                 let valueEnds = base.advanced(by: layout.valueEnds[c]).assumingMemoryBound(to: UInt32.self)
                 var last: UInt32 = 0
@@ -476,8 +546,14 @@ extension PlaceSet {
                     last = valueEnds[j]
                 }
                 guard down == 0, Int(last) == layout.valueBytes[c] || (k == 0 && layout.valueBytes[c] == 0) else {
-                    throw GeoLocError(.parse, "corrupted place file: the values of attribute column \(c) are out of order")
+                    throw corrupted(
+                        "the values of attribute column \(c) are out of order (their ends decrease or the last, \(last), is not its "
+                            + "\(layout.valueBytes[c]) bytes)")
                 }
+                try PlaceFileCheck.strings(
+                    base.advanced(by: layout.values[c]).assumingMemoryBound(to: UInt8.self), count: layout.valueBytes[c],
+                    ends: valueEnds, strings: k
+                ) { j in "value \(j) of attribute \(quote(names[c]))" }
                 columns.append(AttributeColumn(
                     viewingText: base.advanced(by: layout.values[c]).assumingMemoryBound(to: UInt8.self),
                     textBytes: layout.valueBytes[c], ends: valueEnds, values: k, numbers: numbers, width: w, count: n))

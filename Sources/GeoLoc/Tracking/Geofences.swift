@@ -109,8 +109,15 @@ public final class Geofences: @unchecked Sendable {
         for (i, p) in polygons.enumerated() {
             var ring = p.vertices
             if ring.count > 1 && ring.first == ring.last { ring.removeLast() }
-            guard ring.count >= 3 else {
-                throw GeoLocError(.invalidArgument, "polygons[\(i)]: a ring needs at least 3 vertices, it has \(ring.count)")
+            // Its distinct vertices: a repeated vertex (one after another, round the ring) adds
+            // no edge, so a ring of three identical vertices has one, not two.
+            var edges = 0
+            for k in ring.indices where ring[k] != ring[(k + 1) % ring.count] { edges += 1 }
+            let distinct = ring.isEmpty ? 0 : Swift.max(edges, 1)
+            guard distinct >= 3 else {
+                throw GeoLocError(
+                    .invalidArgument,
+                    "polygons[\(i)]: a ring needs at least 3 distinct vertices, it has \(distinct) (of \(p.vertices.count) given)")
             }
             // Unwrap: each longitude within 180° of its predecessor's.
             var lons = [ring[0].longitude]

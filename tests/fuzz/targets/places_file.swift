@@ -1,7 +1,8 @@
 // libFuzzer target: place files (geoloc_places_open). The bytes as a file of their own, and a
-// valid small file with the bytes as (offset, xor) edits and a cut, opened as it is (the
-// checksum must refuse it) and resealed (a fresh checksum: the checks behind it must refuse it
-// or give a set whose every place and query reads in bounds). Built by tests/fuzz/run.
+// valid file with the bytes as (offset, xor) edits and a cut, opened as it is (the checksum must
+// refuse it) and resealed (a fresh checksum: the checks behind it must refuse it, or give a set
+// whose every text reads back as UTF-8 without a NUL and whose every query agrees with brute
+// force over the file's own coordinates). Built by tests/fuzz/run.
 import CGeoLoc
 @_spi(Testing) import GeoLoc
 
@@ -40,6 +41,26 @@ private let placeFileTemplate: [[UInt8]] = {
     var files: [[UInt8]] = []
     let coords = [geoloc_coord(lat: 38.3, lon: -88.9), geoloc_coord(lat: -33.9, lon: 151.2), geoloc_coord(lat: 89.9, lon: 179.9),
                   geoloc_coord(lat: 0, lon: -180), geoloc_coord(lat: 51.5, lon: -0.1)]
+    // 100 places without attributes (a tree of 7 nodes, split gaps to forge), as saved and as
+    // version 1 (the same layout without attributes).
+    var many: OpaquePointer?
+    var pts: [geoloc_coord] = []
+    var g: UInt64 = 21
+    for _ in 0..<100 {
+        g = g &* 6364136223846793005 &+ 1442695040888963407
+        let u = Double(g >> 11) * 0x1p-53
+        g = g &* 6364136223846793005 &+ 1442695040888963407
+        pts.append(geoloc_coord(lat: asin(2 * u - 1) * 180 / Double.pi, lon: Double(g >> 11) * 0x1p-53 * 360 - 180))
+    }
+    let names = (0..<100).map { Array("Place \($0)".utf8CString) }
+    precondition(withArrayOfCStrings(names) { geoloc_places_create(pts, $0, $0, 100, nil, 0, nil, &many) } == GEOLOC_OK)
+    precondition(geoloc_places_save(many, placeFilePath) == GEOLOC_OK)
+    geoloc_places_destroy(many)
+    var v2 = readFile(placeFilePath)
+    files.append(v2)
+    v2[8] = 1
+    v2.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
+    files.append(v2)
     for numbered in [false, true] {
         var set: OpaquePointer?
         let ok = withArrayOfCStrings(["a", "bb", "", "d", "e"].map { Array($0.utf8CString) }) { ids in
@@ -80,7 +101,8 @@ private func readFile(_ path: String) -> [UInt8] {
 }
 
 /// Writes `bytes` as a file and opens it: a failure must come with a message; a set must read
-/// back and answer queries.
+/// back (every text under the buffer contract: no NUL inside, valid UTF-8) and answer queries as
+/// brute force over its own coordinates does.
 @discardableResult
 private func fuzzPlaceFile(_ bytes: [UInt8]) -> geoloc_status {
     guard let f = fopen(placeFilePath, "wb") else { return GEOLOC_E_INTERNAL }
@@ -92,32 +114,61 @@ private func fuzzPlaceFile(_ bytes: [UInt8]) -> geoloc_status {
         precondition(places == nil && strlen(geoloc_last_error()) > 0)
         return st
     }
-    var count = 0, needed = 0, attrs = 0
+    var count = 0, attrs = 0
     precondition(geoloc_places_count(places, &count) == GEOLOC_OK)
     precondition(geoloc_places_attribute_count(places, &attrs) == GEOLOC_OK)
-    var buf = [CChar](repeating: 0, count: 64)
-    var names: [[CChar]] = []
+    var names: [String] = []
     for j in 0..<attrs {
-        precondition(geoloc_places_attribute_name(places, j, &buf, buf.count, &needed) != GEOLOC_E_INTERNAL)
-        names.append(buf)
-    }
-    for i in 0..<min(count, 64) {
-        var c = geoloc_coord()
-        precondition(geoloc_places_coord(places, i, &c) == GEOLOC_OK && abs(c.lat) <= 90 && c.lon >= -180 && c.lon < 180)
-        _ = geoloc_places_id(places, i, &buf, buf.count, &needed)
-        _ = geoloc_places_name(places, i, &buf, buf.count, &needed)
-        for name in names { _ = geoloc_places_attribute(places, i, name, &buf, buf.count, &needed) }
-    }
-    var matches = [geoloc_match](repeating: geoloc_match(), count: 8)
-    var n = 0
-    for q in [geoloc_coord(lat: 38, lon: -89), geoloc_coord(lat: -90, lon: 0), geoloc_coord(lat: 0, lon: 179.99)] {
-        for st in [
-            geoloc_places_within(places, q, 20000, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0, &matches, matches.count, &n),
-            geoloc_places_nearest(places, q, 3, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, .infinity, &matches, matches.count, &n),
-        ] {
-            precondition(st == GEOLOC_OK || st == GEOLOC_E_BUFFER_TOO_SMALL)
-            for m in matches.prefix(min(n, matches.count)) { precondition(m.index < count && m.distance.isFinite) }
+        guard let name = readText({ geoloc_places_attribute_name(places, j, $0, $1, $2) }) else {
+            preconditionFailure("attribute name \(j) does not read")
         }
+        names.append(name)
+    }
+    var coords: [geoloc_coord] = []
+    for i in 0..<count {
+        var c = geoloc_coord()
+        precondition(geoloc_places_coord(places, i, &c) == GEOLOC_OK)
+        expectCoordinate(c)
+        coords.append(c)
+        precondition(readText({ geoloc_places_id(places, i, $0, $1, $2) }) != nil)
+        precondition(readText({ geoloc_places_name(places, i, $0, $1, $2) }) != nil)
+        for name in names { readText({ geoloc_places_attribute(places, i, name, $0, $1, $2) }) }
+    }
+    var matches = [geoloc_match](repeating: geoloc_match(), count: count + 1)
+    var n = 0
+    let queries = [geoloc_coord(lat: 38, lon: -89), geoloc_coord(lat: -90, lon: 0), geoloc_coord(lat: 0, lon: 179.99)]
+        + coords.prefix(2).map { geoloc_coord(lat: $0.lat * 0.999, lon: $0.lon * 0.999) }
+    for q in queries {
+        // Brute force over the file's own coordinates, in kilometers.
+        let brute = coords.map { c -> Double in
+            var d = 0.0
+            precondition(geoloc_distance(q, c, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, &d) == GEOLOC_OK)
+            return d
+        }
+        let close = { (a: Double, b: Double) in abs(a - b) <= 1e-9 * max(abs(a), abs(b)) + 1e-9 }
+        for radius in [20000.0, 3000.0] {
+            precondition(geoloc_places_within(places, q, radius, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 0,
+                                              &matches, matches.count, &n) == GEOLOC_OK)
+            var found = Set<Int>()
+            for m in matches.prefix(n) {
+                precondition(m.index < count && found.insert(m.index).inserted, "within: index \(m.index) twice or out of range")
+                precondition(close(m.distance, brute[m.index]) && m.distance <= radius,
+                             "within: place \(m.index) at \(m.distance) km, brute force \(brute[m.index])")
+            }
+            for i in 0..<count where brute[i] <= radius && !found.contains(i) {
+                precondition(close(brute[i], radius), "within \(radius) km missed place \(i) at \(brute[i]) km")
+            }
+        }
+        let k = min(3, count)
+        precondition(geoloc_places_nearest(places, q, k, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, .infinity,
+                                           &matches, matches.count, &n) == GEOLOC_OK)
+        precondition(n == k, "nearest \(k) gave \(n)")
+        let sorted = brute.sorted()
+        for (j, m) in matches.prefix(n).enumerated() {
+            precondition(m.index < count && close(m.distance, brute[m.index]) && close(m.distance, sorted[j]),
+                         "nearest #\(j): place \(m.index) at \(m.distance) km, brute force \(brute[m.index]), the \(j)th nearest \(sorted[j])")
+        }
+        precondition(Set(matches.prefix(n).map(\.index)).count == n, "nearest named a place twice")
     }
     geoloc_places_destroy(places)
     precondition(geoloc_places_count(places, &count) == GEOLOC_E_INVALID_ARGUMENT, "use after destroy not caught")

@@ -1,0 +1,344 @@
+@_spi(CABI) @_spi(Testing) @testable import GeoLoc
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Forged place files (issue 21, "a place file is validated, not trusted"): files edited and then
+/// resealed with a fresh checksum, as another program, a cache or a download could hand over.
+/// Each finding of the issue is a test named after it: every forged file is refused with `.parse`
+/// and a message that says what is wrong, where 0.3 opened it and answered wrongly.
+///
+/// The files: 100 places without attributes saved as they are (version 2) and the same bytes as
+/// version 1 (without attributes the layouts are the same: 0.3 opens them), and the fixtures
+/// tests/places/gazetteer-v1.places and places-v1.places (saved by libgeoloc 0.3.0).
+final class PlaceFileForgedTests: XCTestCase {
+    static let fixtures = String(#filePath.dropLast("Tests/GeoLocTests/PlaceFileForgedTests.swift".count)) + "tests/places/"
+
+    func c(_ lat: Double, _ lon: Double) -> Coordinate { try! Coordinate(latitude: lat, longitude: lon) }
+
+    /// The 100 places (ids "p0"..., names "Place 0"...), saved: [version 1 bytes, version 2 bytes].
+    lazy var base: [[UInt8]] = {
+        var g = SplitMix64(seed: 21)
+        var b = PlaceSetBuilder()
+        for i in 0..<100 {
+            try! b.append(c(g.latitude(), g.uniform(-180, 180)), id: "p\(i)", name: "Place \(i)", attributes: [])
+        }
+        let path = NSTemporaryDirectory() + "geoloc-forged-\(getpid()).places"
+        try! b.build().save(to: path)
+        defer { unlink(path) }
+        let v2 = [UInt8](try! Data(contentsOf: URL(fileURLWithPath: path)))
+        var v1 = v2
+        v1[8] = 1
+        v1.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
+        return [v1, v2]
+    }()
+
+    func layout(_ file: [UInt8]) -> PlaceFileLayout {
+        func u64(_ at: Int) -> Int { (0..<8).reduce(0) { $0 | Int(file[at + $1]) << (8 * $1) } }
+        return PlaceFileLayout(
+            version: UInt32(file[8]), count: u64(24), attributes: 0, numberedIDs: false, bucket: Int(file[20]),
+            textBytes: u64(40), namesBytes: u64(48))!
+    }
+
+    func find(_ text: String, in file: [UInt8]) -> Int {
+        let t = Array(text.utf8)
+        return (0...(file.count - t.count)).first { Array(file[$0..<($0 + t.count)]) == t }!
+    }
+
+    func putDouble(_ v: Double, _ at: Int, _ f: inout [UInt8]) {
+        for k in 0..<8 { f[at + k] = UInt8(truncatingIfNeeded: v.bitPattern >> (8 * UInt64(k))) }
+    }
+
+    func double(_ at: Int, _ f: [UInt8]) -> Double {
+        Double(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(f[at + $1]) << (8 * UInt64($1)) })
+    }
+
+    /// Each base file edited by `edit`, resealed and opened: `.parse`, a message with `says`.
+    func refused(_ says: String, versions: [Int] = [1, 2], file: StaticString = #filePath, line: UInt = #line,
+                 _ edit: (inout [UInt8], PlaceFileLayout) -> Void) {
+        for v in versions {
+            var bytes = base[v - 1]
+            edit(&bytes, layout(bytes))
+            refused(bytes, says, file: file, line: line)
+        }
+    }
+
+    func refused(_ bytes: [UInt8], _ says: String, file: StaticString = #filePath, line: UInt = #line) {
+        var bytes = bytes
+        bytes.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
+        bytes.withUnsafeBytes { raw in
+            do throws(GeoLocError) {
+                let s = try PlaceSet.open(fileBytes: raw)
+                XCTFail("a forged file opened (\(s.count) places); expected \(says)", file: file, line: line)
+            } catch {
+                XCTAssertEqual(error.code, .parse, error.message, file: file, line: line)
+                XCTAssertTrue(error.message.contains("corrupted place file") && error.message.contains(says),
+                              "\(error.message) does not say \(says)", file: file, line: line)
+            }
+        }
+    }
+
+    func testForgedFilesStartFromFilesThatOpen() throws {
+        for v in [1, 2] {
+            var bytes = base[v - 1]
+            bytes.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
+            XCTAssertEqual(bytes, base[v - 1])
+            let s = try bytes.withUnsafeBytes { raw throws(GeoLocError) in try PlaceSet.open(fileBytes: raw) }
+            XCTAssertEqual(s.count, 100)
+            XCTAssertEqual(s.name(at: 57), "Place 57")
+        }
+    }
+
+    /// 0.3: a NUL inside a name gave the C door `needed` 4 with strlen 2.
+    func testForgedNulInsideAnIdOrNameIsRefused() {
+        refused("the name of place 57 holds a NUL byte") { f, _ in f[find("Place 57", in: f) + 2] = 0 }
+        refused("the id of place 42 holds a NUL byte") { f, _ in f[find("p42Place", in: f) + 1] = 0 }
+    }
+
+    /// 0.3: invalid UTF-8 reached a C caller as U+FFFD.
+    func testForgedInvalidUTF8IsRefused() {
+        // A stray byte, a lead byte alone, a surrogate, overlong forms, above U+10FFFF.
+        for bad: [UInt8] in [[0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xF4, 0x90, 0x80, 0x80]] {
+            refused("the name of place 57 is not valid UTF-8") { f, _ in
+                let at = find("Place 57", in: f) + 4
+                f.replaceSubrange(at..<(at + bad.count), with: bad)
+            }
+        }
+        // Valid as a whole, but "é" split between the name of place 1 and the id of place 2.
+        refused("the name of place 1 is not valid UTF-8") { f, _ in
+            let at = find("p2Place 2", in: f)
+            f[at - 1] = 0xC3
+            f[at] = 0xA9
+        }
+    }
+
+    /// 0.3: a gazetteer opened on such a file answered reverse geocoding "Spring" (needed 15).
+    func testForgedGazetteerWithANulInANameIsRefused() throws {
+        let fixture = PlaceFileForgedTests.fixtures + "gazetteer-v1.places"
+        var f = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture)))
+        XCTAssertEqual(f[8], 1)
+        f[find("Springfield", in: f) + 6] = 0
+        f.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
+        let path = NSTemporaryDirectory() + "geoloc-forged-gazetteer-\(getpid()).places"
+        try Data(f).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        assertThrows(.parse) { () throws(GeoLocError) in _ = try Gazetteer(path: path) }
+        do {
+            _ = try Gazetteer(path: path)
+        } catch {
+            XCTAssertTrue(error.message.contains("the name of place 0 holds a NUL byte"), error.message)
+        }
+        let g = try Gazetteer(path: fixture)
+        XCTAssertEqual(try g.text(ofPlace: try XCTUnwrap(g.places.nearest(to: c(39.8, -89.6)).first).index), "Springfield, IL")
+    }
+
+    /// 0.3: NaN or zeroed unit vectors made nearest return 0 results.
+    func testForgedNanOrZeroedUnitVectorsAreRefused() {
+        refused("does not match its coordinates") { f, l in putDouble(.nan, l.points + 32 * 10, &f) }
+        refused("does not match its coordinates") { f, l in for k in 0..<4 { putDouble(0, l.points + 32 * 10 + 8 * k, &f) } }
+        refused("does not match its coordinates") { f, l in putDouble(0.5 * double(l.points + 32 * 10 + 24, f), l.points + 32 * 10 + 24, &f) }
+    }
+
+    /// 0.3: bad split gaps or boxes made a 20,000 km `within` find 0 of 100.
+    func testForgedSplitGapsOrBoxAreRefused() {
+        XCTAssertEqual(layout(base[1]).internalCount, 7)
+        let gap = "of the index does not bound the points below it"
+        refused(gap) { f, l in putDouble(-2, l.gaps, &f) }       // the root's left half reaches past its gap
+        refused(gap) { f, l in putDouble(2, l.gaps + 8, &f) }    // its right half starts before its gap
+        refused(gap) { f, l in putDouble(.nan, l.gaps + 16, &f) }
+        refused("node 0 of the index") { f, l in                 // low above high
+            let low = double(l.gaps, f), high = double(l.gaps + 8, f)
+            putDouble(high + 0.5, l.gaps, &f)
+            putDouble(low, l.gaps + 8, &f)
+        }
+        refused("bounding box does not hold its points") { f, _ in for k in 0..<3 { putDouble(-1, 88 + 8 * k, &f) } }
+        refused("bounding box does not hold its points") { f, _ in putDouble(.nan, 64, &f) }
+    }
+
+    /// 0.3: place 58 came first at 3,024 km when it is 11,242 km away (a search finds a place by
+    /// its vector and measures it from its coordinates). Two places exchange coordinates; the
+    /// tree still holds their vectors.
+    func testForgedCoordinatesThatLeaveTheirVectorsAreRefused() {
+        refused("does not match its coordinates") { f, l in
+            let p = l.latLon + 16 * 5, q = l.latLon + 16 * 80
+            let a = Array(f[p..<(p + 16)])
+            f.replaceSubrange(p..<(p + 16), with: f[q..<(q + 16)])
+            f.replaceSubrange(q..<(q + 16), with: a)
+        }
+    }
+
+    /// 0.3: a file whose index maps all say place 0 returned index 0 five times.
+    func testForgedRepeatedPlaceIndexIsRefused() {
+        refused("index maps repeat a place") { f, l in for k in 0..<(4 * l.count) { f[l.ids + k] = 0 } }
+        refused("index maps repeat a place") { f, l in for k in 0..<4 { f[l.ids + 4 + k] = f[l.ids + k] } }
+    }
+
+    /// Attribute values (a column's values in version 2, the places' strings in version 1) and
+    /// names.
+    func testForgedAttributeTextIsRefused() throws {
+        var b = PlaceSetBuilder(attributeNames: ["state"])
+        for (i, v) in ["Ohio", "Illinois", "Ohio"].enumerated() {
+            try b.append(c(Double(i), Double(2 * i)), id: "i\(i)", name: "n\(i)", attributes: [v])
+        }
+        let path = NSTemporaryDirectory() + "geoloc-forged-attributes-\(getpid()).places"
+        try b.build().save(to: path)
+        defer { unlink(path) }
+        let v2 = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let v1 = [UInt8](try Data(contentsOf: URL(fileURLWithPath: PlaceFileForgedTests.fixtures + "places-v1.places")))
+        for (bad, says) in [(UInt8(0), "holds a NUL byte"), (0xFF, "is not valid UTF-8")] {
+            var f = v2
+            f[find("Illinois", in: f) + 3] = bad
+            refused(f, "value 1 of attribute \"state\" \(says)")
+            f = v1
+            f[find("Land of Lincoln", in: f) + 3] = bad
+            refused(f, "the value of attribute \"note\" of place 0 \(says)")
+        }
+        var f = v2
+        f[find("state", in: f) + 2] = 0
+        refused(f, "attribute name 0 holds a NUL byte")
+    }
+
+    func putU64(_ v: UInt64, _ at: Int, _ f: inout [UInt8]) {
+        for k in 0..<8 { f[at + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt64(k))) }
+    }
+
+    func putU32(_ v: UInt32, _ at: Int, _ f: inout [UInt8]) {
+        for k in 0..<4 { f[at + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(k))) }
+    }
+
+    /// Header counts that overflow a size or do not fit the file: refused before anything is
+    /// allocated or read by them, naming the count.
+    func testForgedCountsThatOverflowOrLeaveTheFileAreRefused() {
+        let edits: [(Int, UInt64, String)] = [
+            (24, 1 << 62, "its count of places (4611686018427387904) is larger than the file could hold"),
+            (24, .max, "its count of places"),
+            (24, 101, "its counts (101 places, 0 attribute columns"),
+            (32, 1 << 40, "its count of attribute columns (1099511627776)"),
+            (40, 1 << 40, "its text's size in bytes (1099511627776)"),
+            (40, 8, "make a file of"),
+            (48, .max, "its attribute names' size in bytes"),
+            (112, 6, "unknown flags 0x6"),
+        ]
+        for (at, value, says) in edits {
+            refused(says) { f, _ in putU64(value, at, &f) }
+        }
+        refused("its leaf size 0 is not in 1...4096") { f, _ in putU32(0, 20, &f) }
+        refused("its leaf size 8192 is not in 1...4096") { f, _ in putU32(8192, 20, &f) }
+        for v in [1, 2] {
+            var f = base[v - 1]
+            putU64(UInt64(f.count + 64), 56, &f)
+            opened(f, .parse, "truncated place file")
+            f = base[v - 1]
+            putU32(3, 8, &f)
+            opened(f, .unsupported, "place file version 3 is newer")
+        }
+    }
+
+    /// The bytes, resealed, opened: the error `code` with a message holding `says`.
+    func opened(_ bytes: [UInt8], _ code: GeoLocError.Code, _ says: String, file: StaticString = #filePath, line: UInt = #line) {
+        var bytes = bytes
+        bytes.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
+        bytes.withUnsafeBytes { raw in
+            do throws(GeoLocError) {
+                _ = try PlaceSet.open(fileBytes: raw)
+                XCTFail("a forged file opened; expected \(says)", file: file, line: line)
+            } catch {
+                XCTAssertEqual(error.code, code, error.message, file: file, line: line)
+                XCTAssertTrue(error.message.contains(says), "\(error.message) does not say \(says)", file: file, line: line)
+            }
+        }
+    }
+
+    /// Tree indices, positions and split dimensions out of range; coordinates out of range.
+    func testForgedTreeIndicesOutOfRangeAreRefused() {
+        refused("the place index at tree position 2 (100) is out of range (100 places)") { f, l in putU32(100, l.ids + 8, &f) }
+        refused("the place index at tree position 3 (-1) is out of range") { f, l in putU32(.max, l.ids + 12, &f) }
+        refused("the tree position of place 7 (2147483647) is out of range") { f, l in putU32(0x7FFF_FFFF, l.positions + 28, &f) }
+        refused("node 4 of the index splits along dimension 3, not 0, 1 or 2") { f, l in f[l.dims + 4] = 3 }
+        refused("a coordinate is out of range (91,") { f, l in putDouble(91, l.latLon + 16 * 9, &f) }
+        refused("a coordinate is out of range") { f, l in putDouble(.infinity, l.latLon + 16 * 9 + 8, &f) }
+    }
+
+    /// String offsets that leave the text.
+    func testForgedTextOffsetsAreRefused() {
+        refused("the text's offsets are out of order (string 11 ends at") { f, l in putU32(.max, l.ends + 40, &f) }
+        refused("its last string ends at") { f, l in
+            let at = l.ends + 4 * (l.strings - 1)
+            let end = (0..<4).reduce(UInt32(0)) { $0 | UInt32(f[at + $1]) << (8 * UInt32($1)) }
+            putU32(end + 1, at, &f)
+        }
+    }
+
+    /// Version 2's column table and column sections, and the names section, pointing outside the
+    /// file or past their values.
+    func testForgedAttributeTablesPointingOutsideAreRefused() throws {
+        var b = PlaceSetBuilder(attributeNames: ["state"])
+        for (i, v) in ["Ohio", "Illinois", "Ohio"].enumerated() {
+            try b.append(c(Double(1 + 2 * i), Double(2 + 2 * i)), id: "i\(i)", name: "n\(i)", attributes: [v])
+        }
+        let path = NSTemporaryDirectory() + "geoloc-forged-tables-\(getpid()).places"
+        try b.build().save(to: path)
+        defer { unlink(path) }
+        let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let l = try XCTUnwrap(PlaceFileLayout(
+            version: 2, count: 3, attributes: 1, numberedIDs: false, bucket: Int(file[20]), textBytes: Int(file[40]),
+            namesBytes: 9, valueCounts: [2], valueBytes: [12]))
+        XCTAssertEqual(l.size, file.count)
+        XCTAssertEqual(Array(file[l.values[0]..<(l.values[0] + 12)]), Array("OhioIllinois".utf8))
+        func edited(_ edit: (inout [UInt8]) -> Void) -> [UInt8] {
+            var f = file
+            edit(&f)
+            return f
+        }
+        refused(edited { putU64(4, l.columns, &$0) }, "attribute column 0 has 4 distinct values for 3 places")
+        refused(edited { putU64(1 << 40, l.columns + 8, &$0) },
+                "the values of attribute column 0 (1099511627776 bytes) are larger than the file")
+        refused(edited { putU64(100, l.columns + 8, &$0) }, "the column table's sizes) make a file of")
+        refused(edited { $0[l.numbers[0] + 1] = 200 }, "a value number of attribute column 0 (200) is out of range (2 values)")
+        refused(edited { putU64(1000, l.valueEnds[0], &$0) }, "the values of attribute column 0 are out of order")
+        refused(edited { putU32(11, l.valueEnds[0] + 4, &$0) }, "the values of attribute column 0 are out of order")
+        refused(edited { putU32(200, l.names, &$0) }, "attribute name 0 (200 bytes) runs past the end of the names section")
+        refused(edited { putU32(4, l.names, &$0) }, "1 bytes after the attribute names")
+        refused(edited { $0[l.names + 5] = 0xC0 }, "attribute name 0 is not valid UTF-8")
+    }
+
+    /// The text check agrees with the standard library's UTF-8 validation (plus "no NUL") on
+    /// every slice of mixed texts, and never names a byte past the end: a slice that ends where
+    /// a 16-byte step ends once read the byte after it.
+    func testTextCheckOnEverySlice() {
+        let texts = [Array("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH".utf8), Array("Zürich São Paulo Łódź 東京 abcdefghijklmnop𝄞".utf8),
+                     Array("abc\u{0}defghijklmnopqrstu".utf8), [0x61, 0x62, 0xC3, 0x28, 0x61, 0x62, 0xED, 0xA0, 0x80, 0xF4, 0x90, 0x80, 0x80]]
+        for t in texts {
+            for start in 0..<t.count {
+                for end in start...t.count {
+                    let slice = Array(t[start..<end]) + [0]  // a zero after it, as the padding of a file
+                    let valid = String(validating: slice[..<(end - start)], as: UTF8.self).map { !$0.utf8.contains(0) } ?? false
+                    let bad = slice.withUnsafeBufferPointer { PlaceFileCheck.utf8Problem($0.baseAddress!, count: end - start).bad }
+                    XCTAssertEqual(bad == nil, valid, "\(slice)")
+                    if let bad { XCTAssertLessThan(bad, end - start) }
+                }
+            }
+        }
+    }
+
+    /// The check's polynomial vectors agree with the index's (libm's) within the tolerance over a
+    /// grid of coordinates, the poles, the equator and the antimeridian: a genuine file opens.
+    func testVectorCheckAcceptsEveryCoordinate() {
+        var worst = 0
+        for lat in stride(from: -90.0, through: 90.0, by: 0.37) {
+            for lon in stride(from: -180.0, to: 180.0, by: 0.53) {
+                let v = unitVector(latitude: lat, longitude: lon)
+                let w = cos(lat * (Double.pi / 180))
+                worst += PlaceFileCheck.vectorMismatch(SIMD4(v.x, v.y, v.z, w), latitude: lat, longitude: lon) ? 1 : 0
+            }
+        }
+        XCTAssertEqual(worst, 0)
+        for (lat, lon) in [(90.0, 0.0), (-90.0, 179.9), (0.0, -180.0), (0.0, 90.0), (0.0, -90.0), (45.0, 135.0)] {
+            let v = unitVector(latitude: lat, longitude: lon)
+            XCTAssertFalse(PlaceFileCheck.vectorMismatch(
+                SIMD4(v.x, v.y, v.z, cos(lat * (Double.pi / 180))), latitude: lat, longitude: lon))
+        }
+    }
+}

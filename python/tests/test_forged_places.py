@@ -1,0 +1,409 @@
+"""Forged place files (issue 21, "a place file is validated, not trusted"): files edited and then
+resealed with a fresh checksum, as another program, a cache or a download could hand over. Each
+finding of the issue is a test named after it; every forged file must be refused by
+``Places.open`` (and ``Gazetteer.open``) with a ParseError that says what is wrong, where 0.3
+opened it and answered wrongly.
+
+The files are made here: a set of 100 places without attributes saved by the library (format
+version 2) and the same bytes as version 1 (without attributes the two layouts are the same, so
+0.3 opens them), and tests/places/gazetteer-v1.places (four places saved by libgeoloc 0.3.0).
+The layout and the checksum are the format's, as Sources/GeoLoc/Places/PlaceFile.swift
+specifies them."""
+
+from __future__ import annotations
+
+import math
+import os
+import struct
+
+import numpy
+import pytest
+
+import geoloc
+from geoloc import Gazetteer, Places
+
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                        "tests", "places")
+MASK = (1 << 64) - 1
+
+
+# -- the format ----------------------------------------------------------------------------------
+
+def _step(lane, word):
+    x = ((lane ^ word) * 0x9FB21C651E98DF25) & MASK
+    return x ^ (x >> 32)
+
+
+def checksum(b):
+    """The place file checksum: four lanes over the little-endian 8-byte words (bytes 120..127
+    read as 0), the tail in lane 4, folded with the length."""
+    n = len(b)
+    lanes = [0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0, 0x082EFA98EC4E6C89]
+    words = [0 if i == 120 else struct.unpack_from("<Q", b, i)[0] for i in range(0, n - n % 8, 8)]
+    full = (n // 32) * 4
+    for k, w in enumerate(words[:full]):
+        lanes[k % 4] = _step(lanes[k % 4], w)
+    for k, w in enumerate(words[full:]):
+        lanes[k] = _step(lanes[k], w)
+    if n % 8:
+        lanes[3] = _step(lanes[3], int.from_bytes(b[n - n % 8:], "little"))
+    h = _step(n, lanes[0])
+    for lane in lanes[1:]:
+        h = _step(h, lane)
+    return _step(h, 0x5851F42D4C957F2D)
+
+
+def reseal(b):
+    b = bytearray(b)
+    struct.pack_into("<Q", b, 120, checksum(b))
+    return bytes(b)
+
+
+def layout(b):
+    """Where each section starts (and the counts), from the header."""
+    u32 = lambda at: struct.unpack_from("<I", b, at)[0]  # noqa: E731
+    u64 = lambda at: struct.unpack_from("<Q", b, at)[0]  # noqa: E731
+    version, bucket, n, a = u32(8), u32(20), u64(24), u64(32)
+    numbered = u64(112) == 1
+    depth = 0
+    while (n + (1 << depth) - 1) >> depth > bucket:
+        depth += 1
+    m = (1 << depth) - 1
+    strings = n * ((1 if numbered else 2) + (a if version == 1 else 0))
+    at = 128
+    out = {"version": version, "n": n, "a": a, "m": m, "strings": strings, "text_bytes": u64(40)}
+
+    def section(size):
+        nonlocal at
+        start = (at + 63) & ~63
+        at = start + size
+        return start
+
+    out["columns"] = section(16 * a if version == 2 else 0)
+    for name, size in [("points", 32 * n), ("latlon", 16 * n), ("ids", 4 * n), ("positions", 4 * n),
+                       ("gaps", 16 * m), ("dims", m), ("ends", 4 * strings),
+                       ("absent", 8 * ((n * a + 63) // 64) if version == 1 else 0), ("text", u64(40))]:
+        out[name] = section(size)
+    return out
+
+
+def put_f64(b, at, *values):
+    struct.pack_into("<%dd" % len(values), b, at, *values)
+
+
+def f64(b, at):
+    return struct.unpack_from("<d", b, at)[0]
+
+
+# -- the files -----------------------------------------------------------------------------------
+
+def _points():
+    rng = numpy.random.default_rng(21)
+    lat = numpy.degrees(numpy.arcsin(rng.uniform(-1, 1, 100)))
+    lon = rng.uniform(-180, 180, 100)
+    return list(zip(lat.tolist(), lon.tolist()))
+
+
+POINTS = _points()
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    """The 100 places saved by the library: {1: bytes as version 1, 2: bytes as saved}."""
+    path = tmp_path_factory.mktemp("forged") / "base.places"
+    records = [{"lat": lat, "lon": lon, "id": "p%d" % i, "name": "Place %d" % i} for i, (lat, lon) in enumerate(POINTS)]
+    with Places.from_records(records) as p:
+        p.save(path)
+    data = path.read_bytes()
+    assert data[8] in (1, 2) and struct.unpack_from("<Q", data, 32)[0] == 0
+    v1 = bytearray(data)
+    struct.pack_into("<I", v1, 8, 1)
+    return {1: reseal(v1), 2: reseal(data)}
+
+
+def refused(tmp_path, data, *words):
+    """The forged bytes, opened: a ParseError whose message has every one of `words`."""
+    path = tmp_path / ("forged-%d.places" % len(os.listdir(tmp_path)))
+    path.write_bytes(data)
+    with pytest.raises(geoloc.ParseError) as e:
+        Places.open(path).close()
+    message = str(e.value)
+    assert "corrupted place file" in message
+    for w in words:
+        assert w in message, message
+    return message
+
+
+def edited(data, edit):
+    b = bytearray(data)
+    edit(b, layout(b))
+    return reseal(b)
+
+
+VERSIONS = [1, 2]
+
+
+def test_forged_files_start_from_files_that_open(saved, tmp_path):
+    """The unedited files (resealing changes nothing) open and hold the 100 places."""
+    for v in VERSIONS:
+        path = tmp_path / ("v%d.places" % v)
+        path.write_bytes(saved[v])
+        with Places.open(path) as p:
+            assert len(p) == 100 and p.name(57) == "Place 57" and tuple(p.coord(3)) == POINTS[3]
+
+
+def test_files_whose_text_ends_on_a_16_byte_step_open(tmp_path):
+    """Ids and names (16 and 32 bytes) and attribute values ending exactly where a 16-byte step
+    of the text check ends: a check that read one byte past them took the padding's zero for a
+    NUL and refused the shipped gazetteer."""
+    rows = [{"lat": 1.0, "lon": 2.0, "id": "abcdefgh", "name": "ijklmnop", "a": "0123456789abcdef"},
+            {"lat": 3.0, "lon": 4.0, "id": "qrstuvwx", "name": "Zürich!", "a": "Łódź abcdefghij"}]
+    for k in (1, 2):
+        path = tmp_path / ("aligned-%d.places" % k)
+        with Places.from_records(rows[:k]) as p:
+            p.save(path)
+        with Places.open(path) as p:
+            assert len(p) == k and p.name(k - 1) == rows[k - 1]["name"]
+
+
+# -- the findings --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_forged_nul_inside_an_id_or_name_is_refused(saved, tmp_path, v):
+    """0.3: a NUL inside a name gave `needed` 4 with strlen 2 to a C caller."""
+    def nul_in(text):
+        def edit(b, _):
+            b[b.index(text) + 2] = 0
+        return edit
+    assert "the name of place 57 holds a NUL byte" in refused(tmp_path, edited(saved[v], nul_in(b"Place 57")))
+    assert "the id of place 42 holds a NUL byte" in refused(tmp_path, edited(saved[v], nul_in(b"p42Place")))
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_forged_invalid_utf8_is_refused(saved, tmp_path, v):
+    """0.3: invalid UTF-8 in a name reached a C caller as U+FFFD."""
+    # A stray byte, a lead byte without its continuation, a surrogate, overlong forms, a code
+    # point above U+10FFFF: each in place of bytes of "e 57".
+    for bad in [b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xc0\x80", b"\xe0\x80\x80", b"\xf4\x90\x80\x80"]:
+        def edit(b, _, bad=bad):
+            at = b.index(b"Place 57") + 4
+            b[at:at + len(bad)] = bad
+        assert "the name of place 57 is not valid UTF-8" in refused(tmp_path, edited(saved[v], edit))
+
+    # Valid text as a whole, but a string that ends inside a character: "Place 1" + "é" split
+    # between the name of place 1 and the id of place 2.
+    def split(b, L):
+        at = b.index(b"p2Place 2")
+        b[at - 1:at + 1] = b"\xc3\xa9"
+    assert "the name of place 1 is not valid UTF-8" in refused(tmp_path, edited(saved[v], split))
+
+
+def test_forged_gazetteer_with_a_nul_in_a_name_is_refused(tmp_path):
+    """0.3: a gazetteer opened on such a file answered reverse_geocode "Spring" (needed 15)."""
+    data = open(os.path.join(FIXTURES, "gazetteer-v1.places"), "rb").read()
+    assert data[8] == 1 and reseal(data) == data
+    b = bytearray(data)
+    b[b.index(b"Springfield") + 6] = 0
+    path = tmp_path / "gazetteer.places"
+    path.write_bytes(reseal(b))
+    with pytest.raises(geoloc.ParseError, match="the name of place 0 holds a NUL byte"):
+        Gazetteer.open(path)
+    # The fixture itself is a gazetteer.
+    path.write_bytes(data)
+    assert Gazetteer.open(path).reverse_geocode((39.8, -89.6)) == "Springfield, IL"
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_forged_nan_or_zeroed_unit_vectors_are_refused(saved, tmp_path, v):
+    """0.3: a NaN or zeroed unit vector made nearest return 0 results."""
+    def nan(b, L):
+        put_f64(b, L["points"] + 32 * 10, math.nan)
+    def zero(b, L):
+        put_f64(b, L["points"] + 32 * 10, 0.0, 0.0, 0.0, 0.0)
+    def cosine(b, L):
+        put_f64(b, L["points"] + 32 * 10 + 24, 0.5 * f64(b, L["points"] + 32 * 10 + 24))
+    for edit in [nan, zero, cosine]:
+        assert "does not match its coordinates" in refused(tmp_path, edited(saved[v], edit), "the unit vector of place")
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_forged_split_gaps_or_box_are_refused(saved, tmp_path, v):
+    """0.3: bad split gaps or boxes made a 20,000 km `within` find 0 of 100."""
+    def gap_low(b, L):
+        put_f64(b, L["gaps"], -2.0)          # the root's left half reaches past its gap
+    def gap_high(b, L):
+        put_f64(b, L["gaps"] + 8, 2.0)       # the right half starts before its gap
+    def gap_nan(b, L):
+        put_f64(b, L["gaps"] + 16, math.nan)
+    def inverted(b, L):                     # low above high: a query between them skips a half
+        low, high = f64(b, L["gaps"]), f64(b, L["gaps"] + 8)
+        put_f64(b, L["gaps"], high + 0.5, low)
+    for edit in [gap_low, gap_high, gap_nan]:
+        refused(tmp_path, edited(saved[v], edit), "of the index does not bound the points below it")
+    refused(tmp_path, edited(saved[v], inverted), "node 0 of the index")
+
+    def box(b, L):
+        put_f64(b, 88, -1.0, -1.0, -1.0)     # the high corner below every point
+    def box_nan(b, L):
+        put_f64(b, 64, math.nan)
+    for edit in [box, box_nan]:
+        refused(tmp_path, edited(saved[v], edit), "bounding box does not hold its points")
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_forged_coordinates_that_leave_their_vectors_are_refused(saved, tmp_path, v):
+    """0.3: place 58 came first at 3,024 km when it is 11,242 km away (vectors and coordinates
+    that disagree: the search finds a place by its vector, the distance is measured from its
+    coordinates). Two places exchange coordinates; the tree still holds its vectors."""
+    def swap(b, L):
+        p, q = L["latlon"] + 16 * 5, L["latlon"] + 16 * 80
+        b[p:p + 16], b[q:q + 16] = b[q:q + 16], b[p:p + 16]
+    refused(tmp_path, edited(saved[v], swap), "the unit vector of place", "does not match its coordinates")
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_forged_repeated_place_index_is_refused(saved, tmp_path, v):
+    """0.3: a file whose index maps all say place 0 returned index 0 five times."""
+    def all_zero(b, L):
+        b[L["ids"]:L["ids"] + 4 * L["n"]] = bytes(4 * L["n"])
+    def one_repeated(b, L):
+        b[L["ids"] + 4:L["ids"] + 8] = b[L["ids"]:L["ids"] + 4]
+    for edit in [all_zero, one_repeated]:
+        refused(tmp_path, edited(saved[v], edit), "index maps repeat a place")
+
+
+def test_forged_attribute_text_is_refused(tmp_path):
+    """Attribute values and names: a NUL or invalid UTF-8 in a value (a column's values in
+    version 2, the places' strings in version 1) or a NUL in a name."""
+    records = [{"lat": 1.0 * i, "lon": 2.0 * i, "id": "i%d" % i, "name": "n%d" % i, "state": "Illinois" if i % 2 else "Ohio"}
+               for i in range(10)]
+    path = tmp_path / "attributes.places"
+    with Places.from_records(records) as p:
+        p.save(path)
+    v2 = path.read_bytes()
+    v1 = open(os.path.join(FIXTURES, "places-v1.places"), "rb").read()
+    for data, text, what in [(v2, b"Illinois", 'value 1 of attribute "state"'),
+                             (v1, b"Land of Lincoln", 'the value of attribute "note" of place 0')]:
+        for bad, says in [(0, "holds a NUL byte"), (0xFF, "is not valid UTF-8")]:
+            b = bytearray(data)
+            b[b.index(text) + 3] = bad
+            assert what + " " + says in refused(tmp_path, reseal(b))
+    b = bytearray(v2)
+    b[b.index(b"state") + 2] = 0
+    refused(tmp_path, reseal(b), "attribute name 0 holds a NUL byte")
+
+
+def opened_error(tmp_path, data):
+    """The status error and message of opening `data` (which must not open)."""
+    path = tmp_path / ("forged-%d.places" % len(os.listdir(tmp_path)))
+    path.write_bytes(data)
+    with pytest.raises(geoloc.GeolocError) as e:
+        Places.open(path).close()
+    return e.value
+
+
+def u64_edit(at, value):
+    def edit(b, _):
+        struct.pack_into("<Q", b, at, value)
+    return edit
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+@pytest.mark.parametrize("at, value, says", [
+    (24, 1 << 62, "its count of places (4611686018427387904) is larger than the file could hold"),
+    (24, MASK, "its count of places"),
+    (24, 101, "its counts (101 places, 0 attribute columns"),
+    (32, 1 << 40, "its count of attribute columns (1099511627776)"),
+    (40, 1 << 40, "its text's size in bytes (1099511627776)"),
+    (40, 8, "make a file of"),
+    (48, MASK, "its attribute names' size in bytes"),
+    (112, 6, "unknown flags 0x6"),
+])
+def test_forged_counts_that_overflow_or_leave_the_file_are_refused(saved, tmp_path, v, at, value, says):
+    """Header counts that overflow a size or do not fit the file are refused before anything is
+    allocated or read by them, and the message names the count."""
+    refused(tmp_path, edited(saved[v], u64_edit(at, value)), says)
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_forged_header_sizes_and_versions(saved, tmp_path, v):
+    def leaf(size):
+        def edit(b, _):
+            struct.pack_into("<I", b, 20, size)
+        return edit
+    refused(tmp_path, edited(saved[v], leaf(0)), "its leaf size 0 is not in 1...4096")
+    refused(tmp_path, edited(saved[v], leaf(8192)), "its leaf size 8192 is not in 1...4096")
+    e = opened_error(tmp_path, edited(saved[v], u64_edit(56, len(saved[v]) + 64)))
+    assert isinstance(e, geoloc.ParseError) and "truncated place file" in str(e)
+    e = opened_error(tmp_path, edited(saved[v], lambda b, _: struct.pack_into("<I", b, 8, 3)))
+    assert isinstance(e, geoloc.UnsupportedError) and "place file version 3 is newer" in str(e)
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_forged_tree_indices_out_of_range_are_refused(saved, tmp_path, v):
+    """Tree indices, positions and split dimensions out of range; coordinates out of range."""
+    def i32(section, k, value):
+        def edit(b, L):
+            struct.pack_into("<i", b, L[section] + 4 * k, value)
+        return edit
+    refused(tmp_path, edited(saved[v], i32("ids", 2, 100)),
+            "the place index at tree position 2 (100) is out of range (100 places)")
+    refused(tmp_path, edited(saved[v], i32("ids", 3, -1)), "the place index at tree position 3 (-1) is out of range")
+    refused(tmp_path, edited(saved[v], i32("positions", 7, 2**31 - 1)), "the tree position of place 7 (2147483647)")
+
+    def dim(b, L):
+        b[L["dims"] + 4] = 3
+    refused(tmp_path, edited(saved[v], dim), "node 4 of the index splits along dimension 3, not 0, 1 or 2")
+
+    def latitude(b, L):
+        put_f64(b, L["latlon"] + 16 * 9, 91.0)
+    refused(tmp_path, edited(saved[v], latitude), "a coordinate is out of range (91,")
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_forged_text_offsets_are_refused(saved, tmp_path, v):
+    def past(b, L):
+        struct.pack_into("<I", b, L["ends"] + 4 * 10, 2**32 - 1)
+    refused(tmp_path, edited(saved[v], past), "the text's offsets are out of order (string 11 ends at")
+
+    def last(b, L):
+        at = L["ends"] + 4 * (L["strings"] - 1)
+        struct.pack_into("<I", b, at, struct.unpack_from("<I", b, at)[0] + 1)
+    refused(tmp_path, edited(saved[v], last), "its last string ends at")
+
+
+def test_forged_attribute_tables_pointing_outside_are_refused(tmp_path):
+    """Version 2's column table and column sections, and the names section, pointing outside
+    the file or past their values."""
+    records = [{"lat": 1.0 + 2 * i, "lon": 2.0 + 2 * i, "id": "i%d" % i, "name": "n%d" % i, "state": ["Ohio", "Illinois", "Ohio"][i]}
+               for i in range(3)]
+    path = tmp_path / "attributes.places"
+    with Places.from_records(records) as p:
+        p.save(path)
+    data = path.read_bytes()
+    L = layout(data)
+    assert L["version"] == 2 and L["a"] == 1 and struct.unpack_from("<QQ", data, L["columns"]) == (2, 12)
+    at = L["text"] + L["text_bytes"]
+
+    def section(size):
+        nonlocal at
+        start = (at + 63) & ~63
+        at = start + size
+        return start
+    numbers, value_ends, values, names = section(3), section(8), section(12), section(9)
+    assert at == len(data) and data[values:values + 12] == b"OhioIllinois" and data[names + 4:names + 9] == b"state"
+
+    def edit(at, raw):
+        b = bytearray(data)
+        b[at:at + len(raw)] = raw
+        return reseal(b)
+    refused(tmp_path, edit(L["columns"], struct.pack("<Q", 4)), "attribute column 0 has 4 distinct values for 3 places")
+    refused(tmp_path, edit(L["columns"] + 8, struct.pack("<Q", 1 << 40)),
+            "the values of attribute column 0 (1099511627776 bytes) are larger than the file")
+    refused(tmp_path, edit(L["columns"] + 8, struct.pack("<Q", 100)), "the column table's sizes) make a file of")
+    refused(tmp_path, edit(numbers + 1, b"\xc8"), "a value number of attribute column 0 (200) is out of range (2 values)")
+    refused(tmp_path, edit(value_ends, struct.pack("<II", 1000, 0)), "the values of attribute column 0 are out of order")
+    refused(tmp_path, edit(value_ends + 4, struct.pack("<I", 11)), "the values of attribute column 0 are out of order")
+    refused(tmp_path, edit(names, struct.pack("<I", 200)), "attribute name 0 (200 bytes) runs past the end of the names section")
+    refused(tmp_path, edit(names, struct.pack("<I", 4)), "1 bytes after the attribute names")
+    refused(tmp_path, edit(names + 5, b"\xc0"), "attribute name 0 is not valid UTF-8")
