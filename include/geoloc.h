@@ -100,6 +100,13 @@ extern "C" {
 
 /* ---------------------------------------------------------------------------------------------
  * 1. Core: versions
+ *
+ * Functions of this section, by the version that added them:
+ *   0.1: geoloc_version, geoloc_version_number, geoloc_status_string, geoloc_last_error,
+ *        geoloc_convert_length, geoloc_coord_check, geoloc_coord_parse, geoloc_coord_format,
+ *        geoloc_distance_text
+ * Thread safety, for every function of this section unless its comment says more:
+ *  any thread, at once; geoloc_last_error() is per thread.
  * ------------------------------------------------------------------------------------------- */
 
 #define GEOLOC_VERSION_MAJOR 0
@@ -112,11 +119,10 @@ extern "C" {
 /**
  * The version of the library that is loaded, as "MAJOR.MINOR.PATCH" (static text).
  * Compare with GEOLOC_VERSION_STRING to tell the header from the library.
- * Thread safety: any thread.
  */
 GEOLOC_API const char *geoloc_version(void);
 
-/** The loaded library's version as MAJOR * 10000 + MINOR * 100 + PATCH. Thread safety: any. */
+/** The loaded library's version as MAJOR * 10000 + MINOR * 100 + PATCH. */
 GEOLOC_API int32_t geoloc_version_number(void);
 
 /* ---------------------------------------------------------------------------------------------
@@ -173,7 +179,7 @@ typedef enum geoloc_status {
 
 /**
  * A short static description of a status ("ok", "latitude or other value out of range", ...);
- * "unknown status" for a number that is not a geoloc_status. Thread safety: any thread.
+ * "unknown status" for a number that is not a geoloc_status.
  */
 GEOLOC_API const char *geoloc_status_string(geoloc_status status);
 
@@ -222,7 +228,6 @@ typedef enum geoloc_model {
  * [out] out    the length in unit `to`
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE (value, or a result that overflows:
  * 1.7e308 km in m), GEOLOC_E_INVALID_ARGUMENT (unit).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_convert_length(double value, geoloc_unit from, geoloc_unit to,
                                                double *out);
@@ -251,7 +256,6 @@ typedef enum geoloc_coord_style {
  * [in]  c    the coordinate
  * [out] out  the normalised coordinate (may be NULL to check only)
  * Errors: GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (latitude).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_coord_check(geoloc_coord c, geoloc_coord *out);
 
@@ -265,7 +269,6 @@ GEOLOC_API geoloc_status geoloc_coord_check(geoloc_coord c, geoloc_coord *out);
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_PARSE (not two numbers
  * separated by one comma, or trailing text), GEOLOC_E_NOT_FINITE (a number overflows, as
  * "1e999"), GEOLOC_E_OUT_OF_RANGE (latitude outside [-90, 90]).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_coord_parse(const char *text, geoloc_coord *out);
 
@@ -278,7 +281,6 @@ GEOLOC_API geoloc_status geoloc_coord_parse(const char *text, geoloc_coord *out)
  * [out] buf, cap, needed  caller-owned buffer; *needed is always set (NUL included)
  * Errors: GEOLOC_E_NULL_ARGUMENT (needed, or buf with cap > 0), GEOLOC_E_NOT_FINITE,
  * GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_INVALID_ARGUMENT (style), GEOLOC_E_BUFFER_TOO_SMALL.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_coord_format(geoloc_coord c, geoloc_coord_style style, char *buf,
                                              size_t cap, size_t *needed);
@@ -293,7 +295,6 @@ GEOLOC_API geoloc_status geoloc_coord_format(geoloc_coord c, geoloc_coord_style 
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE (also when the length overflows in
  * `unit`: 1e308 m in feet), GEOLOC_E_OUT_OF_RANGE (negative), GEOLOC_E_INVALID_ARGUMENT
  * (unit), GEOLOC_E_BUFFER_TOO_SMALL.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_distance_text(double meters, geoloc_unit unit, char *buf,
                                               size_t cap, size_t *needed);
@@ -395,6 +396,13 @@ typedef struct geoloc_load_limits {
 
 /* ---------------------------------------------------------------------------------------------
  * 2. Distance: one pair and batches, on the sphere or WGS84
+ *
+ * Functions of this section, by the version that added them:
+ *   0.1: geoloc_distance, geoloc_distance_pairs, geoloc_distance_one_to_many
+ *   0.2: geoloc_geodesic_inverse, geoloc_geodesic_direct
+ *   0.3: geoloc_distance_value, geoloc_geodesic_inverse_many, geoloc_geodesic_direct_many
+ * Thread safety, for every function of this section unless its comment says more:
+ *  any thread, at once (concurrent batch calls may share inputs; each needs its own outputs).
  * ------------------------------------------------------------------------------------------- */
 
 /**
@@ -406,7 +414,6 @@ typedef struct geoloc_load_limits {
  *              20,003,931.46 m along a WGS84 meridian)
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE,
  * GEOLOC_E_INVALID_ARGUMENT (model or unit).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_distance(geoloc_coord a, geoloc_coord b, geoloc_model model,
                                          geoloc_unit unit, double *out);
@@ -424,7 +431,6 @@ GEOLOC_API geoloc_status geoloc_distance(geoloc_coord a, geoloc_coord b, geoloc_
  * infinite or out of range): then geoloc_last_error() says why, naming the coordinate
  * ("pair[1]: latitude 91 is outside [-90, 90]"), and geoloc_distance with the same arguments
  * returns the status. A successful call returns a finite distance, never NaN.
- * Thread safety: any thread.
  */
 GEOLOC_API double geoloc_distance_value(const geoloc_coord *pair, geoloc_model model,
                                         geoloc_unit unit);
@@ -438,7 +444,6 @@ GEOLOC_API double geoloc_distance_value(const geoloc_coord *pair, geoloc_model m
  * [in]  a, b   arrays of n coordinates (may be NULL when n == 0)
  * [out] out    array of n distances in `unit`; must not overlap a or b
  * Errors: as geoloc_distance, plus GEOLOC_E_COUNT_TOO_LARGE.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_distance_pairs(const geoloc_coord *a, const geoloc_coord *b,
                                                size_t n, geoloc_model model, geoloc_unit unit,
@@ -447,7 +452,6 @@ GEOLOC_API geoloc_status geoloc_distance_pairs(const geoloc_coord *a, const geol
 /**
  * Distances from one origin to n points: out[i] = distance(origin, points[i]). Checked as in
  * geoloc_distance_pairs.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_distance_one_to_many(geoloc_coord origin,
                                                      const geoloc_coord *points, size_t n,
@@ -469,7 +473,6 @@ GEOLOC_API geoloc_status geoloc_distance_one_to_many(geoloc_coord origin,
  * hemisphere; on the equator, azimuths 0 and 180). At a pole the azimuth is a convention too,
  * as GeographicLib's.
  * Errors: GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_geodesic_inverse(geoloc_coord a, geoloc_coord b, double *meters,
                                                  double *azi1, double *azi2);
@@ -483,7 +486,6 @@ GEOLOC_API geoloc_status geoloc_geodesic_inverse(geoloc_coord a, geoloc_coord b,
  * [out] end     the destination, longitude reduced to [-180, 180)
  * [out] azi2    optional (NULL): the azimuth at the destination, degrees in [-180, 180]
  * Errors: GEOLOC_E_NULL_ARGUMENT (end), GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_geodesic_direct(geoloc_coord start, double azi1, double meters,
                                                 geoloc_coord *end, double *azi2);
@@ -528,6 +530,13 @@ GEOLOC_API geoloc_status geoloc_geodesic_direct_many(const geoloc_coord *start,
 
 /* ---------------------------------------------------------------------------------------------
  * 3. Route: path length, mileage, ETA and the best order of stops
+ *
+ * Functions of this section, by the version that added them:
+ *   0.1: geoloc_route_length, geoloc_mileage, geoloc_eta_minutes
+ *   0.3: geoloc_best_order, geoloc_best_order_matrix
+ *   0.4: geoloc_best_order_windows, geoloc_best_order_windows_coords
+ * Thread safety, for every function of this section unless its comment says more:
+ *  any thread, at once.
  * ------------------------------------------------------------------------------------------- */
 
 /**
@@ -537,7 +546,6 @@ GEOLOC_API geoloc_status geoloc_geodesic_direct_many(const geoloc_coord *start,
  * [out] total   the sum of the legs in `unit` (0 for n < 2)
  * [out] legs    optional (NULL): leg lengths, n - 1 of them (n if closed and n >= 2; 0 if n < 2)
  * Errors: as geoloc_distance_pairs.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_route_length(const geoloc_coord *points, size_t n, bool closed,
                                              geoloc_model model, geoloc_unit unit, double *total,
@@ -596,7 +604,6 @@ typedef struct geoloc_mileage_result {
  * stop), GEOLOC_E_NO_HOME, GEOLOC_E_BUFFER_TOO_SMALL (legs_cap < leg_count or
  * skipped_cap < stops_skipped with a non-NULL array; result is still filled in, the arrays are
  * not written), GEOLOC_E_HOME_INVALID (soft).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_mileage(const char *home, const char *const *stops,
                                         size_t n_stops, bool round_trip, geoloc_model model,
@@ -616,7 +623,6 @@ GEOLOC_API geoloc_status geoloc_mileage(const char *home, const char *const *sto
  * [out] minutes
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (including a result
  * above 2^53 minutes), GEOLOC_E_INVALID_ARGUMENT (unit).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_eta_minutes(double distance, double speed_per_hour,
                                             geoloc_unit unit, double detour_factor,
@@ -736,7 +742,6 @@ typedef struct geoloc_order_result {
  * non-finite budget), GEOLOC_E_BUFFER_TOO_SMALL (order_cap < n, or legs given with legs_cap <
  * *needed: result and *needed are filled in, the arrays are not written). On any other failure
  * nothing is written but *needed.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_best_order(geoloc_coord home, const geoloc_coord *stops, size_t n,
                                            geoloc_route_end end, size_t end_stop,
@@ -756,7 +761,6 @@ GEOLOC_API geoloc_status geoloc_best_order(geoloc_coord home, const geoloc_coord
  * Errors: as geoloc_best_order; GEOLOC_E_INVALID_ARGUMENT for rows != cols or rows == 0;
  * GEOLOC_E_NOT_FINITE or GEOLOC_E_OUT_OF_RANGE for a NaN, infinite, negative or too large
  * (above GEOLOC_ORDER_MAX_COST) entry off the diagonal (the message names it and the bound).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_best_order_matrix(const double *matrix, size_t rows, size_t cols,
                                                   geoloc_route_end end, size_t end_stop,
@@ -857,7 +861,6 @@ typedef struct geoloc_schedule_result {
  * Errors: as geoloc_best_order_matrix; GEOLOC_E_OUT_OF_RANGE for a window that closes before it
  * opens, a negative service time, a time beyond ±GEOLOC_ORDER_MAX_COST; GEOLOC_E_NOT_FINITE for
  * NaN, an infinite departure or service time; GEOLOC_E_WINDOWS_MISSED (soft, see above).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_best_order_windows(const double *times, size_t rows, size_t cols,
                                                    const geoloc_time_window *windows,
@@ -874,7 +877,6 @@ GEOLOC_API geoloc_status geoloc_best_order_windows(const double *times, size_t r
  * `model` (as geoloc_distance measures them) over speed_mps (meters per second, > 0), so the
  * windows, service times, departure and deadline are in seconds. Other arguments, results and
  * errors as geoloc_best_order_windows (n stops instead of a matrix).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_best_order_windows_coords(geoloc_coord home,
                                                           const geoloc_coord *stops, size_t n,
@@ -892,6 +894,11 @@ GEOLOC_API geoloc_status geoloc_best_order_windows_coords(geoloc_coord home,
 
 /* ---------------------------------------------------------------------------------------------
  * 4. Weather: weather codes (WMO 4677 codes as published by Open-Meteo)
+ *
+ * Functions of this section, by the version that added them:
+ *   0.1: geoloc_weather_label, geoloc_weather_code_documented, geoloc_weather_condition
+ * Thread safety, for every function of this section unless its comment says more:
+ *  any thread, at once.
  * ------------------------------------------------------------------------------------------- */
 
 /** Whether it is day or night at the place (Open-Meteo's is_day), for wording. */
@@ -923,14 +930,13 @@ typedef enum geoloc_temp_unit {
  * [out] label     static text
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (daylight), GEOLOC_E_UNKNOWN_CODE
  * (soft: *label is set to "Unknown").
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_weather_label(int32_t code, geoloc_daylight daylight,
                                               const char **label);
 
 /**
  * Whether a published WMO table (as Open-Meteo documents it) defines `code`: true for the 28
- * codes listed at geoloc_weather_label. Never fails. Thread safety: any thread.
+ * codes listed at geoloc_weather_label. Never fails.
  */
 GEOLOC_API bool geoloc_weather_code_documented(int32_t code);
 
@@ -944,7 +950,6 @@ GEOLOC_API bool geoloc_weather_code_documented(int32_t code);
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT, GEOLOC_E_NOT_FINITE,
  * GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_BUFFER_TOO_SMALL, GEOLOC_E_UNKNOWN_CODE (soft: the text is
  * written with the label "Unknown", e.g. "Unknown, 72°F").
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_weather_condition(int32_t code, double temperature,
                                                   geoloc_temp_unit given, geoloc_temp_unit shown,
@@ -953,6 +958,12 @@ GEOLOC_API geoloc_status geoloc_weather_condition(int32_t code, double temperatu
 
 /* ---------------------------------------------------------------------------------------------
  * 5. Address: address forms, US states and country names
+ *
+ * Functions of this section, by the version that added them:
+ *   0.1: geoloc_address_format, geoloc_us_state_code, geoloc_us_state_name, geoloc_country_name
+ *   0.3: geoloc_address_format_with, geoloc_address_format_kv
+ * Thread safety, for every function of this section unless its comment says more:
+ *  any thread, at once.
  * ------------------------------------------------------------------------------------------- */
 
 /**
@@ -1007,7 +1018,6 @@ typedef enum geoloc_address_style {
  * [out] buf, cap, needed  caller-owned buffer
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (style),
  * GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_BUFFER_TOO_SMALL.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_address_format(const geoloc_address_part *parts, size_t n,
                                                geoloc_address_style style, char *buf,
@@ -1031,7 +1041,6 @@ GEOLOC_API geoloc_status geoloc_address_format(const geoloc_address_part *parts,
  * [out] buf, cap, needed  caller-owned buffer
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (style, an
  * unknown flag), GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_BUFFER_TOO_SMALL.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_address_format_with(const geoloc_address_part *parts, size_t n,
                                                     geoloc_address_style style, uint32_t flags,
@@ -1046,7 +1055,6 @@ GEOLOC_API geoloc_status geoloc_address_format_with(const geoloc_address_part *p
  * [out] buf, cap, needed  caller-owned buffer
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (style, an
  * unknown flag), GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_BUFFER_TOO_SMALL.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_address_format_kv(const char *const *keys, const char *const *values,
                                                   size_t n, geoloc_address_style style, uint32_t flags,
@@ -1058,7 +1066,6 @@ GEOLOC_API geoloc_status geoloc_address_format_kv(const char *const *keys, const
  * accepted too and returned in upper case.
  * [out] code  static text
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_us_state_code(const char *name, const char **code);
 
@@ -1067,7 +1074,6 @@ GEOLOC_API geoloc_status geoloc_us_state_code(const char *name, const char **cod
  * ("il" -> "Illinois"). A valid name is accepted too and returned as spelled in the table.
  * [out] name  static text
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_us_state_name(const char *code, const char **name);
 
@@ -1076,12 +1082,27 @@ GEOLOC_API geoloc_status geoloc_us_state_name(const char *code, const char **nam
  * ("US" -> "United States", "gb" -> "United Kingdom").
  * [out] name  static text
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_country_name(const char *code, const char **name);
 
 /* ---------------------------------------------------------------------------------------------
  * 6. Places: place sets, radius search, k nearest, regions; saved and opened with mmap
+ *
+ * Functions of this section, by the version that added them:
+ *   0.2: geoloc_places_create, geoloc_places_load_csv, geoloc_places_parse_csv,
+ *        geoloc_places_load_geojson, geoloc_places_parse_geojson, geoloc_places_destroy,
+ *        geoloc_places_count, geoloc_places_issue_count, geoloc_places_issue, geoloc_places_coord,
+ *        geoloc_places_coords, geoloc_places_id, geoloc_places_name,
+ *        geoloc_places_attribute_count, geoloc_places_attribute_name, geoloc_places_attribute,
+ *        geoloc_places_within, geoloc_places_within_many, geoloc_places_nearest,
+ *        geoloc_places_nearest_many, geoloc_region_from_wkt, geoloc_region_from_geojson,
+ *        geoloc_region_destroy, geoloc_region_contains, geoloc_places_in_region
+ *   0.3: geoloc_places_save, geoloc_places_open, geoloc_places_load_limited,
+ *        geoloc_places_parse_limited, geoloc_places_issue_total, geoloc_places_ids,
+ *        geoloc_places_names
+ * Thread safety, for every function of this section unless its comment says more:
+ *  any thread, at once; a place set or region is immutable once made, so any number of threads may
+ *        query one at once; its destroy must not run while another thread uses it.
  * -------------------------------------------------------------------------------------------
  *
  * A geoloc_places handle holds places (a coordinate, an id, a name and string attributes) and
@@ -1135,7 +1156,6 @@ typedef struct geoloc_match {
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (n, n_attrs or their product),
  * GEOLOC_E_INVALID_ARGUMENT (duplicate attribute names), GEOLOC_E_INVALID_UTF8,
  * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_NO_MEMORY.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_places_create(const geoloc_coord *coords,
                                               const char *const *ids,
@@ -1169,7 +1189,6 @@ typedef enum geoloc_load_format {
  * duplicate column names), GEOLOC_E_PARSE (strict mode; a header with a NUL byte),
  * GEOLOC_E_COUNT_TOO_LARGE (more than GEOLOC_LOAD_DEFAULT_MAX_PLACES places),
  * GEOLOC_E_NO_MEMORY.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_places_load_csv(const char *path,
                                                 const geoloc_load_options *options,
@@ -1188,7 +1207,6 @@ GEOLOC_API geoloc_status geoloc_places_parse_csv(const char *text, size_t len,
  * \u0000 is malformed here (text leaves the library NUL-terminated, so it could not carry it).
  * Errors: as geoloc_places_load_csv; GEOLOC_E_PARSE for malformed JSON (the message gives the
  * line and column).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_places_load_geojson(const char *path,
                                                     const geoloc_load_options *options,
@@ -1210,7 +1228,6 @@ GEOLOC_API geoloc_status geoloc_places_parse_geojson(const char *text, size_t le
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (empty path,
  * or the file cannot be written: the message has the system's reason), GEOLOC_E_NO_MEMORY,
  * GEOLOC_E_UNSUPPORTED (a big-endian machine).
- * Thread safety: any thread, also while other threads query the set.
  */
 GEOLOC_API geoloc_status geoloc_places_save(const geoloc_places *places, const char *path);
 
@@ -1229,7 +1246,6 @@ GEOLOC_API geoloc_status geoloc_places_save(const geoloc_places *places, const c
  * GEOLOC_E_PARSE (not a place file, truncated, or corrupted: the message says which),
  * GEOLOC_E_UNSUPPORTED (a newer format version, or another byte order),
  * GEOLOC_E_INVALID_ARGUMENT (not a regular file, or it cannot be read), GEOLOC_E_NO_MEMORY.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_places_open(const char *path, geoloc_places **out);
 
@@ -1240,7 +1256,6 @@ GEOLOC_API geoloc_status geoloc_places_open(const char *path, geoloc_places **ou
  * Errors: as the loader of `format`; GEOLOC_E_INVALID_ARGUMENT for an unknown format or a
  * limits->struct_size below sizeof(size_t); GEOLOC_E_COUNT_TOO_LARGE for more than
  * limits->max_places places.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_places_load_limited(const char *path, geoloc_load_format format,
                                                     const geoloc_load_options *options,
@@ -1259,16 +1274,16 @@ GEOLOC_API geoloc_status geoloc_places_parse_limited(const char *text, size_t le
  *  alone and this thread's message says why (see the conventions at the top). */
 GEOLOC_API void geoloc_places_destroy(geoloc_places *places);
 
-/** The number of places in the set. Errors: GEOLOC_E_NULL_ARGUMENT. Thread safety: any. */
+/** The number of places in the set. Errors: GEOLOC_E_NULL_ARGUMENT. */
 GEOLOC_API geoloc_status geoloc_places_count(const geoloc_places *places, size_t *count);
 
 /** How many skipped records the set reports through geoloc_places_issue: all of them, up to
  *  the load's max_issues (0 for sets from geoloc_places_create).
- *  Errors: GEOLOC_E_NULL_ARGUMENT. Thread safety: any thread. */
+ *  Errors: GEOLOC_E_NULL_ARGUMENT. */
 GEOLOC_API geoloc_status geoloc_places_issue_count(const geoloc_places *places, size_t *count);
 
 /** How many records the loader skipped in all, those beyond max_issues included (since 0.3).
- *  Errors: GEOLOC_E_NULL_ARGUMENT. Thread safety: any thread. */
+ *  Errors: GEOLOC_E_NULL_ARGUMENT. */
 GEOLOC_API geoloc_status geoloc_places_issue_total(const geoloc_places *places, size_t *total);
 
 /**
@@ -1277,14 +1292,14 @@ GEOLOC_API geoloc_status geoloc_places_issue_total(const geoloc_places *places, 
  * [out] record            may be NULL
  * [out] buf, cap, needed  the reason
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_OUT_OF_RANGE (i >= issue count),
- * GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread.
+ * GEOLOC_E_BUFFER_TOO_SMALL.
  */
 GEOLOC_API geoloc_status geoloc_places_issue(const geoloc_places *places, size_t i,
                                              size_t *record, char *buf, size_t cap,
                                              size_t *needed);
 
 /** The coordinate of place `index` (longitude in [-180, 180)).
- *  Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_OUT_OF_RANGE (index >= count). Thread safety: any. */
+ *  Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_OUT_OF_RANGE (index >= count). */
 GEOLOC_API geoloc_status geoloc_places_coord(const geoloc_places *places, size_t index,
                                              geoloc_coord *out);
 
@@ -1293,13 +1308,12 @@ GEOLOC_API geoloc_status geoloc_places_coord(const geoloc_places *places, size_t
  * [out] out, cap, count  *count is always set to the number of places; when cap < *count the
  *                        first cap are written and GEOLOC_E_BUFFER_TOO_SMALL is returned
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (cap), GEOLOC_E_BUFFER_TOO_SMALL.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_places_coords(const geoloc_places *places, geoloc_coord *out,
                                               size_t cap, size_t *count);
 
 /** The id of place `index`. Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_OUT_OF_RANGE,
- *  GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread. */
+ *  GEOLOC_E_BUFFER_TOO_SMALL. */
 GEOLOC_API geoloc_status geoloc_places_id(const geoloc_places *places, size_t index, char *buf,
                                           size_t cap, size_t *needed);
 
@@ -1317,7 +1331,6 @@ GEOLOC_API geoloc_status geoloc_places_name(const geoloc_places *places, size_t 
  *                         with cap = 0 asks for the size only
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (count),
  * GEOLOC_E_OUT_OF_RANGE (first + count beyond the set), GEOLOC_E_BUFFER_TOO_SMALL.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_places_ids(const geoloc_places *places, size_t first,
                                            size_t count, char *buf, size_t cap, size_t *needed);
@@ -1327,12 +1340,12 @@ GEOLOC_API geoloc_status geoloc_places_ids(const geoloc_places *places, size_t f
 GEOLOC_API geoloc_status geoloc_places_names(const geoloc_places *places, size_t first,
                                              size_t count, char *buf, size_t cap, size_t *needed);
 
-/** The number of attribute names of the set. Errors: GEOLOC_E_NULL_ARGUMENT. Thread: any. */
+/** The number of attribute names of the set. Errors: GEOLOC_E_NULL_ARGUMENT. */
 GEOLOC_API geoloc_status geoloc_places_attribute_count(const geoloc_places *places,
                                                        size_t *count);
 
 /** The j-th attribute name. Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_OUT_OF_RANGE,
- *  GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread. */
+ *  GEOLOC_E_BUFFER_TOO_SMALL. */
 GEOLOC_API geoloc_status geoloc_places_attribute_name(const geoloc_places *places, size_t j,
                                                       char *buf, size_t cap, size_t *needed);
 
@@ -1340,7 +1353,7 @@ GEOLOC_API geoloc_status geoloc_places_attribute_name(const geoloc_places *place
  * The value of attribute `name` of place `index`.
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_OUT_OF_RANGE (index),
  * GEOLOC_E_NOT_FOUND (the set has no such attribute, or this place has no value for it; the
- * message says which), GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread.
+ * message says which), GEOLOC_E_BUFFER_TOO_SMALL.
  */
 GEOLOC_API geoloc_status geoloc_places_attribute(const geoloc_places *places, size_t index,
                                                  const char *name, char *buf, size_t cap,
@@ -1361,7 +1374,6 @@ GEOLOC_API geoloc_status geoloc_places_attribute(const geoloc_places *places, si
  * GEOLOC_E_COUNT_TOO_LARGE (cap or limit), GEOLOC_E_INVALID_ARGUMENT (model, unit),
  * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (latitude, negative radius),
  * GEOLOC_E_BUFFER_TOO_SMALL.
- * Thread safety: any thread, also on the same set.
  */
 GEOLOC_API geoloc_status geoloc_places_within(const geoloc_places *places, geoloc_coord center,
                                               double radius, geoloc_model model,
@@ -1384,7 +1396,6 @@ GEOLOC_API geoloc_status geoloc_places_within(const geoloc_places *places, geolo
  * GEOLOC_E_COUNT_TOO_LARGE (n, cap, limit, or a total above GEOLOC_MAX_COUNT),
  * GEOLOC_E_INVALID_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE,
  * GEOLOC_E_BUFFER_TOO_SMALL.
- * Thread safety: any thread, also on the same set.
  */
 GEOLOC_API geoloc_status geoloc_places_within_many(const geoloc_places *places,
                                                    const geoloc_coord *centers, size_t n,
@@ -1401,7 +1412,6 @@ GEOLOC_API geoloc_status geoloc_places_within_many(const geoloc_places *places,
  * [out] out, cap, count  as geoloc_places_within
  * Errors: as geoloc_places_within (k above GEOLOC_MAX_COUNT: GEOLOC_E_COUNT_TOO_LARGE;
  * max_distance NaN: GEOLOC_E_NOT_FINITE, negative: GEOLOC_E_OUT_OF_RANGE).
- * Thread safety: any thread, also on the same set.
  */
 GEOLOC_API geoloc_status geoloc_places_nearest(const geoloc_places *places, geoloc_coord point,
                                                size_t k, geoloc_model model, geoloc_unit unit,
@@ -1422,7 +1432,6 @@ GEOLOC_API geoloc_status geoloc_places_nearest(const geoloc_places *places, geol
  * Errors: GEOLOC_E_NULL_ARGUMENT (places, or points with n > 0), GEOLOC_E_COUNT_TOO_LARGE (n, k
  * or n * k), GEOLOC_E_INVALID_ARGUMENT (model, unit, k == 0), GEOLOC_E_NOT_FINITE,
  * GEOLOC_E_OUT_OF_RANGE. Nothing is written on failure.
- * Thread safety: any thread, also on the same set.
  */
 GEOLOC_API geoloc_status geoloc_places_nearest_many(const geoloc_places *places,
                                                     const geoloc_coord *points, size_t n,
@@ -1442,12 +1451,11 @@ typedef struct geoloc_region geoloc_region;
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_PARSE (the message has GEOS's
  * reason; also text after the geometry, as "POLYGON((...)) x"), GEOLOC_E_INVALID_ARGUMENT (not a Polygon/MultiPolygon, empty, or invalid),
  * GEOLOC_E_OUT_OF_RANGE (a vertex beyond latitude ±90 or longitude ±180).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_region_from_wkt(const char *wkt, geoloc_region **out);
 
 /** A region from GeoJSON: a Polygon or MultiPolygon geometry, or a Feature or FeatureCollection
- *  of them. Errors: as geoloc_region_from_wkt. Thread safety: any thread. */
+ *  of them. Errors: as geoloc_region_from_wkt. */
 GEOLOC_API geoloc_status geoloc_region_from_geojson(const char *geojson, geoloc_region **out);
 
 /** Frees a region. NULL is allowed. Not while another thread uses it. A destroyed region or a
@@ -1455,7 +1463,7 @@ GEOLOC_API geoloc_status geoloc_region_from_geojson(const char *geojson, geoloc_
 GEOLOC_API void geoloc_region_destroy(geoloc_region *region);
 
 /** Whether `c` lies in the region (its boundary included).
- *  Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE. Thread: any. */
+ *  Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE. */
 GEOLOC_API geoloc_status geoloc_region_contains(const geoloc_region *region, geoloc_coord c,
                                                 bool *inside);
 
@@ -1466,7 +1474,6 @@ GEOLOC_API geoloc_status geoloc_region_contains(const geoloc_region *region, geo
  * [in]  limit   GEOLOC_NO_LIMIT (0) or the most results wanted
  * [out] out, cap, count  as geoloc_places_within
  * Errors: as geoloc_places_within.
- * Thread safety: any thread, also on the same set and region.
  */
 GEOLOC_API geoloc_status geoloc_places_in_region(const geoloc_places *places,
                                                  const geoloc_region *region,
@@ -1476,6 +1483,19 @@ GEOLOC_API geoloc_status geoloc_places_in_region(const geoloc_places *places,
 
 /* ---------------------------------------------------------------------------------------------
  * 7. Geocoding: offline reverse geocoding, "City, State" for a coordinate
+ *
+ * Functions of this section, by the version that added them:
+ *   0.2: geoloc_gazetteer_open, geoloc_gazetteer_destroy, geoloc_gazetteer_places,
+ *        geoloc_reverse_geocode
+ *   0.3: geoloc_reverse_geocode_many, geoloc_reverse_geocode_many_text
+ *   0.4: geoloc_reverse_geocode_locality, geoloc_reverse_geocode_localities,
+ *        geoloc_reverse_geocode_many_text_options, geoloc_search_options_default,
+ *        geoloc_search_open, geoloc_search_build, geoloc_search_save, geoloc_search_destroy,
+ *        geoloc_search_gazetteer, geoloc_search_find, geoloc_search_find_many, geoloc_search_text
+ * Thread safety, for every function of this section unless its comment says more:
+ *  any thread, at once; a gazetteer is immutable once opened (the texts it keeps are built without
+ *        a lock), so any number of threads may query one; its destroy must not run while another
+ *        thread uses it.
  * -------------------------------------------------------------------------------------------
  *
  * A gazetteer is a place set of populated places with the attributes country_code,
@@ -1599,7 +1619,6 @@ typedef struct geoloc_gazetteer geoloc_gazetteer;
  * Errors: GEOLOC_E_NULL_ARGUMENT (out), GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND (the message
  * names every path tried), GEOLOC_E_INVALID_ARGUMENT (no name or country_code column, or no
  * places), GEOLOC_E_PARSE, GEOLOC_E_NO_MEMORY.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_gazetteer_open(const char *path, geoloc_gazetteer **out);
 
@@ -1615,7 +1634,7 @@ GEOLOC_API void geoloc_gazetteer_destroy(geoloc_gazetteer *gazetteer);
  * to search it. The set belongs to the gazetteer: valid until geoloc_gazetteer_destroy, and not
  * to be destroyed by the caller (geoloc_places_destroy refuses it; after the gazetteer's
  * destroy, the set is a destroyed handle).
- * Errors: GEOLOC_E_NULL_ARGUMENT. Thread safety: any thread.
+ * Errors: GEOLOC_E_NULL_ARGUMENT.
  */
 GEOLOC_API geoloc_status geoloc_gazetteer_places(const geoloc_gazetteer *gazetteer,
                                                  const geoloc_places **places);
@@ -1661,7 +1680,6 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode(const geoloc_gazetteer *gazettee
  * Errors: GEOLOC_E_NULL_ARGUMENT (gazetteer; points with n > 0), GEOLOC_E_COUNT_TOO_LARGE,
  * GEOLOC_E_INVALID_ARGUMENT (a destroyed or wrong handle), GEOLOC_E_NOT_FINITE,
  * GEOLOC_E_OUT_OF_RANGE. Nothing is written on failure.
- * Thread safety: any thread, also on the same gazetteer.
  */
 GEOLOC_API geoloc_status geoloc_reverse_geocode_many(const geoloc_gazetteer *gazetteer,
                                                      const geoloc_coord *points, size_t n,
@@ -1687,7 +1705,6 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode_many(const geoloc_gazetteer *gaz
  * GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (style; a destroyed or wrong handle),
  * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_BUFFER_TOO_SMALL, GEOLOC_E_NO_MEMORY.
  * offsets, indices and distances are unchanged on failure, and so is buf but for the "" above.
- * Thread safety: any thread, also on the same gazetteer.
  */
 GEOLOC_API geoloc_status geoloc_reverse_geocode_many_text(const geoloc_gazetteer *gazetteer,
                                                           const geoloc_coord *points, size_t n,
@@ -1710,7 +1727,6 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode_many_text(const geoloc_gazetteer
  * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (c, a negative max_distance_m),
  * GEOLOC_E_BUFFER_TOO_SMALL (*out is still written), GEOLOC_E_NO_MEMORY, GEOLOC_E_NO_LOCALITY
  * (soft: the text and *out are written; out->locality is GEOLOC_NO_PLACE).
- * Thread safety: any thread, also on the same gazetteer.
  */
 GEOLOC_API geoloc_status geoloc_reverse_geocode_locality(const geoloc_gazetteer *gazetteer,
                                                          geoloc_coord c, geoloc_address_style style,
@@ -1729,7 +1745,6 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode_locality(const geoloc_gazetteer 
  * Errors: GEOLOC_E_NULL_ARGUMENT (gazetteer; points or out with n > 0), GEOLOC_E_COUNT_TOO_LARGE,
  * GEOLOC_E_INVALID_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE. Nothing is written on
  * failure.
- * Thread safety: any thread, also on the same gazetteer.
  */
 GEOLOC_API geoloc_status geoloc_reverse_geocode_localities(const geoloc_gazetteer *gazetteer,
                                                            const geoloc_coord *points, size_t n,
@@ -1747,7 +1762,6 @@ GEOLOC_API geoloc_status geoloc_reverse_geocode_localities(const geoloc_gazettee
  * [out] out      optional (NULL): n results
  * Errors: as geoloc_reverse_geocode_many_text, and GEOLOC_E_INVALID_ARGUMENT / GEOLOC_E_NOT_FINITE
  * / GEOLOC_E_OUT_OF_RANGE for the options.
- * Thread safety: any thread, also on the same gazetteer.
  */
 GEOLOC_API geoloc_status geoloc_reverse_geocode_many_text_options(
     const geoloc_gazetteer *gazetteer, const geoloc_coord *points, size_t n, geoloc_address_style style,
@@ -1866,7 +1880,7 @@ typedef enum geoloc_search_field {
 } geoloc_search_field;
 
 /** Fills *options with the defaults (limit 10, min_score 0.45, no prefix, no bias, max_edits
- *  -1). NULL is ignored. Thread safety: any thread. */
+ *  -1). NULL is ignored. */
 GEOLOC_API void geoloc_search_options_default(geoloc_search_options *options);
 
 /**
@@ -1884,7 +1898,6 @@ GEOLOC_API void geoloc_search_options_default(geoloc_search_options *options);
  * (not a search index, truncated or corrupted), GEOLOC_E_UNSUPPORTED (a newer version, other
  * folding tables, big-endian), GEOLOC_E_INVALID_ARGUMENT (built for another gazetteer; a
  * destroyed or wrong handle), GEOLOC_E_NO_MEMORY.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_search_open(const geoloc_gazetteer *gazetteer, const char *index_path,
                                             geoloc_search **out);
@@ -1900,14 +1913,13 @@ GEOLOC_API geoloc_status geoloc_search_open(const geoloc_gazetteer *gazetteer, c
  *                        codes of the country, tab-separated (data/search/countries.tsv)
  * [out] out              free it with geoloc_search_destroy
  * Errors: as geoloc_search_open, and GEOLOC_E_COUNT_TOO_LARGE (2^28 places or more).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_search_build(const geoloc_gazetteer *gazetteer, const char *alternate_names,
                                              const char *countries, geoloc_search **out);
 
 /** Writes the search's index to path (versioned, checksummed; a temporary file renamed into
  *  place). Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT
- *  (cannot write). Thread safety: any thread. */
+ *  (cannot write). */
 GEOLOC_API geoloc_status geoloc_search_save(const geoloc_search *search, const char *path);
 
 /** Frees a search. NULL is allowed. Not while another thread uses it. */
@@ -1928,7 +1940,6 @@ GEOLOC_API geoloc_status geoloc_search_gazetteer(const geoloc_search *search, co
  * GEOLOC_E_INVALID_UTF8, GEOLOC_E_INVALID_ARGUMENT (a query over 1,024 bytes or with more than
  * 8 qualifiers; a destroyed or wrong handle), GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_NOT_FINITE
  * (options), GEOLOC_E_BUFFER_TOO_SMALL (cap < *count).
- * Thread safety: any thread, also on the same search.
  */
 GEOLOC_API geoloc_status geoloc_search_find(const geoloc_search *search, const char *query,
                                             const geoloc_search_options *options,
@@ -1946,7 +1957,6 @@ GEOLOC_API geoloc_status geoloc_search_find(const geoloc_search *search, const c
  * first bad one as queries[i].
  * Errors: as geoloc_search_find, GEOLOC_E_NULL_ARGUMENT (queries, results, counts with n > 0),
  * GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_OUT_OF_RANGE (per_query 0 with n > 0).
- * Thread safety: any thread, also on the same search.
  */
 GEOLOC_API geoloc_status geoloc_search_find_many(const geoloc_search *search, const char *queries, size_t width,
                                                  size_t n, const geoloc_search_options *options,
@@ -1958,7 +1968,6 @@ GEOLOC_API geoloc_status geoloc_search_find_many(const geoloc_search *search, co
  * [in] result  a result of this search
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (field), GEOLOC_E_OUT_OF_RANGE (an
  * index or name_key this search does not have), GEOLOC_E_BUFFER_TOO_SMALL.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_search_text(const geoloc_search *search, const geoloc_search_result *result,
                                             geoloc_search_field field, char *buf, size_t cap,
@@ -1966,6 +1975,26 @@ GEOLOC_API geoloc_status geoloc_search_text(const geoloc_search *search, const g
 
 /* ---------------------------------------------------------------------------------------------
  * 8. Tracking: fixes, the fix filter and stop detection, geofences, tracks
+ *
+ * Functions of this section, by the version that added them:
+ *   0.3: geoloc_filter_options_preset, geoloc_fix_filter_create, geoloc_fix_filter_destroy,
+ *        geoloc_fix_filter_run, geoloc_fix_filter_stationary, geoloc_fix_filter_save,
+ *        geoloc_fix_filter_restore, geoloc_geofences_create, geoloc_geofences_destroy,
+ *        geoloc_geofences_count, geoloc_geofences_id, geoloc_monitor_options_default,
+ *        geoloc_monitor_create, geoloc_monitor_destroy, geoloc_monitor_run, geoloc_monitor_inside,
+ *        geoloc_monitor_save, geoloc_monitor_restore, geoloc_track_measure, geoloc_track_simplify,
+ *        geoloc_track_resample, geoloc_track_stay_points, geoloc_track_load_gpx,
+ *        geoloc_track_parse_gpx, geoloc_track_load_geojson, geoloc_track_parse_geojson,
+ *        geoloc_track_destroy, geoloc_track_fixes, geoloc_track_timed, geoloc_track_issue_count,
+ *        geoloc_track_issue, geoloc_track_write_gpx, geoloc_track_write_geojson
+ *   0.4: geoloc_track_load_gpx_limited, geoloc_track_parse_gpx_limited,
+ *        geoloc_track_load_geojson_limited, geoloc_track_parse_geojson_limited,
+ *        geoloc_track_segments, geoloc_track_points, geoloc_track_waypoints, geoloc_track_name,
+ *        geoloc_track_issue_total, geoloc_track_measure_segments, geoloc_track_statistics
+ * Thread safety, for every function of this section unless its comment says more:
+ *  any thread, at once, except that a fix filter or a monitor (the stateful handles) is used by
+ *        one thread at a time; geofences and tracks are immutable and may be shared; a destroy
+ *        must not run while another thread uses the handle.
  * -------------------------------------------------------------------------------------------
  *
  * libgeoloc never reads a GPS: the host hands it the fixes it received (from a phone, a tracker,
@@ -2037,7 +2066,7 @@ typedef struct geoloc_filter_options {
 
 /**
  * The preset options of an activity (the table above).
- * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (activity). Thread safety: any.
+ * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (activity).
  */
 GEOLOC_API geoloc_status geoloc_filter_options_preset(geoloc_activity activity,
                                                       geoloc_filter_options *out);
@@ -2051,7 +2080,6 @@ typedef struct geoloc_fix_filter geoloc_fix_filter;
  *                distance_filter_m and the stop values must be finite
  * [out] out      free it with geoloc_fix_filter_destroy
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_fix_filter_create(const geoloc_filter_options *options,
                                                   geoloc_fix_filter **out);
@@ -2133,7 +2161,6 @@ GEOLOC_API geoloc_status geoloc_fix_filter_save(const geoloc_fix_filter *filter,
  * would have.
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_PARSE (not saved filter bytes, another format
  * version, corrupted or truncated: the message says which).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_fix_filter_restore(const void *bytes, size_t len,
                                                    geoloc_fix_filter **out);
@@ -2169,7 +2196,6 @@ typedef struct geoloc_geofences geoloc_geofences;
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (a polygon
  * with fewer than 3 vertices or round a pole), GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FINITE,
  * GEOLOC_E_OUT_OF_RANGE ("circles[3]: radius 0 is outside ..."), GEOLOC_E_NO_MEMORY.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_geofences_create(const geoloc_circle_fence *circles,
                                                  size_t n_circles,
@@ -2181,11 +2207,11 @@ GEOLOC_API geoloc_status geoloc_geofences_create(const geoloc_circle_fence *circ
  *  (see the conventions at the top). */
 GEOLOC_API void geoloc_geofences_destroy(geoloc_geofences *fences);
 
-/** The number of regions. Errors: GEOLOC_E_NULL_ARGUMENT. Thread safety: any thread. */
+/** The number of regions. Errors: GEOLOC_E_NULL_ARGUMENT. */
 GEOLOC_API geoloc_status geoloc_geofences_count(const geoloc_geofences *fences, size_t *count);
 
 /** The id of region `index`. Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_OUT_OF_RANGE,
- *  GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread. */
+ *  GEOLOC_E_BUFFER_TOO_SMALL. */
 GEOLOC_API geoloc_status geoloc_geofences_id(const geoloc_geofences *fences, size_t index,
                                              char *buf, size_t cap, size_t *needed);
 
@@ -2210,7 +2236,7 @@ typedef struct geoloc_monitor_options {
     double loitering_time_s;
 } geoloc_monitor_options;
 
-/** The default monitor options. Errors: GEOLOC_E_NULL_ARGUMENT. Thread safety: any thread. */
+/** The default monitor options. Errors: GEOLOC_E_NULL_ARGUMENT. */
 GEOLOC_API geoloc_status geoloc_monitor_options_default(geoloc_monitor_options *out);
 
 /** Geofence monitoring of one stream over a set. Used by one thread at a time. */
@@ -2221,7 +2247,6 @@ typedef struct geoloc_monitor geoloc_monitor;
  * [in]  fences   the set (the monitor keeps it alive: the caller may destroy its handle)
  * [in]  options  NULL for the defaults; every value finite and >= 0
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_monitor_create(const geoloc_geofences *fences,
                                                const geoloc_monitor_options *options,
@@ -2283,7 +2308,6 @@ GEOLOC_API geoloc_status geoloc_monitor_save(const geoloc_monitor *monitor, void
  * the saved one would have.
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_PARSE (not saved monitor bytes, another format
  * version, corrupted or truncated), GEOLOC_E_INVALID_ARGUMENT (saved over another region set).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_monitor_restore(const geoloc_geofences *fences, const void *bytes,
                                                 size_t len, geoloc_monitor **out);
@@ -2320,7 +2344,6 @@ typedef struct geoloc_track_stats {
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (model),
  * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (also a time before the previous fix's, and a
  * figure above the largest double).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_measure(const geoloc_fix *fixes, size_t n,
                                               geoloc_model model, double moving_speed_mps,
@@ -2338,7 +2361,6 @@ GEOLOC_API geoloc_status geoloc_track_measure(const geoloc_fix *fixes, size_t n,
  * [out] count        how many were kept
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NOT_FINITE,
  * GEOLOC_E_OUT_OF_RANGE.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_simplify(const geoloc_coord *points, size_t n,
                                                double tolerance_m, size_t *kept, size_t *count);
@@ -2362,7 +2384,7 @@ typedef enum geoloc_resample_mode {
  *                         nothing is written and GEOLOC_E_BUFFER_TOO_SMALL is returned
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (also more than GEOLOC_MAX_COUNT
  * points), GEOLOC_E_INVALID_ARGUMENT (mode), GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE,
- * GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread.
+ * GEOLOC_E_BUFFER_TOO_SMALL.
  */
 GEOLOC_API geoloc_status geoloc_track_resample(const geoloc_fix *fixes, size_t n,
                                                geoloc_resample_mode mode, double step,
@@ -2384,7 +2406,6 @@ typedef struct geoloc_stay_point {
  * vectors) and the search goes on after j; otherwise from i + 1.
  * [out] out, cap, needed  as geoloc_track_resample
  * Errors: as geoloc_track_resample (distance_m, time_s finite and >= 0).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_stay_points(const geoloc_fix *fixes, size_t n,
                                                   double distance_m, double time_s,
@@ -2433,7 +2454,6 @@ typedef struct geoloc_track geoloc_track;
  * GEOLOC_E_COUNT_TOO_LARGE (past the default limits of geoloc_load_limits: more than
  * GEOLOC_LOAD_DEFAULT_MAX_BYTES bytes or GEOLOC_LOAD_DEFAULT_MAX_RECORDS points; the _limited
  * loaders below take others), GEOLOC_E_NO_MEMORY.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_load_gpx(const char *path, const geoloc_load_options *options,
                                                geoloc_track **out);
@@ -2474,7 +2494,6 @@ GEOLOC_API geoloc_status geoloc_track_parse_geojson(const char *text, size_t len
  * Errors: as geoloc_track_load_gpx; GEOLOC_E_COUNT_TOO_LARGE past max_bytes or max_records (the
  * message names the limit: "... more than the load allows (max_records 100)");
  * GEOLOC_E_INVALID_ARGUMENT for a limits->struct_size below sizeof(size_t).
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_load_gpx_limited(const char *path,
                                                        const geoloc_load_options *options,
@@ -2510,7 +2529,6 @@ GEOLOC_API void geoloc_track_destroy(geoloc_track *track);
  * [out] out, cap, count  *count is always set to the number of fixes; when cap < *count the
  *                        first cap are written and GEOLOC_E_BUFFER_TOO_SMALL is returned
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (cap), GEOLOC_E_BUFFER_TOO_SMALL.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_fixes(const geoloc_track *track, geoloc_fix *out, size_t cap,
                                             size_t *count);
@@ -2535,7 +2553,7 @@ GEOLOC_API geoloc_status geoloc_track_issue(const geoloc_track *track, size_t i,
  * [out] buf, cap, needed  the text (see the conventions at the top)
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_UTF8 (name),
  * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (also a time outside the years 0 .. 9999),
- * GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread.
+ * GEOLOC_E_BUFFER_TOO_SMALL.
  */
 GEOLOC_API geoloc_status geoloc_track_write_gpx(const geoloc_fix *fixes, size_t n,
                                                 const char *name, char *buf, size_t cap,
@@ -2576,7 +2594,6 @@ typedef struct geoloc_track_segment {
  * segments[k].first <= i < segments[k].first + segments[k].count.
  * [out] out, cap, count  as geoloc_track_fixes
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE (cap), GEOLOC_E_BUFFER_TOO_SMALL.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_track_segments(const geoloc_track *track, geoloc_track_segment *out,
                                                size_t cap, size_t *count);
@@ -2587,7 +2604,7 @@ GEOLOC_API geoloc_status geoloc_track_segments(const geoloc_track *track, geoloc
  * speed and course NaN when absent; accuracy_m 0. Pass them with the segments to
  * geoloc_track_measure_segments, or use geoloc_track_statistics.
  * [out] out, cap, count  as geoloc_track_fixes
- * Errors: as geoloc_track_fixes. Thread safety: any thread.
+ * Errors: as geoloc_track_fixes.
  */
 GEOLOC_API geoloc_status geoloc_track_points(const geoloc_track *track, geoloc_fix *out, size_t cap,
                                              size_t *count);
@@ -2596,7 +2613,7 @@ GEOLOC_API geoloc_status geoloc_track_points(const geoloc_track *track, geoloc_f
  * The waypoints (GPX wpt; GeoJSON Point features), in document order: position, altitude,
  * time (NaN when absent), accuracy_m 0. They are not points of any segment.
  * [out] out, cap, count  as geoloc_track_fixes
- * Errors: as geoloc_track_fixes. Thread safety: any thread.
+ * Errors: as geoloc_track_fixes.
  */
 GEOLOC_API geoloc_status geoloc_track_waypoints(const geoloc_track *track, geoloc_fix *out,
                                                 size_t cap, size_t *count);
@@ -2616,7 +2633,7 @@ typedef enum geoloc_track_item {
  * The name of a point, waypoint or path: "" when it has none (an empty or absent name element).
  * [out] buf, cap, needed  the name (see the conventions at the top)
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_ARGUMENT (item), GEOLOC_E_OUT_OF_RANGE
- * (i not below the count of that item), GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any thread.
+ * (i not below the count of that item), GEOLOC_E_BUFFER_TOO_SMALL.
  */
 GEOLOC_API geoloc_status geoloc_track_name(const geoloc_track *track, geoloc_track_item item, size_t i,
                                            char *buf, size_t cap, size_t *needed);
@@ -2665,7 +2682,7 @@ typedef struct geoloc_segment_stats {
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (model),
  * GEOLOC_E_NOT_FINITE (a position, accuracy, a time that is infinite), GEOLOC_E_OUT_OF_RANGE
  * (starts not ascending or past n; a figure above the largest double: a duration, a speed,
- * an elevation gain or loss, named in the message). Thread safety: any thread.
+ * an elevation gain or loss, named in the message).
  */
 GEOLOC_API geoloc_status geoloc_track_measure_segments(const geoloc_fix *fixes, size_t n,
                                                        const size_t *starts, size_t n_segments,
@@ -2681,7 +2698,7 @@ GEOLOC_API geoloc_status geoloc_track_measure_segments(const geoloc_fix *fixes, 
  * [out] segments, cap, count  per segment; *count is always set; when cap < *count the first
  *                         cap are written and GEOLOC_E_BUFFER_TOO_SMALL is returned (whole is
  *                         written in any case). segments NULL with cap 0: the whole only (OK).
- * Errors: as geoloc_track_measure_segments; GEOLOC_E_BUFFER_TOO_SMALL. Thread safety: any.
+ * Errors: as geoloc_track_measure_segments; GEOLOC_E_BUFFER_TOO_SMALL.
  */
 GEOLOC_API geoloc_status geoloc_track_statistics(const geoloc_track *track, geoloc_model model,
                                                  double moving_speed_mps, geoloc_segment_stats *whole,
@@ -2689,6 +2706,17 @@ GEOLOC_API geoloc_status geoloc_track_statistics(const geoloc_track *track, geol
                                                  size_t *count);
 /* ---------------------------------------------------------------------------------------------
  * 9. Time: the time zone at a point
+ *
+ * Functions of this section, by the version that added them:
+ *   0.4: geoloc_timezones_open, geoloc_timezones_destroy, geoloc_timezones_count,
+ *        geoloc_timezones_name, geoloc_timezones_find, geoloc_timezones_version,
+ *        geoloc_timezone_at, geoloc_timezone_at_many, geoloc_timezone_name_at,
+ *        geoloc_local_time_at, geoloc_local_times, geoloc_local_time_text,
+ *        geoloc_local_time_at_point, geoloc_local_time_resolve, geoloc_tzif_local_time,
+ *        geoloc_time_zone_names, geoloc_tzdata_version, geoloc_tzdata_source
+ * Thread safety, for every function of this section unless its comment says more:
+ *  any thread, at once; a time-zone map is immutable once opened, so any number of threads may
+ *        query one; its destroy must not run while another thread uses it.
  * -------------------------------------------------------------------------------------------
  *
  * The IANA time zone of any point on Earth, offline: on land and in territorial waters as the
@@ -2753,7 +2781,6 @@ typedef struct geoloc_timezone {
  * file; for NULL the message names every path tried), GEOLOC_E_PARSE (not a time-zone map,
  * truncated or corrupted: the message says which), GEOLOC_E_UNSUPPORTED (a newer format
  * version), GEOLOC_E_INVALID_ARGUMENT (not a regular file, cannot be read), GEOLOC_E_NO_MEMORY.
- * Thread safety: any thread.
  */
 GEOLOC_API geoloc_status geoloc_timezones_open(const char *path, geoloc_timezones **out);
 
