@@ -8,8 +8,8 @@ Without --wheel the pinned wheel is fetched with `pip download` into build/tzdat
 build or run time) and its SHA-256 checked. Every name the package lists (its `zones` file:
 zones and links) is read from its TZif file (the 64-bit data block and the footer, RFC 8536);
 names whose files are identical share one zone. The format is specified at the top of
-Sources/GeoLoc/Time/ZoneRulesFile.swift; the checksum is the place file's
-(Sources/GeoLoc/Places/PlaceFile.swift, PlaceFileChecksum).
+Sources/GeoLoc/Time/ZoneRulesFile.swift; the checksum is every data file's
+(Sources/GeoLoc/Core/MappedFile.swift, DataFileChecksum).
 """
 
 from __future__ import annotations

@@ -641,7 +641,7 @@ def zone_areas(xs, ys, ring_zone, ring_poly, nzones):
 
 
 def checksum(buf):
-    """The 64-bit checksum of Sources/GeoLoc/Places/PlaceFile.swift (PlaceFileChecksum), bytes
+    """The 64-bit checksum of Sources/GeoLoc/Core/MappedFile.swift (DataFileChecksum), bytes
     120..<128 read as zero."""
     import numpy as np
 

@@ -185,6 +185,22 @@ public func geoloc_best_order(
     }
 }
 
+/// The stops of a caller's (n + 1) x (n + 1) matrix, home first: its shape checked (square, at
+/// least home), at most `maxStops` stops, the pointer required unless home is alone.
+private func squareMatrix(
+    _ matrix: UnsafePointer<Double>?, _ rows: Int, _ cols: Int, maxStops: Int, _ name: String
+) throws(GeoLocError) -> Int {
+    let rows = try checkCount(rows, "rows")
+    let cols = try checkCount(cols, "cols")
+    guard rows == cols, rows >= 1 else {
+        throw GeoLocError(.invalidArgument, "the matrix is \(rows) x \(cols); it must be square, (n + 1) x (n + 1)")
+    }
+    let n = rows - 1
+    if n > maxStops { throw GeoLocError(.countTooLarge, "\(n) stops are more than the \(maxStops) a route takes") }
+    guard matrix != nil || rows == 1 else { throw GeoLocError(.nullArgument, "\(name) is NULL with \(rows) rows") }
+    return n
+}
+
 @c @implementation
 public func geoloc_best_order_matrix(
     _ matrix: UnsafePointer<Double>?, _ rows: Int, _ cols: Int, _ end: geoloc_route_end, _ end_stop: Int,
@@ -194,22 +210,13 @@ public func geoloc_best_order_matrix(
 ) -> geoloc_status {
     let started = monotonicSeconds()
     return guarded { () throws(GeoLocError) in
-        let rows = try checkCount(rows, "rows")
-        let cols = try checkCount(cols, "cols")
-        guard rows == cols, rows >= 1 else {
-            throw GeoLocError(.invalidArgument, "the matrix is \(rows) x \(cols); it must be square, (n + 1) x (n + 1)")
-        }
-        let n = rows - 1
-        if n > StopOrder.maxStops {
-            throw GeoLocError(.countTooLarge, "\(n) stops are more than the \(StopOrder.maxStops) a route takes")
-        }
-        guard matrix != nil || rows == 1 else { throw GeoLocError(.nullArgument, "matrix is NULL with \(rows) rows") }
+        let n = try squareMatrix(matrix, rows, cols, maxStops: StopOrder.maxStops, "matrix")
         let (neededOut, resultOut) = try orderOutputs(n, order, order_cap, legs, legs_cap, needed, result)
         let e = try routeEnd(end, end_stop, count: n)
         var opts = try orderOptions(options)
         opts.startTime = started
         _ = try checkStops(n, end: e, options: opts)
-        let costs = matrix.map { Array(UnsafeBufferPointer(start: $0, count: rows * cols)) } ?? [0]
+        let costs = matrix.map { Array(UnsafeBufferPointer(start: $0, count: (n + 1) * (n + 1))) } ?? [0]
         let r = try bestOrder(costs: costs, end: e, options: opts)
         return try writeOrder(r, order, order_cap, legs, legs_cap, neededOut, resultOut)
     }
@@ -289,22 +296,13 @@ public func geoloc_best_order_windows(
 ) -> geoloc_status {
     let started = monotonicSeconds()
     return guarded { () throws(GeoLocError) in
-        let rows = try checkCount(rows, "rows")
-        let cols = try checkCount(cols, "cols")
-        guard rows == cols, rows >= 1 else {
-            throw GeoLocError(.invalidArgument, "the matrix is \(rows) x \(cols); it must be square, (n + 1) x (n + 1)")
-        }
-        let n = rows - 1
-        if n > ScheduledOrder.maxStops {
-            throw GeoLocError(.countTooLarge, "\(n) stops are more than the \(ScheduledOrder.maxStops) a route takes")
-        }
-        guard times != nil || rows == 1 else { throw GeoLocError(.nullArgument, "times is NULL with \(rows) rows") }
+        let n = try squareMatrix(times, rows, cols, maxStops: ScheduledOrder.maxStops, "times")
         let (neededOut, resultOut) = try scheduleOutputs(n, order, cap, legs, legs_cap, needed, result)
         let e = try routeEnd(end, end_stop, count: n)
         var opts = try orderOptions(options)
         opts.startTime = started
         _ = try checkStops(n, end: e, options: opts)
-        let t = times.map { Array(UnsafeBufferPointer(start: $0, count: rows * cols)) } ?? [0]
+        let t = times.map { Array(UnsafeBufferPointer(start: $0, count: (n + 1) * (n + 1))) } ?? [0]
         let (w, s) = windowArrays(windows, service_s, n)
         let r = try bestOrder(
             travelTimes: t, windows: w, serviceTimes: s, departure: departure, returnBy: return_by, end: e, options: opts)

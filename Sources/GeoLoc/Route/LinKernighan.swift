@@ -37,7 +37,7 @@ struct LinKernighan<Costs: TourCosts> {
     var head = 0
     var tail = 0
     var queueCount = 0
-    var rng: UInt64
+    var rng: SplitMix64
     let eps: Double
     /// The chain's added edges (t2 - t3 at each level), never removed in the same chain.
     var added: [(Int32, Int32)] = []
@@ -62,7 +62,7 @@ struct LinKernighan<Costs: TourCosts> {
          span: Int = 50) {
         self.costs = costs
         n = costs.count
-        rng = seed &+ 0x9E37_79B9_7F4A_7C15
+        rng = SplitMix64(seed: seed)
         self.span = span
         let k = max(1, min(neighbourCount + nearestCount, n - 1))
         alphaCount = min(k, neighbourCount)
@@ -518,13 +518,7 @@ struct LinKernighan<Costs: TourCosts> {
 
     // MARK: - Kicks and the chained search
 
-    mutating func next() -> UInt64 {
-        rng &+= 0x9E37_79B9_7F4A_7C15
-        var z = rng
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { rng.next() }
 
     /// Exchanges the segments of l1 and l2 positions starting at position p (cyclically).
     func swapSegments(_ p: Int, _ l1: Int, _ l2: Int) {

@@ -22,7 +22,7 @@ struct LocalSearch {
     let queued: UnsafeMutablePointer<Bool>
     let queue: UnsafeMutablePointer<Int32>
     var queueCount = 0
-    var rng: UInt64
+    var rng: SplitMix64
 
     init(_ costs: [Double], size: Int, seed: UInt64) {
         self.size = size
@@ -59,7 +59,7 @@ struct LocalSearch {
             cand.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
             for t in 0..<k { neighbours[i * k + t] = cand[t].1 }
         }
-        rng = seed &+ 0x9E37_79B9_7F4A_7C15
+        rng = SplitMix64(seed: seed)
         queued = .allocate(capacity: size)
         queued.initialize(repeating: false, count: size)
         queue = .allocate(capacity: size)
@@ -102,13 +102,7 @@ struct LocalSearch {
     @inline(__always) func c(_ a: Int32, _ b: Int32) -> Double { w[Int(a) * size + Int(b)] }
     @inline(__always) func at(_ p: Int) -> Int32 { tour[p == size ? 0 : p] }
 
-    mutating func next() -> UInt64 {
-        rng &+= 0x9E37_79B9_7F4A_7C15
-        var z = rng
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { rng.next() }
 
     @inline(__always) mutating func push(_ a: Int32) {
         if !queued[Int(a)] {

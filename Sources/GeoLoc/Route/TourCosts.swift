@@ -121,3 +121,19 @@ struct SplitCosts: TourCosts {
         return fixedEnd >= 0 && ((a == 0 && b == fixedEnd) || (b == 0 && a == fixedEnd))
     }
 }
+
+/// The searches' random numbers: SplitMix64 (Steele, Lea and Flood), from the call's seed, so a
+/// seed gives the same kicks and the same order on every machine.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -8,7 +8,7 @@
 struct WindowSearch {
     let p: WindowProblem
     let n: Int
-    var rng: UInt64
+    var rng: SplitMix64
     /// The current order (stops, 0-based), and its schedule prefix: after position i, the time
     /// service ends, the travel and the lateness so far.
     var order: [Int32]
@@ -27,7 +27,7 @@ struct WindowSearch {
     init(_ p: WindowProblem, seed: UInt64) {
         self.p = p
         n = p.size - 1
-        rng = seed &+ 0x9E37_79B9_7F4A_7C15
+        rng = SplitMix64(seed: seed)
         let stops = Array(0..<Int32(n))
         order = stops.sorted { a, b in
             let la = p.latest[Int(a) + 1], lb = p.latest[Int(b) + 1]
@@ -53,13 +53,7 @@ struct WindowSearch {
         bestKey = key()
     }
 
-    mutating func next() -> UInt64 {
-        rng &+= 0x9E37_79B9_7F4A_7C15
-        var z = rng
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { rng.next() }
 
     /// The prefix arrays of `order` (index 0 is home's departure).
     mutating func rebuild() {

@@ -2,28 +2,6 @@
 
 // MARK: - ISO 8601 times
 
-/// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-private func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
-    let y = m <= 2 ? y0 - 1 : y0
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146097 + doe - 719468
-}
-
-private func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
-    let z = z0 + 719468
-    let era = (z >= 0 ? z : z - 146096) / 146097
-    let doe = z - era * 146097
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let d = doy - (153 * mp + 2) / 5 + 1
-    let m = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-}
-
 /// Seconds since 1970-01-01T00:00:00Z from `YYYY-MM-DDTHH:MM:SS[.fff][Z|±HH:MM]` (no zone:
 /// UTC; blanks around it allowed); nil for anything else.
 func parseISOTime(_ text: [UInt8]) -> Double? {
@@ -83,11 +61,9 @@ func parseISOTime(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         offset = sign * (oh * 3600 + om * 60)
     }
     guard i == e else { return nil }
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
     guard mo >= 1 && mo <= 12 && d >= 1 && h <= 23 && mi <= 59 && sec <= 60 else { return nil }
-    let monthDays = mo == 2 ? (leap ? 29 : 28) : (mo == 4 || mo == 6 || mo == 9 || mo == 11) ? 30 : 31
-    guard d <= monthDays else { return nil }
-    let days = daysFromCivil(y, mo, d)
+    guard d <= Civil.daysInMonth(Int64(y), mo) else { return nil }
+    let days = Int(Civil.days(year: Int64(y), month: mo, day: d))
     return Double(days * 86400 + h * 3600 + mi * 60 + sec - offset) + fraction
 }
 
@@ -101,7 +77,8 @@ func isoTime(_ t: Double) throws(GeoLocError) -> String {
     var days = whole / 86400
     var rest = whole % 86400
     if rest < 0 { rest += 86400; days -= 1 }
-    let (y, m, d) = civilFromDays(days)
+    let date = Civil.date(Int64(days))
+    let (y, m, d) = (Int(date.year), date.month, date.day)
     guard y >= 0 && y <= 9999 else { throw GeoLocError(.outOfRange, "time \(show(t)) is outside the years 0 ... 9999") }
     func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
     var s = (y < 1000 ? String(repeating: "0", count: 4 - String(y).count) : "") + "\(y)-\(two(m))-\(two(d))T"
