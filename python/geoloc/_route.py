@@ -319,8 +319,9 @@ def _route_end(end: Any, round_trip: Optional[bool], function: str) -> Any:
     return end
 
 
-def _order_call(call: Any, n: int, end: Any, mode: str, iterations: Optional[int], time_limit: Optional[float],
-                seed: int) -> BestOrder:
+def _order_arguments(n: int, end: Any, mode: str, iterations: Optional[int], time_limit: Optional[float],
+                     seed: int) -> Tuple[int, int, COrderOptions]:
+    """The route's end (kind and stop) and the search options, checked, for both best-order calls."""
     if isinstance(end, str):
         if end not in _ROUTE_ENDS:
             raise InvalidArgumentError("end %r is not 'home', 'anywhere' or a stop index" % (end,))
@@ -343,6 +344,12 @@ def _order_call(call: Any, n: int, end: Any, mode: str, iterations: Optional[int
         if not t > 0:
             raise OutOfRangeError("time limit %r s: a budget of nothing" % t)
         options.time_limit_s = t
+    return end_kind, end_stop, options
+
+
+def _order_call(call: Any, n: int, end: Any, mode: str, iterations: Optional[int], time_limit: Optional[float],
+                seed: int) -> BestOrder:
+    end_kind, end_stop, options = _order_arguments(n, end, mode, iterations, time_limit, seed)
     order = numpy.empty(n, dtype=numpy.uintp)
     legs = numpy.empty(n + 1, dtype=numpy.float64)
     needed = c_size_t()
@@ -551,28 +558,7 @@ def _windows_call(call: Any, n: int, windows: Any, service: Any, departure: Any,
         svc = _real_array(s, "service times")
         if svc.shape != (n,):
             raise InvalidArgumentError("service times have shape %s; they must be (%d,)" % (svc.shape, n))
-    if isinstance(end, str):
-        if end not in _ROUTE_ENDS:
-            raise InvalidArgumentError("end %r is not 'home', 'anywhere' or a stop index" % (end,))
-        end_kind, end_stop = _ROUTE_ENDS[end], 0
-    else:
-        end_stop = _integer(end, "end")
-        if not 0 <= end_stop < n:
-            raise OutOfRangeError("end stop %d is not one of the %d stops" % (end_stop, n))
-        end_kind = 2
-    if mode not in _ORDER_MODES:
-        raise InvalidArgumentError("mode %r is not 'auto', 'exact' or 'heuristic'" % (mode,))
-    options = COrderOptions(_ORDER_MODES[mode], 0, 0.0, _integer(seed, "seed") & 0xFFFFFFFFFFFFFFFF)
-    if iterations is not None:
-        it = _integer(iterations, "iterations")
-        if it < 1:
-            raise OutOfRangeError("iterations %d: a budget of nothing" % it)
-        options.iterations = it
-    if time_limit is not None:
-        t = _float(time_limit, "time_limit")
-        if not t > 0:
-            raise OutOfRangeError("time limit %r s: a budget of nothing" % t)
-        options.time_limit_s = t
+    end_kind, end_stop, options = _order_arguments(n, end, mode, iterations, time_limit, seed)
     order = numpy.empty(n, dtype=numpy.uintp)
     visits = (CStopVisit * max(n, 1))()
     legs = numpy.empty(n + 1, dtype=numpy.float64)
