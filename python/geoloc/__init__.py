@@ -37,7 +37,7 @@ from __future__ import annotations
 # The package is a module per capability (the same names as the core's folders, the C thunks and
 # the header's sections); this file only gathers their public names. _core loads first: it
 # declares the shared functions that every other module relies on.
-from . import _errors, _ffi
+from . import _errors, _ffi, _time, _track_files, _tracking
 from ._core import (
     EARTH_MEAN_RADIUS_M,
     MAX_COUNT,
@@ -73,52 +73,9 @@ from ._address import country_name, format_address, us_state_code, us_state_name
 from ._places import LoadIssue, Match, Place, Places, Region
 from ._geocoding import Gazetteer, ReverseGeocode, reverse_geocode, reverse_geocode_many, shared_gazetteer
 from ._geocoding import PlaceSearch, SearchResult, SearchResults, search_places, shared_search
-from ._tracking import (
-    FixFilter,
-    Geofences,
-    Monitor,
-    TrackStats,
-    filter_options,
-    fix_array,
-    resample_track,
-    simplify_track,
-    stay_points,
-    track_stats,
-)
-from ._track_files import (
-    SegmentStats,
-    Track,
-    TrackMeasure,
-    measure_segments,
-    read_gpx,
-    read_track_geojson,
-    write_gpx,
-    write_track_geojson,
-)
-from ._time import (
-    LOCAL_TIME_DTYPE,
-    TIME_MAX,
-    TIME_MIN,
-    TIME_STYLES,
-    LocalInstants,
-    LocalTime,
-    PlaceTime,
-    TimeZone,
-    TimeZones,
-    local_dates,
-    local_time,
-    local_time_at,
-    local_time_text,
-    local_times,
-    resolve_local_time,
-    shared_timezones,
-    time_zone_names,
-    timezone_at,
-    timezone_at_many,
-    tzdata_source,
-    tzdata_version,
-    tzif_local_time,
-)
+from ._tracking import *  # noqa: F401,F403 (its __all__)
+from ._track_files import *  # noqa: F401,F403 (its __all__)
+from ._time import *  # noqa: F401,F403 (its __all__)
 from ._enums import AddressStyle, CoordStyle, Daylight, Model, TempUnit, Unit
 from ._errors import (
     BufferTooSmallError,
@@ -217,50 +174,11 @@ __all__ = [
     "us_state_code",
     "us_state_name",
     "country_name",
-    # tracking: fixes, the filter, geofences, tracks and track files
-    "fix_array",
-    "filter_options",
-    "FixFilter",
-    "Geofences",
-    "Monitor",
-    "TrackStats",
-    "track_stats",
-    "simplify_track",
-    "resample_track",
-    "stay_points",
-    "Track",
-    "read_gpx",
-    "read_track_geojson",
-    "write_gpx",
-    "write_track_geojson",
-    "SegmentStats",
-    "TrackMeasure",
-    "measure_segments",
-    # time: the zone at a point
-    "TimeZone",
-    "TimeZones",
-    "shared_timezones",
-    "timezone_at",
-    "timezone_at_many",
-    # time: local time from the IANA rules
-    "TIME_MIN",
-    "TIME_MAX",
-    "TIME_STYLES",
-    "LOCAL_TIME_DTYPE",
-    "LocalTime",
-    "LocalInstants",
-    "local_time",
-    "local_time_text",
-    "local_times",
-    "local_dates",
-    "resolve_local_time",
-    "tzif_local_time",
-    "time_zone_names",
-    "tzdata_version",
-    "tzdata_source",
-    # time: local time at a point
-    "PlaceTime",
-    "local_time_at",
+    # tracking: fixes, the filter, geofences, tracks and track files; time: the zone at a point,
+    # local time from the IANA rules, local time at a point (each module's own list)
+    *_tracking.__all__,
+    *_track_files.__all__,
+    *_time.__all__,
     # errors: every exception class of _errors
     *(name for name in _errors.__all__ if name.endswith("Error")),
 ]

@@ -19,6 +19,7 @@ from ._enums import CoordStyle, Model, Unit, coerce
 from ._errors import (
     BufferTooSmallError,
     CountTooLargeError,
+    GeolocError,
     InternalError,
     InvalidArgumentError,
     InvalidUTF8Error,
@@ -257,8 +258,11 @@ def _points(value: Any, what: str) -> "numpy.ndarray[Any, Any]":
     """An array-like of (lat, lon) rows as a C-contiguous (n, 2) float64 array (no copy if it is
     one), or a :class:`LatLon` of two columns stacked into one.
 
+    Rows may also be given one coordinate at a time, in any form a single point takes: a list
+    (or 1-d array) of "lat,lon" texts, Coords and pairs, read as :func:`_coord` reads each.
+
     TypeError for anything whose numbers are not real: bool, complex, str, bytes, object or
-    structured dtypes are refused rather than cast (a cast would turn True into 1.0, drop an
+    structured dtypes of (n, 2) are refused rather than cast (a cast would turn True into 1.0, drop an
     imaginary part or read "38.3" as a number), and so are masked arrays (the library has no
     notion of a mask: pass ``a.filled(...)`` or ``a[~a.mask.any(axis=1)]`` instead).
     """
@@ -267,8 +271,18 @@ def _points(value: Any, what: str) -> "numpy.ndarray[Any, Any]":
     if isinstance(value, numpy.ndarray):
         if type(value) is not numpy.ndarray and isinstance(value, numpy.ma.MaskedArray):
             raise TypeError("%s is a masked array; pass its unmasked rows or a filled array" % what)
+    elif isinstance(value, (str, bytes)):
+        raise TypeError("%s must be rows of coordinates; one \"lat,lon\" text is one row: [%r]" % (what, value))
     else:
-        value = numpy.asarray(value)
+        try:
+            arr = numpy.asarray(value)
+        except ValueError:  # rows of different shapes: "lat,lon" text among (lat, lon) pairs
+            return _coord_rows(value, what)
+        if arr.ndim == 1 and arr.dtype.kind in "USO" and arr.size:
+            return _coord_rows(value, what)  # the caller's rows, not numpy's text of them
+        value = arr
+    if value.ndim == 1 and value.dtype.kind in "USO" and value.size:  # an array of "lat,lon" text
+        return _coord_rows(value, what)
     # An empty list reads as float64 already; an empty array of another real-less dtype is refused.
     if value.dtype.kind not in _REAL_KINDS:
         raise TypeError("%s must hold real numbers, not %s" % (what, value.dtype))
@@ -280,6 +294,30 @@ def _points(value: Any, what: str) -> "numpy.ndarray[Any, Any]":
     if not arr.flags.aligned:
         arr = arr.copy()
     return arr
+
+
+def _coord_rows(rows: Any, what: str) -> "numpy.ndarray[Any, Any]":
+    """Rows given one coordinate at a time ("lat,lon" text, Coord, pairs, mixed), each read as
+    :func:`_coord` reads one coordinate, as an (n, 2) float64 array."""
+    try:
+        n = len(rows)
+    except TypeError:
+        raise TypeError("%s must be rows of (lat, lon) coordinates, not %s" % (what, type(rows).__name__)) from None
+    if n > MAX_COUNT:
+        raise CountTooLargeError("%s has %d rows, more than GEOLOC_MAX_COUNT (%d)" % (what, n, MAX_COUNT))
+    out = numpy.empty((n, 2), dtype=numpy.float64)
+    for i, row in enumerate(rows):
+        if isinstance(row, numpy.str_):
+            row = str(row)
+        elif isinstance(row, numpy.bytes_):
+            row = bytes(row)
+        try:
+            c = _coord(row, "%s row %d" % (what, i))
+        except GeolocError as err:  # the library's message, with the row it is about
+            raise type(err)("%s row %d: %s" % (what, i, err.message), err.status) from None
+        out[i, 0] = c.lat
+        out[i, 1] = c.lon
+    return out
 
 
 def _real_array(value: Any, what: str, width: Optional[int] = None, ndim: Optional[int] = None) -> "numpy.ndarray[Any, Any]":

@@ -1155,6 +1155,30 @@ def test_mileage_takes_coordinates_in_every_form():
     assert mixed.skipped == (2, 3) and mixed.stops_used == 2
 
 
+def test_batch_calls_take_rows_in_every_coordinate_form():
+    """Issue 18: batch calls took rows of numbers only; a row is now any form a single point
+    takes ("lat,lon" text as str or bytes, a Coord, a pair, mixed), read as the same doubles.
+    Text split into columns is still refused, never cast."""
+    rows = numpy.array(_ROUTE)
+    want = geoloc.distance_one_to_many(_ROUTE[0], rows)
+    texts = ["%r,%r" % p for p in _ROUTE]
+    assert numpy.array_equal(geoloc.distance_one_to_many(_ROUTE[0], texts), want)
+    assert numpy.array_equal(geoloc.distance_one_to_many(_ROUTE[0], numpy.array(texts)), want)
+    assert numpy.array_equal(geoloc.distance_one_to_many(_ROUTE[0], [t.encode() for t in texts]), want)
+    mixed = [texts[0], geoloc.Coord(*_ROUTE[1]), list(_ROUTE[2]), numpy.array(_ROUTE[3])]
+    assert numpy.array_equal(geoloc.distance_one_to_many(_ROUTE[0], mixed), want)
+    assert geoloc.route_length(texts)[0] == geoloc.route_length(rows)[0]
+    assert numpy.array_equal(geoloc.distance_pairs(texts, texts[::-1]), geoloc.distance_pairs(rows, rows[::-1]))
+    with pytest.raises(geoloc.ParseError, match="row 1"):
+        geoloc.distance_one_to_many(_ROUTE[0], [texts[0], "not a place"])
+    with pytest.raises(TypeError):  # one text is one row: [text]
+        geoloc.distance_one_to_many(_ROUTE[0], texts[0])
+    with pytest.raises(TypeError):
+        geoloc.distance_one_to_many(_ROUTE[0], [["38.3", "-88.8"]])
+    with pytest.raises(TypeError):
+        geoloc.distance_one_to_many(_ROUTE[0], [texts[0], 5.0])
+
+
 @pytest.mark.parametrize("loader", sorted(_LOADERS))
 def test_missing_file_is_a_file_not_found_error(loader, tmp_path):
     """Issue 18: a missing file raised NotFoundError, which was not a FileNotFoundError."""
