@@ -23,7 +23,8 @@ and raises ImportError listing the places tried if none has it. The library's MA
 version must match the package's.
 
 Conventions: angles are degrees, latitudes within [-90, 90]; a coordinate is any (lat, lon) pair
-of numbers; enum arguments take the enum member, its int value or its name ("miles", "mi", "KM").
+of numbers or "lat,lon" text; a batch of them an (n, 2) array, a :class:`LatLon` of two columns,
+or a list of coordinates in any of those forms; enum arguments take the enum member, its int value or its name ("miles", "mi", "KM").
 Failures raise a subclass of :class:`GeolocError` carrying ``status`` and ``message``. Every
 function is safe to call from many threads at once (the GIL is released during library calls),
 and so is every method of :class:`Places`, :class:`Region` and :class:`Gazetteer` on one object.
