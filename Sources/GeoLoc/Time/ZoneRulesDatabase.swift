@@ -65,9 +65,7 @@ public final class ZoneRulesDatabase: @unchecked Sendable {
     /// a file on purpose and want the checks behind the checksum to run).
     @_spi(Testing)
     public static func resealRulesFile(_ bytes: UnsafeMutableRawBufferPointer) {
-        guard bytes.count >= ZoneRulesFileFormat.headerSize else { return }
-        let sum = PlaceFileChecksum.of(UnsafeRawBufferPointer(bytes))
-        bytes.storeBytes(of: sum.littleEndian, toByteOffset: ZoneRulesFileFormat.checksumOffset, as: UInt64.self)
+        DataFileChecksum.seal(bytes)
     }
 
     private init(file: ZoneRulesFile?, path compiledFile: String?, systemDirectory: String?) throws(GeoLocError) {

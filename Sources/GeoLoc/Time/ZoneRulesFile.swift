@@ -1,7 +1,7 @@
 // The compiled zone rules the library ships (data/time/zoneinfo.rules, written by
 // tools/gen_time_rules.py from the pinned PyPI `tzdata` package): every zone of one IANA
-// release in one file, opened with mmap and checked before use, like the place file
-// (Places/PlaceFile.swift, whose mapping and checksum it shares).
+// release in one file, opened with mmap and checked before use, like every data file of the
+// library (Core/MappedFile.swift: the mapping, the header's checks and the checksum).
 //
 // Format, version 1. Integers little-endian; refused on a big-endian machine.
 //
@@ -19,7 +19,7 @@
 //       48    16  the IANA release ("2026f"): ASCII letters and digits, NUL-padded
 //       64    48  zeros
 //      112     8  u64 flags (0)
-//      120     8  u64 checksum of the whole file, these 8 bytes read as 0 (`PlaceFileChecksum`)
+//      120     8  u64 checksum of the whole file, these 8 bytes read as 0 (`DataFileChecksum`)
 //
 // Then the sections, each at a multiple of 64 bytes (zero padding between):
 //   names        n x 12  u32 text offset, u32 length, u32 zone: sorted by name (bytewise),
@@ -46,13 +46,12 @@ import Darwin
 enum ZoneRulesFileFormat {
     static let magic: [UInt8] = Array("GEOLOCTZ".utf8)
     static let version: UInt32 = 1
-    static let headerSize = 128
-    static let checksumOffset = 120
+    static let headerSize = DataFileHeader.size
 }
 
 /// A mapped, checked rules file.
 final class ZoneRulesFile: @unchecked Sendable {
-    let mapping: PlaceFileMapping
+    let mapping: MappedFile
     /// The IANA release ("2026f").
     let version: String
     /// The names, sorted, and the zone of each.
@@ -69,14 +68,7 @@ final class ZoneRulesFile: @unchecked Sendable {
     ///   is truncated or corrupted; `.unsupported` for a newer format or another byte order;
     ///   `.invalidArgument` for a file that cannot be read.
     static func open(_ path: String) throws(GeoLocError) -> ZoneRulesFile {
-        let mapping: PlaceFileMapping
-        do {
-            mapping = try PlaceFileMapping(path: path)
-        } catch {
-            // The mapping refuses a file shorter than 128 bytes in a place file's words.
-            if error.code == .parse { throw GeoLocError(.parse, "\(path): not a libgeoloc zone rules file (shorter than its header)") }
-            throw error
-        }
+        let mapping = try MappedFile(path: path, what: "zone rules file")
         do {
             return try ZoneRulesFile(mapping)
         } catch {
@@ -86,43 +78,18 @@ final class ZoneRulesFile: @unchecked Sendable {
 
     /// A rules file from bytes in memory (copied), checked as ``open(_:)`` checks a file.
     static func open(bytes: UnsafeRawBufferPointer) throws(GeoLocError) -> ZoneRulesFile {
-        try ZoneRulesFile(PlaceFileMapping(copying: bytes))
+        try ZoneRulesFile(MappedFile(copying: bytes))
     }
 
-    private init(_ mapping: PlaceFileMapping) throws(GeoLocError) {
-        #if _endian(big)
-        throw GeoLocError(.unsupported, "zone rules files are little-endian; this machine is big-endian")
-        #else
+    private init(_ mapping: MappedFile) throws(GeoLocError) {
+        let format = ZoneRulesFileFormat.self
+        _ = try mapping.checkHeader(
+            magic: format.magic, versions: format.version...format.version, sizeOffset: 40,
+            name: "zone rules file", plural: "zone rules files")
         self.mapping = mapping
         let base = mapping.base
         let size = mapping.size
-        func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
-        func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
-        let format = ZoneRulesFileFormat.self
-        guard size >= format.headerSize,
-              format.magic.enumerated().allSatisfy({ base.load(fromByteOffset: $0.offset, as: UInt8.self) == $0.element })
-        else { throw GeoLocError(.parse, "not a libgeoloc zone rules file") }
-        if u32(12) == 0x0403_0201 {
-            throw GeoLocError(.unsupported, "the file is big-endian; this library reads little-endian zone rules files")
-        }
-        guard u32(12) == 0x0102_0304 else { throw GeoLocError(.parse, "corrupted zone rules file: bad byte-order mark") }
-        let version = u32(8)
-        if version > format.version {
-            throw GeoLocError(.unsupported, "zone rules file version \(version) is newer than this library reads (\(format.version))")
-        }
-        guard version == format.version, u32(16) == UInt32(format.headerSize) else {
-            throw GeoLocError(.parse, "corrupted zone rules file: bad version or header size")
-        }
-        let declared = u64(40)
-        if declared != UInt64(size) {
-            if declared > UInt64(size) {
-                throw GeoLocError(.parse, "truncated zone rules file: \(size) bytes of the \(declared) its header gives")
-            }
-            throw GeoLocError(.parse, "corrupted zone rules file: \(size) bytes where its header gives \(declared)")
-        }
-        guard PlaceFileChecksum.of(UnsafeRawBufferPointer(start: base, count: size)) == u64(format.checksumOffset) else {
-            throw GeoLocError(.parse, "corrupted zone rules file: the checksum does not match")
-        }
+        let u32 = mapping.u32, u64 = mapping.u64
         // The checksum matched: what follows guards against a file made to pass it.
         func corrupt(_ what: String) -> GeoLocError { GeoLocError(.parse, "corrupted zone rules file: \(what)") }
         let z = Int(u32(20)), n = Int(u32(24)), t = Int(u32(28)), y = Int(u32(32)), textBytes = Int(u32(36))
@@ -220,7 +187,6 @@ final class ZoneRulesFile: @unchecked Sendable {
         self.indices = base.advanced(by: indicesAt).assumingMemoryBound(to: UInt8.self)
         self.types = base.advanced(by: typesAt)
         self.text = UnsafePointer(text)
-        #endif
     }
 
     /// The index of `name` in ``names``, or nil.
