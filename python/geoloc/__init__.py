@@ -110,6 +110,13 @@ from ._time import (
     local_time_at,
     local_time_text,
     local_times,
+    local_times_at,
+    LocalityTime,
+    locality_time,
+    locality_zones,
+    fix_local_times,
+    LOCAL_DAY_DTYPE,
+    track_local_days,
     resolve_local_time,
     shared_timezones,
     time_zone_names,
@@ -261,6 +268,13 @@ __all__ = [
     # time: local time at a point
     "PlaceTime",
     "local_time_at",
+    "local_times_at",
+    "LocalityTime",
+    "locality_time",
+    "locality_zones",
+    "fix_local_times",
+    "LOCAL_DAY_DTYPE",
+    "track_local_days",
     # errors: every exception class of _errors
     *(name for name in _errors.__all__ if name.endswith("Error")),
 ]
