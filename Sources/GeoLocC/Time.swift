@@ -341,7 +341,7 @@ public func geoloc_fix_local_times(
         var ids = [UInt16](repeating: 0, count: b.count)
         try degrees.withUnsafeBufferPointer { (p: UnsafeBufferPointer<Double>) throws(GeoLocError) in
             try times.withUnsafeBufferPointer { (t: UnsafeBufferPointer<Double>) throws(GeoLocError) in
-                do {
+                do throws(GeoLocError) {
                     try map.localTimes(degrees: p, times: t, count: b.count) {
                         (i: Int, id: TimeZoneID, rules: ZoneRules, lt: LocalTime) throws(GeoLocError) in
                         let fields: [geoloc_local_time]

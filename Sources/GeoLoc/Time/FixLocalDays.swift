@@ -83,7 +83,7 @@ extension TimeZoneMap {
         var dayOf = [Int64](repeating: Int64.min, count: b.count)
         try degrees.withUnsafeBufferPointer { (p: UnsafeBufferPointer<Double>) throws(GeoLocError) in
             try times.withUnsafeBufferPointer { (t: UnsafeBufferPointer<Double>) throws(GeoLocError) in
-                do {
+                do throws(GeoLocError) {
                     try localTimes(degrees: p, times: t, count: timed.count) {
                         (k: Int, _: TimeZoneID, _: ZoneRules, lt: LocalTime) throws(GeoLocError) in
                         dayOf[timed[k]] = Civil.floorDiv(lt.instant + Int64(lt.utcOffset), 86400).0
