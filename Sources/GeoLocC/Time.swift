@@ -354,7 +354,8 @@ public func geoloc_fix_local_times(
                     }
                 } catch {
                     // "times[3]: ..." is fixes[3]'s time here.
-                    throw GeoLocError(error.code, error.message.hasPrefix("times[") ? "fixes[" + error.message.dropFirst(6) : error.message)
+                    let message = error.message.hasPrefix("times[") ? "fixes[" + String(error.message.dropFirst(6)) : error.message
+                    throw GeoLocError(error.code, message)
                 }
             }
         }

@@ -833,6 +833,14 @@ static const geoloc_places *lz_places;
 static geoloc_timezones *lz_map;
 static int lz_rows, lz_differ, lz_geonames;
 
+/* Field by field: the struct has padding after its two bools. */
+static int same_locality(const geoloc_locality *a, const geoloc_locality *b)
+{
+    return a->locality == b->locality && a->distance_m == b->distance_m && a->sublocality == b->sublocality &&
+           a->nearest == b->nearest && a->nearest_distance_m == b->nearest_distance_m && a->reach_m == b->reach_m &&
+           a->within_reach == b->within_reach && a->in_country == b->in_country;
+}
+
 static int zone_is(const geoloc_timezone *z, const char *want)
 {
     char name[64];
@@ -860,8 +868,11 @@ static void row_locality_zone(char **f)
     lz_rows++;
     if (!CHECK_OK(geoloc_reverse_geocode_zones(lz_gazetteer, lz_map, &c, 1, NULL, &loc, &z))) return;
     /* The same locality as the reverse geocoder's own answer. */
-    if (CHECK_OK(geoloc_reverse_geocode_locality(lz_gazetteer, c, GEOLOC_ADDRESS_CITY_STATE, NULL, NULL, 0, NULL, &one)))
-        CHECK(memcmp(&one, &loc, sizeof loc) == 0);
+    {
+        /* GEOLOC_E_NO_LOCALITY is the soft answer of a point far from every place. */
+        geoloc_status st = geoloc_reverse_geocode_locality(lz_gazetteer, c, GEOLOC_ADDRESS_CITY_STATE, NULL, NULL, 0, NULL, &one);
+        if (CHECK(st == GEOLOC_OK || st == GEOLOC_E_NO_LOCALITY)) CHECK(same_locality(&one, &loc));
+    }
     /* zone: the zone at the point, as the boundaries draw it. */
     CHECK(zone_is(&z.zone, f[4]));
     CHECK_OK(geoloc_timezone_at(lz_map, c, &at));
@@ -913,7 +924,7 @@ static void test_locality_zones(const char *golden_dir)
     for (i = 0; i < 4; i++) {
         geoloc_locality_zone z1;
         if (CHECK_OK(geoloc_reverse_geocode_zones(lz_gazetteer, lz_map, &pts[i], 1, &o, &each, &z1)))
-            CHECK(memcmp(&each, &locs[i], sizeof each) == 0 && memcmp(&z1, &zs[i], sizeof z1) == 0);
+            CHECK(same_locality(&each, &locs[i]) && memcmp(&z1, &zs[i], sizeof z1) == 0);
     }
     /* At sea: no locality, a nautical zone, and the nearest place's zone for place_zone. */
     CHECK(locs[1].locality == GEOLOC_NO_PLACE && zs[1].zone.nautical && zs[1].zone.utc_offset_hours == -10);
