@@ -10,7 +10,8 @@
  *                                              or postal
  *   geoloc-demo near LATLON MILES [LIMIT]      towns within MILES, nearest first (shipped
  *                                              GeoNames gazetteer)
- *   geoloc-demo where LATLON                   offline reverse geocoding: "City, State"
+ *   geoloc-demo where LATLON                   offline reverse geocoding: "City, State", and
+ *                                              the local time there
  *   geoloc-demo find QUERY [LIMIT]             places by name ("Springfield, IL", "Kiev",
  *                                              "sprinfield"): offline forward geocoding
  *   geoloc-demo track [GPX [REGIONS]]          replays a GPX track through the fix filter and
@@ -43,7 +44,7 @@ int usage(void)
             "       %s address STYLE KEY=VALUE...     STYLE: one-line, city-state,\n"
             "                                         city-state-country, postal\n"
             "       %s near LATLON MILES [LIMIT]      towns within MILES, nearest first\n"
-            "       %s where LATLON                   the nearest town as \"City, State\"\n"
+            "       %s where LATLON                   \"City, State\" and the local time there\n"
             "       %s track [GPX [REGIONS]]          replay a track: kept fixes, geofence events\n"
             "       %s find QUERY [LIMIT]             places by name, best first\n",
             program, program, program, program, program, program, program, program, program, program);

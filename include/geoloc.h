@@ -23,7 +23,8 @@
  *   8. Tracking   location fixes: filtering, stop detection, geofence monitoring, tracks
  *   9. Time       the time zone at a point (the time-zone map); local time from the IANA rules:
  *                 offset, daylight saving time, abbreviation, local dates of instants and
- *                 instants of local dates; the local time at a point
+ *                 instants of local dates; the local time at a point, at many points, of
+ *                 fixes, a track's local days, and the zones of a reverse geocode's answer
  *
  * This header is the reference manual. Conventions that hold for every function:
  *
@@ -2714,6 +2715,8 @@ GEOLOC_API geoloc_status geoloc_track_statistics(const geoloc_track *track, geol
  *        geoloc_local_time_at, geoloc_local_times, geoloc_local_time_text,
  *        geoloc_local_time_at_point, geoloc_local_time_resolve, geoloc_tzif_local_time,
  *        geoloc_time_zone_names, geoloc_tzdata_version, geoloc_tzdata_source
+ *   0.5: geoloc_reverse_geocode_zones, geoloc_local_times_at_points, geoloc_fix_local_times,
+ *        geoloc_track_local_days (at the end of the section)
  * Thread safety, for every function of this section unless its comment says more:
  *  any thread, at once; a time-zone map is immutable once opened, so any number of threads may
  *        query one; its destroy must not run while another thread uses it.
@@ -3057,6 +3060,155 @@ GEOLOC_API geoloc_status geoloc_tzdata_version(char *buf, size_t cap, size_t *ne
  * it holds the newer release. Errors: as geoloc_tzdata_version.
  */
 GEOLOC_API geoloc_status geoloc_tzdata_source(char *buf, size_t cap, size_t *needed);
+
+/* ---------------------------------------------------------------------------------------------
+ * 9. Time: zones and local times beside the other capabilities (since 0.5)
+ *
+ * Functions: geoloc_reverse_geocode_zones, geoloc_local_times_at_points, geoloc_fix_local_times,
+ * geoloc_track_local_days (0.5).
+ * -------------------------------------------------------------------------------------------
+ *
+ * The reverse geocoder's answer with its zones. A point's answer (section 7) names a locality;
+ * its zones come from the time-zone map, two of them:
+ *  - zone: the zone at the point itself, the clocks where the point is. This is the one for
+ *    "what time is it here" and for the local time of a fix: it is exact to the boundary
+ *    polygons and a point has it with no locality too (at sea, in a desert).
+ *  - place_zone: the zone at the named place's coordinate (the locality; with no locality, the
+ *    nearest place), the clocks of the town the text names. It differs from zone only where a
+ *    point is nearer a town across a zone border: a point in Arizona whose locality is a town
+ *    of the Navajo Nation (America/Denver, which keeps daylight saving time, against
+ *    America/Phoenix), a point in Spain near the border whose locality is in Portugal.
+ * GeoNames' own timezone column of a place is not used: the shipped gazetteer does not carry
+ * it, it is edited apart from the boundaries and the time zone database, and it has no answer
+ * for a point without a locality. (The tests use it as an independent check of place_zone.)
+ * Both zones cost one map lookup each (about 0.1 microsecond) on top of the reverse geocode.
+ */
+
+/** The zones of a reverse geocode's answer (see above). 8 bytes. Since 0.5. */
+typedef struct geoloc_locality_zone {
+    /** The zone at the point: the clocks where the point is. */
+    geoloc_timezone zone;
+    /** The zone at the named place's coordinate (the locality, else the nearest place). */
+    geoloc_timezone place_zone;
+} geoloc_locality_zone;
+
+/**
+ * The locality of each of n points with its zones, in one call (n = 1 for one point): out[i] is
+ * what geoloc_reverse_geocode_locality writes for points[i], zones[i] its zones on a time-zone
+ * map (geoloc_timezones_name gives their names). Since 0.5.
+ * [in]  timezones  the map, or NULL for the shipped one (geoloc_timezones_open(NULL, ...))
+ * [in]  points     n coordinates (NULL allowed when n is 0), all checked first, the message
+ *                  naming the first bad one
+ * [in]  options    NULL for the defaults (geoloc_reverse_options)
+ * [out] out        optional (NULL): n results, as geoloc_reverse_geocode_localities writes them
+ * [out] zones      n zones
+ * Errors: GEOLOC_E_NULL_ARGUMENT (gazetteer; points or zones with n > 0),
+ * GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (a destroyed or wrong handle,
+ * options->struct_size), GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE, GEOLOC_E_NOT_FOUND (no
+ * shipped map), GEOLOC_E_PARSE (a forged map file), GEOLOC_E_NO_MEMORY. Nothing is written on
+ * failure.
+ * Thread safety: any number of threads, on the same handles too.
+ */
+GEOLOC_API geoloc_status geoloc_reverse_geocode_zones(const geoloc_gazetteer *gazetteer,
+                                                      const geoloc_timezones *timezones,
+                                                      const geoloc_coord *points, size_t n,
+                                                      const geoloc_reverse_options *options,
+                                                      geoloc_locality *out,
+                                                      geoloc_locality_zone *zones);
+
+/**
+ * The local times at n points, each at its own instant, in one call: out[i] is what
+ * geoloc_local_time_at_point gives for points[i] at times[i], zones[i] the zone's number on the
+ * map (as geoloc_timezone_at's .zone). For a track that crosses zones, a day's fixes from many
+ * places, or a table of (place, instant) rows. Times are Unix seconds as doubles
+ * (geoloc_fix.time), each rounded down to a whole second. Since 0.5.
+ * [in]  timezones  the map, or NULL for the shipped one
+ * [in]  points     n coordinates (NULL allowed when n is 0)
+ * [in]  times      n instants, GEOLOC_TIME_MIN .. GEOLOC_TIME_MAX (NULL allowed when n is 0)
+ * [in]  n          at most GEOLOC_MAX_COUNT
+ * [out] out        n local times
+ * [out] zones      optional (NULL): n zone numbers
+ * Every point and time is checked, and every zone's rules read, before anything is written; the
+ * message names the first bad point or time ("points[7]: ...", "times[3] is nan").
+ * Errors: GEOLOC_E_NULL_ARGUMENT (points, times or out with n > 0), GEOLOC_E_COUNT_TOO_LARGE,
+ * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (a latitude, a time), GEOLOC_E_INVALID_ARGUMENT (a
+ * destroyed or wrong handle), GEOLOC_E_NOT_FOUND (no shipped map; no rules, or the rules lack a
+ * map zone), GEOLOC_E_PARSE (a forged map file), GEOLOC_E_NO_MEMORY. Nothing is written on
+ * failure.
+ * Thread safety: any number of threads, on one handle too.
+ */
+GEOLOC_API geoloc_status geoloc_local_times_at_points(const geoloc_timezones *timezones,
+                                                      const geoloc_coord *points, const double *times,
+                                                      size_t n, geoloc_local_time *out,
+                                                      uint16_t *zones);
+
+/*
+ * Local dates of fixes and tracks. A fix's local time is the time on the clocks of the zone at
+ * its position (a track that crosses zones takes each fix's own zone), and a track's day is the
+ * local date of its fixes: geoloc_track_local_days sums a track's length and moving time per
+ * local day ("miles per local day"). Fix times are Unix seconds here.
+ */
+
+/**
+ * The local time of each fix where it was taken: out[i] is the local time of fixes[i].time
+ * (rounded down to a whole second) in the zone at its position, as geoloc_local_times_at_points
+ * gives it. Since 0.5.
+ * [in]  timezones  the map, or NULL for the shipped one
+ * [in]  fixes      n fixes (NULL allowed when n is 0), each checked as the fix filter checks
+ *                  it; a time must be finite and within GEOLOC_TIME_MIN .. GEOLOC_TIME_MAX
+ * [out] out        n local times
+ * [out] zones      optional (NULL): n zone numbers
+ * Errors: as geoloc_local_times_at_points, the message naming the first bad fix ("fixes[3]:
+ * ..."). Nothing is written on failure.
+ */
+GEOLOC_API geoloc_status geoloc_fix_local_times(const geoloc_timezones *timezones, const geoloc_fix *fixes,
+                                                size_t n, geoloc_local_time *out, uint16_t *zones);
+
+/** One local day of a track (geoloc_track_local_days). 48 bytes. Since 0.5. */
+typedef struct geoloc_local_day {
+    /** The date on the clocks where the day's fixes were taken. */
+    int32_t year;
+    int32_t month;
+    int32_t day;
+    /** ISO 8601: 1 Monday .. 7 Sunday. */
+    int32_t weekday;
+    /** Meters travelled: the steps that start at a fix of this day. */
+    double length_m;
+    /** Seconds: the steps forward in time that start at a fix of this day. */
+    double duration_s;
+    /** How many fixes fall on this day, and the index of the first of them. */
+    size_t fix_count;
+    size_t first_fix;
+} geoloc_local_day;
+
+/**
+ * A track's length and moving time per local day, in date order, each date once: "miles per
+ * local day" for a diary, a fleet's daily distance, a trip across zones. Since 0.5.
+ * The rule: a fix's day is the local date of its time at its position. A fix without a time
+ * (NaN) takes the day of the timed fix before it in its segment, else of the first one after
+ * it; a segment with no time at all is in no day. A step from one fix to the next of its
+ * segment counts wholly to the day of the fix it starts from (a step across midnight is not
+ * split); its time counts when both fixes have one and it goes forward. The gap from one
+ * segment to the next counts nowhere.
+ * [in]  timezones  the map, or NULL for the shipped one
+ * [in]  fixes      n fixes (NULL allowed when n is 0); a time may be NaN (absent)
+ * [in]  starts, n_segments  the segments, as geoloc_track_measure_segments takes them (NULL with
+ *                  0: one segment of all n)
+ * [in]  model      how a step is measured (GEOLOC_MODEL_SPHERE or GEOLOC_MODEL_WGS84)
+ * [out] days, cap, count  *count is the number of days (set whenever the fixes pass their
+ *                  checks); days receives them when cap >= *count, else nothing is written and
+ *                  the call returns GEOLOC_E_BUFFER_TOO_SMALL (days NULL with cap 0 asks for the
+ *                  count so: GEOLOC_OK only for a track of no day).
+ * Errors: GEOLOC_E_NULL_ARGUMENT (count; fixes with n > 0; starts with n_segments > 0; days with
+ * cap > 0), GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_INVALID_ARGUMENT (model; a wrong handle),
+ * GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (a fix; a time outside GEOLOC_TIME_MIN ..
+ * GEOLOC_TIME_MAX; starts), GEOLOC_E_NOT_FOUND, GEOLOC_E_PARSE, GEOLOC_E_BUFFER_TOO_SMALL,
+ * GEOLOC_E_NO_MEMORY.
+ */
+GEOLOC_API geoloc_status geoloc_track_local_days(const geoloc_timezones *timezones, const geoloc_fix *fixes,
+                                                 size_t n, const size_t *starts, size_t n_segments,
+                                                 geoloc_model model, geoloc_local_day *days, size_t cap,
+                                                 size_t *count);
 
 #ifdef __cplusplus
 } /* extern "C" */

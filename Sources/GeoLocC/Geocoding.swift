@@ -186,7 +186,7 @@ private func manyText(
 }
 
 /// The caller's options (NULL: the defaults), checked; members beyond struct_size take their defaults.
-private func reverseOptions(_ p: UnsafePointer<geoloc_reverse_options>?) throws(GeoLocError) -> ReverseGeocodeOptions {
+func reverseOptions(_ p: UnsafePointer<geoloc_reverse_options>?) throws(GeoLocError) -> ReverseGeocodeOptions {
     var o = ReverseGeocodeOptions()
     guard let p else { return o }
     let size = p.pointee.struct_size
@@ -213,7 +213,7 @@ private func reverseOptions(_ p: UnsafePointer<geoloc_reverse_options>?) throws(
     return o
 }
 
-private func cLocality(_ m: LocalityMatch) -> geoloc_locality {
+func cLocality(_ m: LocalityMatch) -> geoloc_locality {
     geoloc_locality(
         locality: m.locality ?? Int(bitPattern: UInt.max), distance_m: m.distance,
         sublocality: m.subLocality ?? Int(bitPattern: UInt.max), nearest: m.nearest,

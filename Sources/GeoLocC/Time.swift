@@ -243,3 +243,148 @@ public func geoloc_timezone_name_at(
         return map.name(try map.zone(at: try coordinate(c)))
     }
 }
+
+// MARK: - Beside the other capabilities: the zones of a reverse geocode, local times at many points
+
+/// The map a caller passed, or the shipped one for NULL.
+private func mapOrShipped(_ timezones: OpaquePointer?) throws(GeoLocError) -> TimeZoneMap {
+    if let timezones { try borrow(timezones, .timezones, as: TimeZoneMap.self, "timezones") } else { try TimeZoneMap.shipped() }
+}
+
+@c @implementation
+public func geoloc_reverse_geocode_zones(
+    _ gazetteer: OpaquePointer?, _ timezones: OpaquePointer?, _ points: UnsafePointer<geoloc_coord>?, _ n: Int,
+    _ options: UnsafePointer<geoloc_reverse_options>?, _ out: UnsafeMutablePointer<geoloc_locality>?,
+    _ zones: UnsafeMutablePointer<geoloc_locality_zone>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
+        let n = try inputArray(points, n, "points").count
+        _ = try outputArray(zones, n, "zones")
+        let o = try reverseOptions(options)
+        let map = try mapOrShipped(timezones)
+        guard n > 0, let zones else { return GEOLOC_OK }
+        // Collected first, so that nothing is written unless every point has its answer.
+        var localities: [geoloc_locality] = []
+        var found: [geoloc_locality_zone] = []
+        localities.reserveCapacity(out == nil ? 0 : n)
+        found.reserveCapacity(n)
+        try g.gazetteer.localities(degrees: degrees(points, n), count: n, name: "points", options: o, timezones: map) {
+            (i: Int, m: LocalityMatch, z: LocalityZones) throws(GeoLocError) in
+            if out != nil {
+                let r = cLocality(m)
+                try checkFinite(r, "out[\(i)]")
+                localities.append(r)
+            }
+            found.append(geoloc_locality_zone(zone: cTimeZone(map, z.zone), place_zone: cTimeZone(map, z.placeZone)))
+        }
+        if let out { for i in 0..<n { out[i] = localities[i] } }
+        for i in 0..<n { zones[i] = found[i] }
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_local_times_at_points(
+    _ timezones: OpaquePointer?, _ points: UnsafePointer<geoloc_coord>?, _ times: UnsafePointer<Double>?, _ n: Int,
+    _ out: UnsafeMutablePointer<geoloc_local_time>?, _ zones: UnsafeMutablePointer<UInt16>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let n = try inputArray(points, n, "points").count
+        let times = try inputArray(times, n, "times")
+        _ = try outputArray(out, n, "out")
+        let map = try mapOrShipped(timezones)
+        guard n > 0, let out else { return GEOLOC_OK }
+        // The map checks every point and time, finds every zone and reads its rules before the
+        // first local time is given: nothing is written on failure.
+        var abbreviations: [UInt16: [geoloc_local_time]] = [:]
+        try map.localTimes(degrees: degrees(points, n), times: times, count: n) {
+            (i: Int, id: TimeZoneID, rules: ZoneRules, lt: LocalTime) throws(GeoLocError) in
+            let fields: [geoloc_local_time]
+            if let known = abbreviations[id.rawValue] { fields = known } else {
+                fields = abbreviationFields(rules)
+                abbreviations[id.rawValue] = fields
+            }
+            out[i] = cLocalTime(lt, fields)
+            zones?[i] = id.rawValue
+        }
+        return GEOLOC_OK
+    }
+}
+
+extension geoloc_local_day: CResult {
+    var nonFinite: (field: String, value: Double)? {
+        !length_m.isFinite ? ("length_m", length_m) : !duration_s.isFinite ? ("duration_s", duration_s) : nil
+    }
+}
+
+@c @implementation
+public func geoloc_fix_local_times(
+    _ timezones: OpaquePointer?, _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ out: UnsafeMutablePointer<geoloc_local_time>?,
+    _ zones: UnsafeMutablePointer<UInt16>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let b = try fixBuffer(fixes, n)
+        _ = try outputArray(out, b.count, "out")
+        try b.check("fixes")
+        let map = try mapOrShipped(timezones)
+        guard b.count > 0, let out, let base = b.base else { return GEOLOC_OK }
+        var degrees = [Double](repeating: 0, count: 2 * b.count)
+        var times = [Double](repeating: 0, count: b.count)
+        for i in 0..<b.count {
+            degrees[2 * i] = base[7 * i]
+            degrees[2 * i + 1] = base[7 * i + 1]
+            times[i] = base[7 * i + 2]
+        }
+        var abbreviations: [UInt16: [geoloc_local_time]] = [:]
+        var results = [geoloc_local_time](repeating: geoloc_local_time(), count: b.count)
+        var ids = [UInt16](repeating: 0, count: b.count)
+        try degrees.withUnsafeBufferPointer { (p: UnsafeBufferPointer<Double>) throws(GeoLocError) in
+            try times.withUnsafeBufferPointer { (t: UnsafeBufferPointer<Double>) throws(GeoLocError) in
+                do throws(GeoLocError) {
+                    try map.localTimes(degrees: p, times: t, count: b.count) {
+                        (i: Int, id: TimeZoneID, rules: ZoneRules, lt: LocalTime) throws(GeoLocError) in
+                        let fields: [geoloc_local_time]
+                        if let known = abbreviations[id.rawValue] { fields = known } else {
+                            fields = abbreviationFields(rules)
+                            abbreviations[id.rawValue] = fields
+                        }
+                        results[i] = cLocalTime(lt, fields)
+                        ids[i] = id.rawValue
+                    }
+                } catch {
+                    // "times[3]: ..." is fixes[3]'s time here.
+                    let message = error.message.hasPrefix("times[") ? "fixes[" + String(error.message.dropFirst(6)) : error.message
+                    throw GeoLocError(error.code, message)
+                }
+            }
+        }
+        for i in 0..<b.count { out[i] = results[i] }
+        if let zones { for i in 0..<b.count { zones[i] = ids[i] } }
+        return GEOLOC_OK
+    }
+}
+
+@c @implementation
+public func geoloc_track_local_days(
+    _ timezones: OpaquePointer?, _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ starts: UnsafePointer<Int>?, _ n_segments: Int,
+    _ model: geoloc_model, _ days: UnsafeMutablePointer<geoloc_local_day>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let out = try CallerArray(days, cap, count, out: "days", needed: "count")
+        let b = try fixBuffer(fixes, n)
+        let k = try checkCount(n_segments, "n_segments")
+        guard k == 0 || starts != nil else { throw GeoLocError(.nullArgument, "starts is NULL with n_segments = \(k)") }
+        let m = try decode(model.rawValue, as: EarthModel.self, "model")
+        let ranges = try segmentRanges(starts, k, b.count)
+        try b.check("fixes", absentTimes: true)
+        let map = try mapOrShipped(timezones)
+        let found = try map.localDays(of: b, segments: ranges, model: m)
+        return try out.fill(found.count, partial: false, "the track has \(found.count) local days") { i in
+            let d = found[i]
+            return geoloc_local_day(
+                year: Int32(d.date.year), month: Int32(d.date.month), day: Int32(d.date.day), weekday: Int32(d.weekday),
+                length_m: d.length, duration_s: d.duration, fix_count: d.fixCount, first_fix: d.firstFix)
+        }
+    }
+}

@@ -259,6 +259,26 @@ private func cStats(_ s: TrackStats) -> geoloc_segment_stats {
         start_time: s.startTime, end_time: s.endTime, backward_steps: s.backwardSteps)
 }
 
+/// The segments of n fixes that a caller's `starts` (k ascending indices; k = 0: one segment of
+/// all n) gives: segment j is starts[j] ..< starts[j + 1], the last one to n.
+func segmentRanges(_ starts: UnsafePointer<Int>?, _ k: Int, _ n: Int) throws(GeoLocError) -> [Range<Int>] {
+    guard k > 0, let starts else { return [0..<n] }
+    var ranges: [Range<Int>] = []
+    ranges.reserveCapacity(k)
+    for j in 0..<k {
+        let s = starts[j]
+        let e = j + 1 < k ? starts[j + 1] : n
+        guard s >= 0 && s <= n else {
+            throw GeoLocError(.outOfRange, "starts[\(j)] \(UInt(bitPattern: s)) is past n (\(n))")
+        }
+        guard e >= s && e <= n else {
+            throw GeoLocError(.outOfRange, "starts[\(j + 1)] \(UInt(bitPattern: e)) is before starts[\(j)] \(s) or past n")
+        }
+        ranges.append(s..<e)
+    }
+    return ranges
+}
+
 @c @implementation
 public func geoloc_track_measure_segments(
     _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ starts: UnsafePointer<Int>?, _ n_segments: Int, _ model: geoloc_model,
@@ -271,23 +291,7 @@ public func geoloc_track_measure_segments(
         let k = try checkCount(n_segments, "n_segments")
         guard k == 0 || starts != nil else { throw GeoLocError(.nullArgument, "starts is NULL with n_segments = \(k)") }
         let m = try decode(model.rawValue, as: EarthModel.self, "model")
-        var ranges: [Range<Int>] = []
-        if k == 0 {
-            ranges = [0..<b.count]
-        } else {
-            ranges.reserveCapacity(k)
-            for j in 0..<k {
-                let s = starts![j]
-                let e = j + 1 < k ? starts![j + 1] : b.count
-                guard s >= 0 && s <= b.count else {
-                    throw GeoLocError(.outOfRange, "starts[\(j)] \(UInt(bitPattern: s)) is past n (\(b.count))")
-                }
-                guard e >= s && e <= b.count else {
-                    throw GeoLocError(.outOfRange, "starts[\(j + 1)] \(UInt(bitPattern: e)) is before starts[\(j)] \(s) or past n")
-                }
-                ranges.append(s..<e)
-            }
-        }
+        let ranges = try segmentRanges(starts, k, b.count)
         try b.check("fixes", absentTimes: true)
         let r = try Track.measure(b, segments: ranges, model: m, movingSpeed: moving_speed_mps)
         let each = r.segments.map(cStats)

@@ -1,5 +1,5 @@
 /*
- * geocoding.c -- the example host's Places and Geocoding: towns near a point and "City, State" from the shipped gazetteer (see examples/geoloc-demo.c).
+ * geocoding.c -- the example host's Places and Geocoding: towns near a point and "City, State" from the shipped gazetteer, with the local time there (see examples/geoloc-demo.c).
  */
 #include "demo.h"
 
@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Towns of the shipped gazetteer within `miles` of `at`, nearest first, at most `limit`
  * (0: all), with their distance as the mosque finder shows it ("%.1f miles"). */
@@ -54,6 +55,8 @@ int cmd_near(const char *at, const char *miles, const char *limit)
     return rc;
 }
 
+static int print_local_time(const geoloc_gazetteer *g, geoloc_coord c);
+
 int cmd_where(const char *at)
 {
     geoloc_gazetteer *g = NULL;
@@ -61,6 +64,7 @@ int cmd_where(const char *at)
     geoloc_match place;
     char city_state[TEXT_CAP], full[TEXT_CAP], miles[TEXT_CAP];
     size_t needed;
+    int rc;
     geoloc_status s;
     if ((s = geoloc_coord_parse(at, &c)) != GEOLOC_OK) return report("coordinate", s);
     if ((s = geoloc_gazetteer_open(NULL, &g)) != GEOLOC_OK) return report("gazetteer", s);
@@ -71,7 +75,29 @@ int cmd_where(const char *at)
         return report("where", s);
     }
     printf("%s\n%s\n(%s from its centre)\n", city_state, full, miles);
+    rc = print_local_time(g, c);
     geoloc_gazetteer_destroy(g);
+    return rc;
+}
+
+/* The local time at c now, with the zones of the reverse geocode's answer: the zone where the
+ * point is (whose clocks it shows) and, when it differs, the zone of the named town. */
+static int print_local_time(const geoloc_gazetteer *g, geoloc_coord c)
+{
+    geoloc_timezones *tz = NULL;
+    geoloc_locality_zone z;
+    char zone[64], town_zone[64], when[TEXT_CAP];
+    size_t needed;
+    geoloc_status s;
+    if ((s = geoloc_timezones_open(NULL, &tz)) != GEOLOC_OK) return report("time zones", s);
+    if ((s = geoloc_reverse_geocode_zones(g, tz, &c, 1, NULL, NULL, &z)) == GEOLOC_OK &&
+        (s = geoloc_timezones_name(tz, z.zone.zone, zone, sizeof zone, &needed)) == GEOLOC_OK &&
+        (s = geoloc_timezones_name(tz, z.place_zone.zone, town_zone, sizeof town_zone, &needed)) == GEOLOC_OK)
+        s = geoloc_local_time_text(zone, (int64_t)time(NULL), GEOLOC_TIME_MINUTES, when, sizeof when, &needed);
+    geoloc_timezones_destroy(tz);
+    if (s != GEOLOC_OK) return report("local time", s);
+    printf("local time: %s (%s)\n", when, zone);
+    if (z.zone.zone != z.place_zone.zone) printf("(the town keeps %s)\n", town_zone);
     return 0;
 }
 

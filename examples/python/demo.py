@@ -7,6 +7,7 @@ Run with the library built (scripts/build) and GEOLOC_LIBRARY pointing at it:
 """
 import os
 import sys
+from datetime import datetime, timezone
 
 import numpy as np
 
@@ -52,12 +53,24 @@ def main():
     print(geoloc.weather_condition(63, 45.4), "|", geoloc.weather_condition(0, 22.2, unit="C", shown="F", daylight="day"))
     place = {"city": "Springfield", "state": "Illinois", "country_code": "US"}
     print(geoloc.format_address(place, style="city_state"), "|", geoloc.format_address(place, style="city_state_country"))
+    where_and_when()
     walk_and_regions()
     find_by_name()
     try:
         geoloc.parse_coord("91,0")
     except geoloc.OutOfRangeError as err:
         print("parse_coord('91,0'):", err.message)
+
+
+def where_and_when():
+    """A reverse geocode with the local time there: a Navajo Nation town keeps daylight saving
+    time (America/Denver), the rest of Arizona does not (America/Phoenix)."""
+    t = 1782900000  # 2026-07-01T10:00:00Z
+    for point in [(36.7278, -110.2546), (35.1983, -111.6513)]:
+        here = geoloc.locality_time(point, t)
+        print(f"where and when: {here.text()} ({here.zone})")
+    now = geoloc.locality_time((39.80, -89.64), datetime.now(timezone.utc))
+    print(f"now in {now.place.text}: {geoloc.local_time_text(now.zone, now.local_time.instant)}")
 
 
 def find_by_name():

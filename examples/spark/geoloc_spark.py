@@ -8,6 +8,8 @@
 - :func:`shard_places` and :func:`events_near_sharded_places`: the same join when the place set
   is too large for one worker: places cut into longitude bands, one place file per band, and
   each event sent only to the bands its radius reaches.
+- :func:`local_times`: the time zone of every row's point and the local time there at the row's
+  instant, with ``geoloc.local_times_at`` per Arrow batch (the shipped zone map and rules).
 
 Each job is a plain function of DataFrames; the module is shipped to the executors with
 :func:`ship_this_module` (``SparkContext.addPyFile``) so that the per-process cache of opened
@@ -412,3 +414,67 @@ def events_near_sharded_places(
 
     tagged = events.select(id_col, lat_col, lon_col).mapInPandas(tag, tagged_schema)
     return tagged.repartition(max(len(shards), 1), "band").mapInPandas(join, schema)
+
+
+# --------------------------------------------------------------------------------------------
+# Job 3: the time zone and local time of every row
+# --------------------------------------------------------------------------------------------
+
+
+def local_times(
+    rows,
+    lat_col: str = "lat",
+    lon_col: str = "lon",
+    time_col: str = "time",
+    zone_col: str = "zone",
+    offset_col: str = "utc_offset_s",
+    local_col: str = "local_time",
+):
+    """``rows`` with three more columns: ``zone_col``, the IANA zone at the row's point
+    ("America/Chicago"; at sea "Etc/GMT+5", which is UTC-5); ``offset_col``, the UTC offset
+    there at the row's instant in seconds east (-18000); ``local_col``, the date and time the
+    clocks there showed, "2026-11-24T14:05:09" (a string: Spark's timestamps carry the session's
+    zone, not the row's). ``time_col`` holds Unix seconds (a number; for a timestamp column pass
+    ``F.col("ts").cast("double")``).
+
+    One ``geoloc.local_times_at`` call per Arrow batch: the zone map is mapped once per worker
+    process and shared by the machine's workers. A row whose coordinates or time are null, not
+    finite or out of range gets nulls; the rest of its batch is computed as usual."""
+    from pyspark.sql.types import IntegerType, StringType, StructField, StructType
+
+    schema = StructType(rows.schema.fields + [
+        StructField(zone_col, StringType(), True),
+        StructField(offset_col, IntegerType(), True),
+        StructField(local_col, StringType(), True),
+    ])
+
+    def per_batch(batches: Iterator[pandas.DataFrame]) -> Iterator[pandas.DataFrame]:
+        for batch in batches:
+            zone, offset, local = local_times_of(batch, lat_col, lon_col, time_col)
+            batch[zone_col] = zone
+            batch[offset_col] = offset
+            batch[local_col] = local
+            yield batch
+
+    return rows.mapInPandas(per_batch, schema)
+
+
+def local_times_of(batch: pandas.DataFrame, lat_col: str, lon_col: str, time_col: str):
+    """The zones, UTC offsets and local date-times of one pandas batch: three columns, null
+    where a row's point or time is missing or invalid."""
+    pts = batch[[lat_col, lon_col]].to_numpy(dtype=numpy.float64, na_value=numpy.nan)
+    t = pandas.to_numeric(batch[time_col], errors="coerce").to_numpy(dtype=numpy.float64, na_value=numpy.nan)
+    with numpy.errstate(invalid="ignore"):
+        ok = _valid(pts) & numpy.isfinite(t) & (t >= geoloc.TIME_MIN) & (t < geoloc.TIME_MAX + 1)
+    n = len(batch)
+    zone = numpy.full(n, None, dtype=object)
+    offset = pandas.array(numpy.zeros(n, dtype=numpy.int32), dtype="Int32")
+    local = numpy.full(n, None, dtype=object)
+    if ok.any():
+        lt, zones = geoloc.local_times_at(pts[ok], t[ok], with_zones=True)
+        zone[ok] = zones
+        offset[ok] = lt["utc_offset_s"]
+        wall = (lt["instant"] + lt["utc_offset_s"].astype(numpy.int64)).astype("datetime64[s]")
+        local[ok] = numpy.datetime_as_string(wall, unit="s")
+    offset[~ok] = pandas.NA
+    return zone, offset, local

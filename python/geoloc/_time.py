@@ -30,15 +30,16 @@ from ctypes import (
     c_void_p,
 )
 from datetime import datetime, timedelta, timezone
-from typing import Any, List, NamedTuple, Optional, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Union
 
 import numpy
 
-from . import _ffi
+from . import _ffi, _geocoding, _tracking
 from ._core import (
     MAX_COUNT, CoordLike, PathLike, _coord, _coords_ptr, _Handle, _path, _points, _text, _text_result,
 )
-from ._errors import CountTooLargeError, InvalidArgumentError
+from ._enums import Model, coerce
+from ._errors import BufferTooSmallError, CountTooLargeError, InvalidArgumentError
 from ._ffi import ENUM, STATUS, TEXT_OUT, CCoord
 
 __all__ = [
@@ -64,6 +65,13 @@ __all__ = [
     "timezone_at_many",
     "PlaceTime",
     "local_time_at",
+    "local_times_at",
+    "locality_zones",
+    "LocalityTime",
+    "locality_time",
+    "fix_local_times",
+    "LOCAL_DAY_DTYPE",
+    "track_local_days",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -554,3 +562,217 @@ def local_time_at(point: CoordLike, instant: Any, timezones: Optional[TimeZones]
     if timezones is not None:
         return timezones.local_time_at(point, instant)
     return _place_time(None, point, instant)
+
+
+# --------------------------------------------------------------------------------------------
+# Beside the other capabilities: local times at many points; the zones of a reverse geocode
+# --------------------------------------------------------------------------------------------
+
+
+class CLocalityZone(Structure):
+    """geoloc_locality_zone."""
+
+    _fields_ = [("zone", CTimeZone), ("place_zone", CTimeZone)]
+
+
+_ffi.declare({
+    "geoloc_local_times_at_points": (
+        STATUS, (TimeZonesPtr, POINTER(CCoord), POINTER(c_double), c_size_t, POINTER(CLocalTime), POINTER(c_uint16)), True),
+    "geoloc_reverse_geocode_zones": (
+        STATUS, (_geocoding.GazetteerPtr, TimeZonesPtr, POINTER(CCoord), c_size_t, POINTER(_geocoding.CReverseOptions),
+                 POINTER(_geocoding.CLocality), POINTER(CLocalityZone)), True),
+})
+
+
+def _map_or_shipped(timezones: Optional[TimeZones]) -> TimeZones:
+    return shared_timezones() if timezones is None else timezones
+
+
+def local_times_at(points: Any, times: Any, timezones: Optional[TimeZones] = None,
+                   with_zones: bool = False) -> Any:
+    """The local time at each row of ``points`` ((n, 2) (lat, lon) degrees) at the instant of the
+    same row of ``times`` (Unix seconds, a fix array's time column; each rounded down to a whole
+    second), in one library call: a structured array of :data:`LOCAL_TIME_DTYPE`, as
+    :func:`local_times` gives for one zone. A track that crosses zones gets each fix's own local
+    time; ``lt["year"], lt["month"], lt["day"]`` are the local dates.
+
+    With ``with_zones=True``, a pair ``(local_times, zones)``: the zone names (numpy str).
+    The zones are the shipped map's, or ``timezones``'. Raises NotFiniteError / OutOfRangeError
+    naming the first bad point or time (nothing is computed unless all pass), ValueError when the
+    lengths differ."""
+    pts = _points(points, "points")
+    arr = _times(times)
+    n = pts.shape[0]
+    if arr.shape[0] != n:
+        raise ValueError("points has %d rows but times has %d" % (n, arr.shape[0]))
+    tz = _map_or_shipped(timezones)
+    out = numpy.zeros(n, dtype=LOCAL_TIME_DTYPE)
+    ids = numpy.zeros(n, dtype=numpy.uint16)
+    with tz._use() as ptr:
+        _lib.geoloc_local_times_at_points(ptr, _coords_ptr(pts), arr.ctypes.data_as(POINTER(c_double)), n,
+                                          out.ctypes.data_as(POINTER(CLocalTime)), ids.ctypes.data_as(POINTER(c_uint16)))
+    if not with_zones:
+        return out
+    tz.names
+    assert tz._names_array is not None
+    return out, tz._names_array[ids]
+
+
+def locality_zones(points: Any, gazetteer: Optional[Any] = None, timezones: Optional[TimeZones] = None, *,
+                   max_distance_m: Optional[float] = None,
+                   country_reach_m: Optional[float] = None) -> Dict[str, "numpy.ndarray[Any, Any]"]:
+    """Where each row of ``points`` is and its zones, in one library call: the arrays of
+    :meth:`Gazetteer.localities` (``locality``, ``distance_m``, ... ; the shipped gazetteer, or
+    ``gazetteer``) and ``zone``, the zone at the point (the clocks where it is: what "what time is
+    it here" means, also with no locality), and ``place_zone``, the zone at the named place's
+    coordinate (the locality, else the nearest place), as numpy str arrays; ``zone_id`` and
+    ``place_zone_id`` are their numbers on the map (uint16). The two differ only where a point is
+    nearer a town across a zone border. Errors as :meth:`Gazetteer.localities`."""
+    g = _geocoding.shared_gazetteer() if gazetteer is None else gazetteer
+    tz = _map_or_shipped(timezones)
+    pts = _points(points, "points")
+    n = pts.shape[0]
+    out = (_geocoding.CLocality * max(n, 1))()
+    zones = numpy.zeros((n, 2, 4), dtype=numpy.uint8)
+    if n:
+        with g._use() as gp, tz._use() as tp:
+            _lib.geoloc_reverse_geocode_zones(
+                gp, tp, _coords_ptr(pts), n, _geocoding._options(max_distance_m, country_reach_m, False), out,
+                zones.ctypes.data_as(POINTER(CLocalityZone)))
+    raw = numpy.frombuffer(out, dtype=_geocoding._LOCALITY_DTYPE, count=n)
+
+    def index(name: str) -> "numpy.ndarray[Any, Any]":
+        v = raw[name]
+        return numpy.where(v == numpy.uint64(_geocoding._NO_PLACE), -1, v.astype(numpy.int64)).astype(numpy.int64)
+
+    ids = zones[:, :, :2].copy().view(numpy.uint16).reshape(n, 2)
+    tz.names
+    assert tz._names_array is not None
+    return {
+        "locality": index("locality"),
+        "distance_m": raw["distance_m"].astype(numpy.float64),
+        "sublocality": index("sublocality"),
+        "nearest": raw["nearest"].astype(numpy.int64),
+        "nearest_distance_m": raw["nearest_distance_m"].astype(numpy.float64),
+        "reach_m": raw["reach_m"].astype(numpy.float64),
+        "within_reach": raw["within_reach"].astype(bool),
+        "in_country": raw["in_country"].astype(bool),
+        "zone": tz._names_array[ids[:, 0]],
+        "place_zone": tz._names_array[ids[:, 1]],
+        "zone_id": ids[:, 0].copy(),
+        "place_zone_id": ids[:, 1].copy(),
+    }
+
+
+class LocalityTime(NamedTuple):
+    """A reverse geocode with its zones and the local time there (:func:`locality_time`)."""
+
+    #: The reverse geocode (:meth:`Gazetteer.reverse`): text, names, distances.
+    place: Any
+    #: The zone at the point: the clocks where it is ("America/Phoenix").
+    zone: str
+    #: The zone at the named place's coordinate ("America/Denver" for a Navajo Nation town).
+    place_zone: str
+    #: The local time at the point, in ``zone``.
+    local_time: LocalTime
+
+    def text(self, style: Union[int, str] = "12_hour") -> str:
+        """"Kayenta, AZ, 2:05 PM MDT": the place's text and the local time."""
+        return "%s, %s" % (self.place.text, local_time_text(self.zone, self.local_time.instant, style))
+
+
+def locality_time(point: CoordLike, instant: Any, gazetteer: Optional[Any] = None,
+                  timezones: Optional[TimeZones] = None, style: Any = "CITY_STATE") -> LocalityTime:
+    """"Where am I and what time is it here": the reverse geocode of ``point`` (the shipped
+    gazetteer, or ``gazetteer``; an address ``style``), its zones (see :func:`locality_zones`)
+    and the local time at ``instant`` (Unix seconds, or an aware datetime) in the point's zone.
+    ``locality_time((36.7103, -110.2546), t).text()`` is "Kayenta, AZ, 2:05 PM MDT"."""
+    g = _geocoding.shared_gazetteer() if gazetteer is None else gazetteer
+    t = _instant(instant)
+    place = g.reverse(point, style)
+    z = locality_zones(numpy.array([_coord(point).lat, _coord(point).lon], dtype=numpy.float64).reshape(1, 2), g,
+                       timezones)
+    zone = str(z["zone"][0])
+    return LocalityTime(place, zone, str(z["place_zone"][0]), local_time(zone, t))
+
+
+# --------------------------------------------------------------------------------------------
+# Local dates of fixes and tracks
+# --------------------------------------------------------------------------------------------
+
+#: The C geoloc_local_day as a numpy dtype (48 bytes): what :func:`track_local_days` returns.
+LOCAL_DAY_DTYPE = numpy.dtype(
+    [("year", numpy.int32), ("month", numpy.int32), ("day", numpy.int32), ("weekday", numpy.int32),
+     ("length_m", numpy.float64), ("duration_s", numpy.float64), ("fix_count", numpy.uintp), ("first_fix", numpy.uintp)]
+)
+assert LOCAL_DAY_DTYPE.itemsize == 48
+
+
+class CLocalDay(Structure):
+    """geoloc_local_day."""
+
+    _fields_ = [("year", c_int32), ("month", c_int32), ("day", c_int32), ("weekday", c_int32),
+                ("length_m", c_double), ("duration_s", c_double), ("fix_count", c_size_t), ("first_fix", c_size_t)]
+
+
+assert ctypes.sizeof(CLocalDay) == 48
+
+_ffi.declare({
+    "geoloc_fix_local_times": (
+        STATUS, (TimeZonesPtr, POINTER(_tracking.CFix), c_size_t, POINTER(CLocalTime), POINTER(c_uint16)), True),
+    "geoloc_track_local_days": (
+        STATUS, (TimeZonesPtr, POINTER(_tracking.CFix), c_size_t, POINTER(c_size_t), c_size_t, ENUM, POINTER(CLocalDay),
+                 c_size_t, POINTER(c_size_t)), True),
+})
+
+
+def fix_local_times(fixes: Any, timezones: Optional[TimeZones] = None, with_zones: bool = False) -> Any:
+    """The local time of each fix where it was taken (``fixes``: an (n, 7) fix array, times in
+    Unix seconds), in one library call: a structured array of :data:`LOCAL_TIME_DTYPE`; with
+    ``with_zones=True`` a pair ``(local_times, zone names)``. A track that crosses zones takes
+    each fix's own zone. Raises NotFiniteError / OutOfRangeError naming the first bad fix."""
+    arr = _tracking._fix_array(fixes)
+    n = arr.shape[0]
+    tz = _map_or_shipped(timezones)
+    out = numpy.zeros(n, dtype=LOCAL_TIME_DTYPE)
+    ids = numpy.zeros(n, dtype=numpy.uint16)
+    with tz._use() as ptr:
+        _lib.geoloc_fix_local_times(ptr, _tracking._fix_ptr(arr), n, out.ctypes.data_as(POINTER(CLocalTime)),
+                                    ids.ctypes.data_as(POINTER(c_uint16)))
+    if not with_zones:
+        return out
+    tz.names
+    assert tz._names_array is not None
+    return out, tz._names_array[ids]
+
+
+def track_local_days(fixes: Any, starts: Optional[Any] = None, model: Any = "sphere",
+                     timezones: Optional[TimeZones] = None) -> "numpy.ndarray[Any, Any]":
+    """A track's length and moving time per local day ("miles per local day"), in date order:
+    a structured array of :data:`LOCAL_DAY_DTYPE` (year, month, day, weekday, length_m,
+    duration_s, fix_count, first_fix); ``numpy.array(["%04d-%02d-%02d" % (d["year"], d["month"],
+    d["day"]) for d in days], dtype="datetime64[D]")`` are the dates.
+
+    ``fixes``: an (n, 7) fix array, times in Unix seconds, NaN for a fix without one; ``starts``:
+    the first fix of each segment (None: one segment). A fix's day is the local date of its time
+    at its position; a fix without a time takes the day of the timed fix before it in its
+    segment (else after it); a step counts wholly to the day of the fix it starts from; the gap
+    between segments counts nowhere (include/geoloc.h, geoloc_track_local_days)."""
+    arr = _tracking._fix_array(fixes)
+    m = coerce(Model, model, "model")
+    st = numpy.ascontiguousarray(numpy.zeros(0) if starts is None else starts, dtype=numpy.uintp).reshape(-1)
+    k = st.shape[0]
+    tz = _map_or_shipped(timezones)
+    count = c_size_t(0)
+    size_ptr = st.ctypes.data_as(POINTER(c_size_t)) if k else None
+    with tz._use() as ptr:
+        try:
+            _lib.geoloc_track_local_days(ptr, _tracking._fix_ptr(arr), arr.shape[0], size_ptr, k, m, None, 0,
+                                         byref(count))
+        except BufferTooSmallError:
+            pass
+        out = numpy.zeros(count.value, dtype=LOCAL_DAY_DTYPE)
+        if count.value:
+            _lib.geoloc_track_local_days(ptr, _tracking._fix_ptr(arr), arr.shape[0], size_ptr, k, m,
+                                         out.ctypes.data_as(POINTER(CLocalDay)), count.value, byref(count))
+    return out

@@ -22,7 +22,7 @@ FILES_BY_CAPABILITY: Dict[str, Tuple[str, ...]] = {
     "weather": ("weather.tsv",),
     "address": ("address.tsv", "us_states.tsv"),
     "geocoding": ("reverse_geocode.tsv", "reverse_geocode_localities.tsv"),
-    "time": ("timezones.tsv",),
+    "time": ("timezones.tsv", "locality_zones.tsv"),
     # Geocoding's search by name: a reference set scored per group against its accuracy goals
     # (test_search.py reads it), not row by row.
     "search": ("search.tsv",),
@@ -46,6 +46,7 @@ COLUMNS: Dict[str, Tuple[str, ...]] = {
     "reverse_geocode.tsv": ("lat", "lon", "style", "max_distance_m", "name", "text"),
     "reverse_geocode_localities.tsv": ("kind", "lat", "lon", "expect_id", "name", "country", "population", "how"),
     "timezones.tsv": ("case", "lat", "lon", "zone", "utc_offset_hours"),
+    "locality_zones.tsv": ("case", "lat", "lon", "geonameid", "zone", "geonames_zone"),
     "search.tsv": ("group", "query", "mode", "id", "rank", "name", "country", "how"),
     "geodesic_inverse.tsv": ("case", "lat1", "lon1", "lat2", "lon2", "s12_m", "azi1_deg", "azi2_deg"),
     "geodesic_direct.tsv": ("case", "lat1", "lon1", "azi1", "s12_m", "lat2", "lon2", "azi2"),

@@ -181,6 +181,8 @@ def _ctype_of(c_type):
         "uint16_t": ctypes.c_uint16,
         "uint16_t*": ctypes.POINTER(ctypes.c_uint16),
         "geoloc_timezone*": ctypes.POINTER(_time.CTimeZone),
+        "geoloc_locality_zone*": ctypes.POINTER(_time.CLocalityZone),
+        "geoloc_local_day*": ctypes.POINTER(_time.CLocalDay),
     }
     return table[key]
 

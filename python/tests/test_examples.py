@@ -16,6 +16,9 @@ def test_demo_runs():
     assert "straight-line miles from home: 20.1, 21.5, 41.0, 45.3, 22.6" in out
     assert "Rain, 45°F | Sunny, 72°F" in out
     assert "Springfield, IL | Springfield, Illinois, United States" in out
+    assert "where and when: Kayenta, AZ, 4:00 AM MDT (America/Denver)" in out
+    assert "where and when: Flagstaff, AZ, 3:00 AM MST (America/Phoenix)" in out
+    assert "now in Springfield, IL: " in out
     assert "parse_coord('91,0'): latitude 91 is outside [-90, 90]" in out
     # The walk: the same fixes, stops and events as the C host's `geoloc-demo track`.
     assert "walk: 166 fixes, 136 kept; stopped at fix 62, moving again at 89" in out

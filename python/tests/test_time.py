@@ -356,7 +356,22 @@ def check_timezone_row(row):
     assert z.find(row["zone"]) == info.zone
 
 
-GOLDEN_CHECKERS = {"timezones.tsv": check_timezone_row}
+def check_locality_zone_row(row):
+    # locality_zones.tsv (tools/gen_locality_zone_cases.py): zone is timezonefinder's at the
+    # point; for a row at a place, geonames_zone is GeoNames' own column of the place.
+    z = geoloc.locality_zones([(float(row["lat"]), float(row["lon"]))])
+    assert z["zone"][0] == row["zone"]
+    g = geoloc.shared_gazetteer()
+    named = int(z["locality"][0]) if z["locality"][0] >= 0 else int(z["nearest"][0])
+    assert z["place_zone"][0] == geoloc.timezone_at(g.places.coord(named))
+    if row["geonameid"] and z["locality"][0] >= 0:
+        assert g.places.id(named) == row["geonameid"]
+        assert z["place_zone"][0] == z["zone"][0]
+        if row["geonames_zone"] == row["zone"]:  # all but the 2 places the generator lists
+            assert z["place_zone"][0] == row["geonames_zone"]
+
+
+GOLDEN_CHECKERS = {"timezones.tsv": check_timezone_row, "locality_zones.tsv": check_locality_zone_row}
 
 
 def test_golden_files_have_checkers():
@@ -528,3 +543,126 @@ def test_local_time_at_errors():
 def test_every_map_zone_has_rules():
     for name in geoloc.shared_timezones().names:
         geoloc.local_time(name, 0)
+
+
+# --------------------------------------------------------------------------------------------
+# Beside the other capabilities: the zones of a reverse geocode, local times at many points
+# --------------------------------------------------------------------------------------------
+
+
+def test_locality_zones_batch():
+    table = golden_cases.read_table(golden_cases.GOLDEN_DIR / "locality_zones.tsv")
+    cols = table.header
+    rows = [dict(zip(cols, f)) for _, f in table.rows]
+    pts = numpy.array([(float(r["lat"]), float(r["lon"])) for r in rows])
+    z = geoloc.locality_zones(pts)
+    assert list(z["zone"]) == [r["zone"] for r in rows]
+    # The border rows do what they are for: the point's clocks and the named town's differ.
+    assert int((z["zone"] != z["place_zone"]).sum()) >= 20
+    # The same localities as the reverse geocoder's own batch.
+    loc = geoloc.shared_gazetteer().localities(pts)
+    for k, v in loc.items():
+        assert (z[k] == v).all(), k
+    assert (z["zone_id"] == geoloc.shared_timezones().zone_ids_at(pts)).all()
+    # Options apply; at sea: no locality, a nautical zone.
+    sea = geoloc.locality_zones([(0.0, -150.0)], max_distance_m=1000)
+    assert sea["locality"][0] == -1 and sea["zone"][0] == "Etc/GMT+10"
+    assert geoloc.locality_zones(numpy.empty((0, 2)))["zone"].shape == (0,)
+    with pytest.raises(geoloc.OutOfRangeError, match=r"points\[1\]"):
+        geoloc.locality_zones([(0.0, 0.0), (91.0, 0.0)])
+    with pytest.raises(geoloc.NotFiniteError):
+        geoloc.locality_zones([(0.0, 0.0)], max_distance_m=float("nan"))
+
+
+def test_locality_time():
+    # Kayenta, on the Navajo Nation: Mountain time with daylight saving (America/Denver), while
+    # the rest of Arizona keeps MST all year.
+    t = 1782900000  # 2026-07-01T10:00:00Z
+    r = geoloc.locality_time((36.7278, -110.2546), t)
+    assert r.place.name == "Kayenta" and r.zone == "America/Denver" and r.place_zone == "America/Denver"
+    assert r.local_time.utc_offset_s == -6 * 3600 and r.local_time.abbreviation == "MDT"
+    assert r.text() == "Kayenta, AZ, 4:00 AM MDT"
+    tuba = geoloc.locality_time((36.135, -111.24), t)
+    assert tuba.zone == "America/Denver"
+    flagstaff = geoloc.locality_time((35.1983, -111.6513), t)
+    assert flagstaff.zone == "America/Phoenix" and flagstaff.text("minutes") == "Flagstaff, AZ, 2026-07-01 03:00 MST"
+    # The sea: no locality, the nautical zone's time.
+    sea = geoloc.locality_time((0.0, -150.0), t)
+    assert not sea.place.has_locality and sea.zone == "Etc/GMT+10" and sea.local_time.hour == 0
+
+
+def test_local_times_at_many_points():
+    rng = numpy.random.default_rng(5)
+    n = 3000
+    pts = numpy.c_[rng.uniform(-90, 90, n), rng.uniform(-180, 180, n)]
+    times = rng.uniform(-2208988800, 4102444800, n)
+    lt, names = geoloc.local_times_at(pts, times, with_zones=True)
+    assert lt.dtype == geoloc.LOCAL_TIME_DTYPE and lt.shape == (n,) and names.shape == (n,)
+    assert (lt == geoloc.local_times_at(pts, times)).all()
+    for k in range(0, n, 10):
+        one = geoloc.local_time_at(tuple(pts[k]), int(times[k] // 1))
+        assert names[k] == one.zone
+        got = lt[k]
+        assert (int(got["utc_offset_s"]), bool(got["is_dst"]), got["abbreviation"].decode(), int(got["year"]),
+                int(got["month"]), int(got["day"]), int(got["hour"]), int(got["minute"]), int(got["second"])) == (
+            one.local_time.utc_offset_s, one.local_time.is_dst, one.local_time.abbreviation, one.local_time.year,
+            one.local_time.month, one.local_time.day, one.local_time.hour, one.local_time.minute,
+            one.local_time.second)
+    # A track that crosses zones: each fix's own local date.
+    fixes = numpy.array([(41.8781, -87.6298, 1795550709.0), (40.7128, -74.006, 1795550709.0),
+                         (27.7172, 85.324, 1795550709.0)])
+    lt = geoloc.local_times_at(fixes[:, :2], fixes[:, 2])
+    assert lt["utc_offset_s"].tolist() == [-21600, -18000, 20700]
+    assert lt["day"].tolist() == [24, 24, 25] and lt["hour"].tolist() == [14, 15, 1]
+    assert geoloc.local_times_at(numpy.empty((0, 2)), []).shape == (0,)
+    with pytest.raises(geoloc.NotFiniteError, match=r"times\[2\]"):
+        geoloc.local_times_at(fixes[:, :2], [0.0, 1.0, float("nan")])
+    with pytest.raises(geoloc.OutOfRangeError, match=r"points\[1\]"):
+        geoloc.local_times_at([(0.0, 0.0), (-95.0, 0.0)], [0.0, 0.0])
+    with pytest.raises(geoloc.OutOfRangeError):
+        geoloc.local_times_at([(0.0, 0.0)], [float(geoloc.TIME_MAX) + 1])
+    with pytest.raises(ValueError):
+        geoloc.local_times_at([(0.0, 0.0)], [0.0, 1.0])
+
+
+def test_fix_local_times_and_track_local_days():
+    # Chicago (CDT) to Indianapolis (EDT) across local midnight, then Kathmandu (+5:45) across
+    # its midnight; NaN for a fix without a time.
+    t0, t6 = 1782874800.0, 1782900000.0
+    nan = float("nan")
+    lat = [41.8781, 41.88, 41.89, 41.90, 39.7684, 27.7172, 27.7172, 27.72, 27.73]
+    lon = [-87.6298, -87.60, -87.55, -87.50, -86.1581, 85.324, 85.325, 85.33, 85.34]
+    times = [t0, t0 + 1800, t0 + 9000, nan, t0 + 10800, nan, t6, t6 + 30000, t6 + 30100]
+    fixes = geoloc.fix_array(lat, lon, times, 5.0)
+    days = geoloc.track_local_days(fixes, starts=[0, 5])
+    assert days.dtype == geoloc.LOCAL_DAY_DTYPE
+    assert [(int(d["year"]), int(d["month"]), int(d["day"]), int(d["weekday"])) for d in days] == [
+        (2026, 6, 30, 2), (2026, 7, 1, 3), (2026, 7, 2, 4)]
+    assert days["fix_count"].tolist() == [2, 5, 2] and days["first_fix"].tolist() == [0, 2, 7]
+    assert days["duration_s"].tolist() == [9000.0, 30000.0, 100.0]
+
+    def leg(i):
+        return geoloc.distance((lat[i], lon[i]), (lat[i + 1], lon[i + 1]))
+
+    assert days["length_m"][0] == pytest.approx(leg(0) + leg(1), rel=1e-12)
+    assert days["length_m"][1] == pytest.approx(leg(2) + leg(3) + leg(5) + leg(6), rel=1e-12)
+    assert days["length_m"][2] == pytest.approx(leg(7), rel=1e-12)
+    # One segment: the long step counts to July 1.
+    one = geoloc.track_local_days(fixes, model="wgs84")
+    assert len(one) == 3 and one["length_m"][1] > 1.2e7
+    assert geoloc.track_local_days(fixes[3:4]).shape == (0,)
+    assert geoloc.track_local_days(numpy.empty((0, 7))).shape == (0,)
+    # Each fix's local time where it was taken.
+    timed = fixes[~numpy.isnan(fixes[:, 2])]
+    lt, zones = geoloc.fix_local_times(timed, with_zones=True)
+    assert list(zones) == ["America/Chicago"] * 3 + ["America/Indiana/Indianapolis"] + ["Asia/Kathmandu"] * 3
+    assert [b.decode() for b in lt["abbreviation"][:4]] == ["CDT", "CDT", "CDT", "EDT"]
+    assert (lt == geoloc.local_times_at(timed[:, :2], timed[:, 2])).all()
+    with pytest.raises(geoloc.NotFiniteError, match=r"fixes\[3\]"):
+        geoloc.fix_local_times(fixes)
+    bad = fixes.copy()
+    bad[3, 2] = 1e13
+    with pytest.raises(geoloc.OutOfRangeError, match=r"fixes\[3\]"):
+        geoloc.track_local_days(bad)
+    with pytest.raises(geoloc.OutOfRangeError):
+        geoloc.track_local_days(fixes, starts=[5, 2])

@@ -824,6 +824,341 @@ static void test_local_time_at_point(const char *dir)
     geoloc_timezones_destroy(map);
 }
 
+/* ------------------------------------------------------------------------------------------
+ * Beside the other capabilities: the zones of a reverse geocode; local times at many points
+ * ------------------------------------------------------------------------------------------ */
+
+static geoloc_gazetteer *lz_gazetteer;
+static const geoloc_places *lz_places;
+static geoloc_timezones *lz_map;
+static int lz_rows, lz_differ, lz_geonames;
+
+/* Field by field: the struct has padding after its two bools. */
+static int same_locality(const geoloc_locality *a, const geoloc_locality *b)
+{
+    return a->locality == b->locality && a->distance_m == b->distance_m && a->sublocality == b->sublocality &&
+           a->nearest == b->nearest && a->nearest_distance_m == b->nearest_distance_m && a->reach_m == b->reach_m &&
+           a->within_reach == b->within_reach && a->in_country == b->in_country;
+}
+
+static int zone_is(const geoloc_timezone *z, const char *want)
+{
+    char name[64];
+    size_t needed = 0;
+    if (!CHECK_OK(geoloc_timezones_name(lz_map, z->zone, name, sizeof name, &needed))) return 0;
+    if (strcmp(name, want) != 0) {
+        fprintf(stderr, "    zone %s, expected %s\n", name, want);
+        return 0;
+    }
+    return 1;
+}
+
+/* tests/golden/locality_zones.tsv (tools/gen_locality_zone_cases.py): case, lat, lon, geonameid,
+ * zone (timezonefinder full precision at the point), geonames_zone (GeoNames' column). */
+static void row_locality_zone(char **f)
+{
+    geoloc_coord c = {number(f[1]), number(f[2])};
+    geoloc_locality loc, one;
+    geoloc_locality_zone z;
+    geoloc_timezone at;
+    geoloc_coord pc;
+    char id[32];
+    size_t needed = 0;
+
+    lz_rows++;
+    if (!CHECK_OK(geoloc_reverse_geocode_zones(lz_gazetteer, lz_map, &c, 1, NULL, &loc, &z))) return;
+    /* The same locality as the reverse geocoder's own answer. */
+    {
+        /* GEOLOC_E_NO_LOCALITY is the soft answer of a point far from every place. */
+        geoloc_status st = geoloc_reverse_geocode_locality(lz_gazetteer, c, GEOLOC_ADDRESS_CITY_STATE, NULL, NULL, 0, NULL, &one);
+        if (CHECK(st == GEOLOC_OK || st == GEOLOC_E_NO_LOCALITY)) CHECK(same_locality(&one, &loc));
+    }
+    /* zone: the zone at the point, as the boundaries draw it. */
+    CHECK(zone_is(&z.zone, f[4]));
+    CHECK_OK(geoloc_timezone_at(lz_map, c, &at));
+    CHECK(at.zone == z.zone.zone && !z.zone.nautical);
+    /* place_zone: the zone at the named place's coordinate. */
+    if (CHECK_OK(geoloc_places_coord(lz_places, loc.locality == GEOLOC_NO_PLACE ? loc.nearest : loc.locality, &pc)) &&
+        CHECK_OK(geoloc_timezone_at(lz_map, pc, &at)))
+        CHECK(at.zone == z.place_zone.zone);
+    lz_differ += z.zone.zone != z.place_zone.zone;
+    if (f[3][0] != '\0' && loc.locality != GEOLOC_NO_PLACE) {
+        /* At a place that is a locality: the answer names it, and both zones are its own. */
+        if (CHECK_OK(geoloc_places_id(lz_places, loc.locality, id, sizeof id, &needed)) && CHECK_STR(id, f[3])) {
+            CHECK(z.place_zone.zone == z.zone.zone);
+            /* GeoNames' column agrees, but where the boundaries moved a place (listed by the
+             * generator: 2 places of the table). */
+            if (strcmp(f[4], f[5]) == 0) {
+                lz_geonames++;
+                CHECK(zone_is(&z.place_zone, f[5]));
+            }
+        }
+    }
+}
+
+static void test_locality_zones(const char *golden_dir)
+{
+    char path[4096];
+    char *argv[] = {"test_time", (char *)golden_dir};
+    const struct golden_file files[] = {
+        {"locality_zones.tsv", "case\tlat\tlon\tgeonameid\tzone\tgeonames_zone", row_locality_zone, NULL},
+    };
+    geoloc_coord pts[4] = {{36.9, -111.45}, {0.0, -150.0}, {40.0, -7.5}, {37.0, 74.0}};
+    geoloc_locality locs[4], each, before_l[4];
+    geoloc_locality_zone zs[4], before_z[4];
+    geoloc_reverse_options o = {sizeof o, 1000.0, 0.0, false};
+    size_t i;
+
+    snprintf(path, sizeof path, "%s/../../data/gazetteer/cities1000.tsv", golden_dir);
+    if (!CHECK_OK(geoloc_gazetteer_open(path, &lz_gazetteer))) return;
+    CHECK_OK(geoloc_gazetteer_places(lz_gazetteer, &lz_places));
+    if (!CHECK_OK(geoloc_timezones_open(NULL, &lz_map))) return;
+    golden_run(2, argv, files, 1);
+    /* The border rows do what they are for: the point's zone and the named town's differ. */
+    CHECK(lz_rows > 250 && lz_differ >= 20 && lz_geonames > 100);
+    printf("locality_zones: %d rows, zone and place_zone differ in %d, GeoNames' column checked at %d places\n",
+           lz_rows, lz_differ, lz_geonames);
+
+    /* A batch: the same as one point at a time; the shipped map for NULL; options apply. */
+    CHECK_OK(geoloc_reverse_geocode_zones(lz_gazetteer, NULL, pts, 4, &o, locs, zs));
+    for (i = 0; i < 4; i++) {
+        geoloc_locality_zone z1;
+        if (CHECK_OK(geoloc_reverse_geocode_zones(lz_gazetteer, lz_map, &pts[i], 1, &o, &each, &z1)))
+            CHECK(same_locality(&each, &locs[i]) && memcmp(&z1, &zs[i], sizeof z1) == 0);
+    }
+    /* At sea: no locality, a nautical zone, and the nearest place's zone for place_zone. */
+    CHECK(locs[1].locality == GEOLOC_NO_PLACE && zs[1].zone.nautical && zs[1].zone.utc_offset_hours == -10);
+    CHECK(zone_is(&zs[1].zone, "Etc/GMT+10") && !zs[1].place_zone.nautical);
+    /* out is optional. */
+    CHECK_OK(geoloc_reverse_geocode_zones(lz_gazetteer, lz_map, pts, 4, &o, NULL, zs));
+    CHECK_OK(geoloc_reverse_geocode_zones(lz_gazetteer, lz_map, NULL, 0, NULL, NULL, NULL));
+
+    /* Bad arguments: nothing written. */
+    memset(before_l, 0x5A, sizeof before_l);
+    memset(before_z, 0x5A, sizeof before_z);
+    memcpy(locs, before_l, sizeof locs);
+    memcpy(zs, before_z, sizeof zs);
+    pts[2].lat = NAN;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_reverse_geocode_zones(lz_gazetteer, lz_map, pts, 4, NULL, locs, zs));
+    CHECK(strstr(geoloc_last_error(), "points[2]") != NULL);
+    pts[2].lat = 91;
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_reverse_geocode_zones(lz_gazetteer, lz_map, pts, 4, NULL, locs, zs));
+    pts[2].lat = 40.0;
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode_zones(NULL, lz_map, pts, 4, NULL, locs, zs));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode_zones(lz_gazetteer, lz_map, NULL, 4, NULL, locs, zs));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_reverse_geocode_zones(lz_gazetteer, lz_map, pts, 4, NULL, locs, NULL));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_reverse_geocode_zones(lz_gazetteer, lz_map, pts, SIZE_MAX, NULL, locs, zs));
+    o.struct_size = 1;
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_reverse_geocode_zones(lz_gazetteer, lz_map, pts, 4, &o, locs, zs));
+    o.struct_size = sizeof o;
+    o.max_distance_m = NAN;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_reverse_geocode_zones(lz_gazetteer, lz_map, pts, 4, &o, locs, zs));
+    /* Handles of the wrong kind. */
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_reverse_geocode_zones((const geoloc_gazetteer *)lz_map, lz_map, pts, 4,
+                                                                     NULL, locs, zs));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_reverse_geocode_zones(lz_gazetteer, (const geoloc_timezones *)lz_gazetteer,
+                                                                     pts, 4, NULL, locs, zs));
+    CHECK(memcmp(locs, before_l, sizeof locs) == 0 && memcmp(zs, before_z, sizeof zs) == 0);
+}
+
+/* Local times at many points: each pair as geoloc_local_time_at_point gives it, byte for byte. */
+static void test_local_times_at_points(const char *dir)
+{
+    enum { N = 2000 };
+    static geoloc_coord pts[N];
+    static double times[N];
+    static geoloc_local_time out[N], before[N];
+    static uint16_t zones[N], zbefore[N];
+    geoloc_local_time one;
+    char name[64], zone[64];
+    size_t i, needed = 0, differ = 0;
+    uint64_t x = 88172645463325252u;
+
+    (void)dir;
+    for (i = 0; i < N; i++) {
+        /* xorshift64: points over the globe, instants over 1900-2100 with fractions. */
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        pts[i].lat = (double)(x % 1800000) / 10000.0 - 90.0;
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        pts[i].lon = (double)(x % 3600000) / 10000.0 - 180.0;
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        times[i] = -2208988800.0 + (double)(x % INT64_C(6311390400)) + 0.75;
+    }
+    /* A few fixed ones: Kathmandu (+5:45), a Lord Howe fold, the sea, the date line, the ends. */
+    pts[0] = (geoloc_coord){27.717245, 85.323961};
+    times[0] = 1795550709.5;
+    pts[1] = (geoloc_coord){-31.55, 159.08};
+    times[1] = 1775314800.0;
+    pts[2] = (geoloc_coord){0.0, -150.0};
+    times[2] = -0.5; /* rounded down: 1969-12-31T23:59:59Z */
+    pts[3] = (geoloc_coord){-5.0, -180.0};
+    times[3] = (double)GEOLOC_TIME_MIN;
+    pts[4] = (geoloc_coord){52.52, 13.405};
+    times[4] = (double)GEOLOC_TIME_MAX + 0.5;
+    memset(out, 0x5A, sizeof out);
+    if (!CHECK_OK(geoloc_local_times_at_points(NULL, pts, times, N, out, zones))) return;
+    for (i = 0; i < N; i++) {
+        int64_t t = (int64_t)floor(times[i]);
+        if (!CHECK_OK(geoloc_local_time_at_point(NULL, pts[i], t, &one, zone, sizeof zone, &needed))) continue;
+        if (!CHECK(memcmp(&one, &out[i], sizeof one) == 0)) fprintf(stderr, "  pair %zu (%s)\n", i, zone);
+        if (lz_map != NULL && CHECK_OK(geoloc_timezones_name(lz_map, zones[i], name, sizeof name, &needed)))
+            CHECK_STR(name, zone);
+        differ += out[i].utc_offset_s != out[0].utc_offset_s;
+    }
+    CHECK(differ > N / 2);
+    CHECK(out[0].utc_offset_s == 20700 && out[0].hour == 1 && out[0].minute == 50 && out[0].second == 9);
+    CHECK(out[2].utc_offset_s == -36000 && out[2].instant == -1 && out[2].year == 1969 && out[2].hour == 13);
+    CHECK(out[3].utc_offset_s == 43200 && out[3].instant == GEOLOC_TIME_MIN); /* the date line: Etc/GMT-12 */
+    CHECK(out[4].instant == GEOLOC_TIME_MAX && out[4].year == 10000);
+    /* zones is optional; n = 0 with NULL arrays. */
+    memcpy(before, out, sizeof out);
+    CHECK_OK(geoloc_local_times_at_points(NULL, pts, times, N, out, NULL));
+    CHECK(memcmp(before, out, sizeof out) == 0);
+    CHECK_OK(geoloc_local_times_at_points(NULL, NULL, NULL, 0, NULL, NULL));
+
+    /* Failures write nothing, and name the first bad pair. */
+    memset(out, 0x5A, sizeof out);
+    memcpy(before, out, sizeof out);
+    memset(zones, 0x5A, sizeof zones);
+    memcpy(zbefore, zones, sizeof zones);
+    times[1500] = NAN;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_local_times_at_points(NULL, pts, times, N, out, zones));
+    CHECK(strstr(geoloc_last_error(), "times[1500]") != NULL);
+    times[1500] = INFINITY;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_local_times_at_points(NULL, pts, times, N, out, zones));
+    times[1500] = (double)GEOLOC_TIME_MAX + 1;
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_local_times_at_points(NULL, pts, times, N, out, zones));
+    times[1500] = 0;
+    pts[1700].lon = -INFINITY;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_local_times_at_points(NULL, pts, times, N, out, zones));
+    CHECK(strstr(geoloc_last_error(), "points[1700]") != NULL);
+    pts[1700].lon = 0;
+    pts[1700].lat = -90.5;
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_local_times_at_points(NULL, pts, times, N, out, zones));
+    pts[1700].lat = 0;
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_local_times_at_points(NULL, NULL, times, N, out, zones));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_local_times_at_points(NULL, pts, NULL, N, out, zones));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_local_times_at_points(NULL, pts, times, N, NULL, zones));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_local_times_at_points(NULL, pts, times, SIZE_MAX, out, zones));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_local_times_at_points(NULL, pts, times, GEOLOC_MAX_COUNT + 1, out, zones));
+    if (lz_gazetteer != NULL)
+        CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_local_times_at_points((const geoloc_timezones *)lz_gazetteer, pts,
+                                                                         times, N, out, zones));
+    CHECK(memcmp(before, out, sizeof out) == 0 && memcmp(zbefore, zones, sizeof zones) == 0);
+}
+
+/* Local dates of fixes and tracks: a track from Chicago (CDT) to Indianapolis (EDT) across local
+ * midnight, then a segment in Kathmandu (+5:45) across its midnight; fixes without a time. */
+static double leg(const geoloc_fix *a, const geoloc_fix *b)
+{
+    double d = NAN;
+    CHECK_OK(geoloc_distance((geoloc_coord){a->lat, a->lon}, (geoloc_coord){b->lat, b->lon}, GEOLOC_MODEL_SPHERE,
+                             GEOLOC_UNIT_METERS, &d));
+    return d;
+}
+
+static void test_track_local_days(void)
+{
+    const double t0 = 1782874800.0; /* 2026-07-01T03:00:00Z: 22:00 CDT on June 30 */
+    const double t6 = 1782900000.0; /* 2026-07-01T10:00:00Z: 15:45 in Kathmandu */
+    geoloc_fix f[9] = {
+        {41.8781, -87.6298, t0, 5, NAN, NAN, NAN},
+        {41.88, -87.60, t0 + 1800, 5, NAN, NAN, NAN},
+        {41.89, -87.55, t0 + 9000, 5, NAN, NAN, NAN}, /* 00:30 CDT, July 1 */
+        {41.90, -87.50, NAN, 5, NAN, NAN, NAN},       /* no time: the day of the fix before */
+        {39.7684, -86.1581, t0 + 10800, 5, NAN, NAN, NAN}, /* 02:00 EDT, July 1 */
+        {27.7172, 85.324, NAN, 5, NAN, NAN, NAN},     /* first of its segment: the day after */
+        {27.7172, 85.325, t6, 5, NAN, NAN, NAN},
+        {27.72, 85.33, t6 + 30000, 5, NAN, NAN, NAN}, /* 00:05 on July 2 there */
+        {27.73, 85.34, t6 + 30100, 5, NAN, NAN, NAN},
+    };
+    const size_t starts[2] = {0, 5};
+    geoloc_local_day days[4], before[4];
+    geoloc_local_time lt[9], one;
+    uint16_t zones[9];
+    char zone[64];
+    size_t count = 0, i, needed;
+
+    memset(days, 0x5A, sizeof days);
+    if (!CHECK_OK(geoloc_track_local_days(NULL, f, 9, starts, 2, GEOLOC_MODEL_SPHERE, days, 4, &count))) return;
+    if (!CHECK(count == 3)) return;
+    CHECK(days[0].year == 2026 && days[0].month == 6 && days[0].day == 30 && days[0].weekday == 2);
+    CHECK(days[0].fix_count == 2 && days[0].first_fix == 0 && days[0].duration_s == 1800 + 7200);
+    CHECK(fabs(days[0].length_m - (leg(&f[0], &f[1]) + leg(&f[1], &f[2]))) < 1e-6);
+    CHECK(days[1].year == 2026 && days[1].month == 7 && days[1].day == 1 && days[1].weekday == 3);
+    CHECK(days[1].fix_count == 5 && days[1].first_fix == 2 && days[1].duration_s == 30000);
+    CHECK(fabs(days[1].length_m - (leg(&f[2], &f[3]) + leg(&f[3], &f[4]) + leg(&f[5], &f[6]) + leg(&f[6], &f[7]))) < 1e-6);
+    CHECK(days[2].month == 7 && days[2].day == 2 && days[2].fix_count == 2 && days[2].first_fix == 7);
+    CHECK(days[2].duration_s == 100 && fabs(days[2].length_m - leg(&f[7], &f[8])) < 1e-6);
+    /* One segment of all: the step from Indianapolis to Kathmandu counts to July 1 too. */
+    CHECK_OK(geoloc_track_local_days(NULL, f, 9, NULL, 0, GEOLOC_MODEL_WGS84, days, 4, &count));
+    CHECK(count == 3 && days[1].length_m > 1.2e7 && days[1].fix_count == 5);
+    /* The count alone; too small a buffer writes nothing. */
+    count = 0;
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_track_local_days(NULL, f, 9, starts, 2, GEOLOC_MODEL_SPHERE, NULL, 0, &count));
+    CHECK(count == 3);
+    memset(days, 0x5A, sizeof days);
+    memcpy(before, days, sizeof days);
+    count = 0;
+    CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_track_local_days(NULL, f, 9, starts, 2, GEOLOC_MODEL_SPHERE, days, 2, &count));
+    CHECK(count == 3 && memcmp(days, before, sizeof days) == 0);
+    CHECK_OK(geoloc_track_local_days(NULL, NULL, 0, NULL, 0, GEOLOC_MODEL_SPHERE, NULL, 0, &count));
+    CHECK(count == 0);
+    /* A segment without any time is in no day. */
+    CHECK_OK(geoloc_track_local_days(NULL, f + 3, 1, NULL, 0, GEOLOC_MODEL_SPHERE, days, 4, &count));
+    CHECK(count == 0);
+
+    /* Each fix's local time where it was taken. */
+    f[3].time = t0 + 9600;
+    f[5].time = t6 - 60;
+    if (CHECK_OK(geoloc_fix_local_times(NULL, f, 9, lt, zones))) {
+        for (i = 0; i < 9; i++) {
+            if (CHECK_OK(geoloc_local_time_at_point(NULL, (geoloc_coord){f[i].lat, f[i].lon}, (int64_t)f[i].time, &one, zone,
+                                                    sizeof zone, &needed)))
+                CHECK(memcmp(&one, &lt[i], sizeof one) == 0);
+        }
+        CHECK(lt[0].day == 30 && lt[0].hour == 22 && strcmp(lt[0].abbreviation, "CDT") == 0);
+        CHECK(lt[4].day == 1 && lt[4].hour == 2 && strcmp(lt[4].abbreviation, "EDT") == 0);
+        CHECK(lt[7].day == 2 && lt[7].hour == 0 && lt[7].minute == 5 && lt[7].utc_offset_s == 20700);
+        CHECK(zones[0] == zones[1] && zones[0] != zones[4] && zones[4] != zones[6]);
+    }
+
+    /* Bad arguments: nothing written. */
+    memset(lt, 0x5A, sizeof lt);
+    f[3].time = NAN;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_fix_local_times(NULL, f, 9, lt, zones));
+    CHECK(strstr(geoloc_last_error(), "fixes[3]") != NULL);
+    f[3].time = 1e13;
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_fix_local_times(NULL, f, 9, lt, NULL));
+    CHECK(strstr(geoloc_last_error(), "fixes[3]") != NULL);
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_track_local_days(NULL, f, 9, starts, 2, GEOLOC_MODEL_SPHERE, days, 4, &count));
+    CHECK(strstr(geoloc_last_error(), "fixes[3]") != NULL);
+    f[3].time = INFINITY;
+    CHECK_ERR(GEOLOC_E_NOT_FINITE, geoloc_track_local_days(NULL, f, 9, starts, 2, GEOLOC_MODEL_SPHERE, days, 4, &count));
+    f[3].time = NAN;
+    f[3].lat = 95;
+    CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_track_local_days(NULL, f, 9, starts, 2, GEOLOC_MODEL_SPHERE, days, 4, &count));
+    f[3].lat = 41.90;
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_track_local_days(NULL, f, 9, starts, 2, GEOLOC_MODEL_SPHERE, days, 4, NULL));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_track_local_days(NULL, NULL, 9, starts, 2, GEOLOC_MODEL_SPHERE, days, 4, &count));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_track_local_days(NULL, f, 9, NULL, 2, GEOLOC_MODEL_SPHERE, days, 4, &count));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_track_local_days(NULL, f, 9, starts, 2, GEOLOC_MODEL_SPHERE, NULL, 4, &count));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_track_local_days(NULL, f, 9, starts, 2, (geoloc_model)7, days, 4, &count));
+    CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_track_local_days(NULL, f, SIZE_MAX, starts, 2, GEOLOC_MODEL_SPHERE, days, 4, &count));
+    {
+        const size_t bad[2] = {5, 2};
+        CHECK_ERR(GEOLOC_E_OUT_OF_RANGE, geoloc_track_local_days(NULL, f, 9, bad, 2, GEOLOC_MODEL_SPHERE, days, 4, &count));
+    }
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_fix_local_times(NULL, NULL, 9, lt, zones));
+    CHECK_ERR(GEOLOC_E_NULL_ARGUMENT, geoloc_fix_local_times(NULL, f, 9, NULL, zones));
+    CHECK_OK(geoloc_fix_local_times(NULL, NULL, 0, NULL, NULL));
+    {
+        geoloc_local_time check[9];
+        memset(check, 0x5A, sizeof check);
+        CHECK(memcmp(lt, check, sizeof lt) == 0);
+    }
+}
+
 static void zone_tests(const char *golden_dir)
 {
     char *argv[] = {"test_time", (char *)golden_dir};
@@ -852,5 +1187,10 @@ int main(int argc, char **argv)
     test_tzif();
     zone_tests(argc > 2 ? argv[2] : GEOLOC_GOLDEN_DIR);
     test_local_time_at_point(dir);
+    test_locality_zones(argc > 2 ? argv[2] : GEOLOC_GOLDEN_DIR);
+    test_local_times_at_points(dir);
+    test_track_local_days();
+    geoloc_timezones_destroy(lz_map);
+    geoloc_gazetteer_destroy(lz_gazetteer);
     return check_summary("test_time");
 }

@@ -45,3 +45,62 @@ extension LocalTime {
         try TimeZoneMap.shipped().localTime(at: c, instant: t)
     }
 }
+
+// MARK: - Local time at many points
+
+extension TimeZoneMap {
+    /// The local times of `n` (point, instant) pairs: point i is `degrees[2i]`, `degrees[2i + 1]`
+    /// (latitude, longitude), its instant `times[i]` (Unix seconds, rounded down to a whole
+    /// second, as a fix's time). Every point and every time is checked, every zone found and its
+    /// rules read, before the first pair is given to `each` (index, zone, its rules, the local
+    /// time): a failure gives nothing.
+    /// - Throws: `.notFinite` / `.outOfRange` naming the first bad point ("points[7]: ...") or
+    ///   time ("times[3]: ..."), and the errors of ``rules(at:)``.
+    @_spi(CABI)
+    public func localTimes(
+        degrees p: UnsafeBufferPointer<Double>, times: UnsafeBufferPointer<Double>, count n: Int,
+        _ each: (Int, TimeZoneID, ZoneRules, LocalTime) throws(GeoLocError) -> Void
+    ) throws(GeoLocError) {
+        precondition(p.count >= 2 * n && times.count >= n)
+        guard n > 0 else { return }
+        try ZoneRules.checkTimes(UnsafeBufferPointer(rebasing: times[0..<n]))
+        var ids = [UInt16](repeating: 0, count: n)
+        try ids.withUnsafeMutableBufferPointer { (b: inout UnsafeMutableBufferPointer<UInt16>) throws(GeoLocError) in
+            try zones(degrees: p, count: n, into: b.baseAddress.unsafelyUnwrapped)
+        }
+        // Each zone's rules once; a zone the rules lack fails here, before anything is given.
+        var rules = [ZoneRules?](repeating: nil, count: count)
+        for id in ids where rules[Int(id)] == nil {
+            rules[Int(id)] = try ZoneRules.named(name(TimeZoneID(rawValue: id)))
+        }
+        for i in 0..<n {
+            let r = rules[Int(ids[i])].unsafelyUnwrapped
+            try each(i, TimeZoneID(rawValue: ids[i]), r, try r.localTime(at: Int64(times[i].rounded(.down))))
+        }
+    }
+
+    /// The zone and local time of each (point, instant) pair: `localTimes(at: fixes.map(\.coordinate),
+    /// instants: fixes.map(\.time))` is every fix's local time where it was taken, a track that
+    /// crosses zones too. Instants are Unix seconds, rounded down to whole seconds.
+    /// - Throws: as ``localTimes(degrees:times:count:_:)``; the counts must agree
+    ///   (`.invalidArgument`).
+    public func localTimes(at points: [Coordinate], instants: [Double]) throws(GeoLocError) -> [PlaceTime] {
+        guard points.count == instants.count else {
+            throw GeoLocError(.invalidArgument, "\(points.count) points but \(instants.count) instants")
+        }
+        var degrees: [Double] = []
+        degrees.reserveCapacity(2 * points.count)
+        for c in points { degrees.append(c.latitude); degrees.append(c.longitude) }
+        var out: [PlaceTime] = []
+        out.reserveCapacity(points.count)
+        try degrees.withUnsafeBufferPointer { (p: UnsafeBufferPointer<Double>) throws(GeoLocError) in
+            try instants.withUnsafeBufferPointer { (t: UnsafeBufferPointer<Double>) throws(GeoLocError) in
+                try localTimes(degrees: p, times: t, count: points.count) {
+                    (_: Int, id: TimeZoneID, _: ZoneRules, lt: LocalTime) throws(GeoLocError) in
+                    out.append(PlaceTime(zoneID: id, zone: name(id), localTime: lt))
+                }
+            }
+        }
+        return out
+    }
+}

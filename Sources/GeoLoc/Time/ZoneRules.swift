@@ -181,14 +181,7 @@ public final class ZoneRules: Sendable {
     public func localTimes(
         _ times: UnsafeBufferPointer<Double>, _ body: (Int, LocalTime) throws(GeoLocError) -> Void
     ) throws(GeoLocError) {
-        for (i, t) in times.enumerated() {
-            guard t.isFinite else { throw GeoLocError(.notFinite, "times[\(i)] is \(show(t))") }
-            guard t >= Double(minLocalTimeInstant) && t < Double(maxLocalTimeInstant) + 1 else {
-                throw GeoLocError(
-                    .outOfRange,
-                    "times[\(i)]: \(show(t)) is outside [\(minLocalTimeInstant), \(maxLocalTimeInstant)] (the years 1 to 9999 UTC)")
-            }
-        }
+        try ZoneRules.checkTimes(times)
         var from = Int64.max, until = Int64.min, k = 0
         var next: Int64? = nil
         for (i, t) in times.enumerated() {
@@ -200,6 +193,19 @@ public final class ZoneRules: Sendable {
                 until = next ?? Int64.max
             }
             try body(i, makeLocalTime(s, types[k], k, next: next))
+        }
+    }
+
+    /// Checks instants given as Unix seconds in doubles: each finite and within the years 1 to
+    /// 9999 UTC, else the error names its index ("times[3]: ...").
+    public static func checkTimes(_ times: UnsafeBufferPointer<Double>, name: String = "times") throws(GeoLocError) {
+        for (i, t) in times.enumerated() {
+            guard t.isFinite else { throw GeoLocError(.notFinite, "\(name)[\(i)] is \(show(t))") }
+            guard t >= Double(minLocalTimeInstant) && t < Double(maxLocalTimeInstant) + 1 else {
+                throw GeoLocError(
+                    .outOfRange,
+                    "\(name)[\(i)]: \(show(t)) is outside [\(minLocalTimeInstant), \(maxLocalTimeInstant)] (the years 1 to 9999 UTC)")
+            }
         }
     }
 

@@ -175,6 +175,34 @@ def test_spark_events_near_sharded_places(spark, events, places, want_pairs, tmp
     same_pairs(got.toPandas(), want_pairs)
 
 
+def test_spark_local_times(spark, events):
+    """The zone and local time of every row, against geoloc called directly, one row at a time."""
+    rng = numpy.random.default_rng(23)
+    df = events.copy()
+    df["time"] = rng.uniform(0, 4102444800, len(df))  # 1970-2100
+    df.loc[11, "time"] = numpy.nan
+    df.loc[12, "time"] = 1e13  # past the year 9999
+    df.loc[13, "lat"] = 91.0
+    got = geoloc_spark.local_times(spark.createDataFrame(df)).toPandas().sort_values("event_id").reset_index(drop=True)
+    assert list(got.columns) == list(df.columns) + ["zone", "utc_offset_s", "local_time"]
+    bad = {5, 11, 12, 13}
+    for i in bad:
+        assert got["zone"][i] is None and pandas.isna(got["utc_offset_s"][i]) and got["local_time"][i] is None
+    for i in range(0, len(df), 37):
+        if i in bad:
+            continue
+        one = geoloc.local_time_at((df["lat"][i], df["lon"][i]), int(df["time"][i] // 1))
+        lt = one.local_time
+        assert got["zone"][i] == one.zone and got["utc_offset_s"][i] == lt.utc_offset_s
+        assert got["local_time"][i] == "%04d-%02d-%02dT%02d:%02d:%02d" % (
+            lt.year, lt.month, lt.day, lt.hour, lt.minute, lt.second)
+    # Known rows: Kathmandu's +5:45, the sea west of the date line (Etc/GMT-12, UTC+12).
+    one = spark.createDataFrame([(27.7172, 85.324, 1795550709.0), (0.0, 179.99, 1795550709.0)], ["lat", "lon", "time"])
+    rows = geoloc_spark.local_times(one).collect()
+    assert (rows[0]["zone"], rows[0]["utc_offset_s"], rows[0]["local_time"]) == ("Asia/Kathmandu", 20700, "2026-11-25T01:50:09")
+    assert (rows[1]["zone"], rows[1]["utc_offset_s"]) == ("Etc/GMT-12", 43200)
+
+
 def test_bands_reached_cover_the_antimeridian_and_poles():
     edges = numpy.array([-180.0, -90.0, 0.0, 90.0, 180.0])
     r = 10 * 1609.344
