@@ -76,13 +76,10 @@ struct GPXReader {
     private var log: IssueLog
     private let strict: Bool
     private let at: String
-    /// The contexts and a field's text (`owners` keeps them; `stack` and `fieldText` read them
-    /// without reference counting on the hot path).
-    private let owners: (ContextStack, ByteBuffer)
-    private unowned(unsafe) let stack: ContextStack
+    private let stack = ContextStack()
     private var point = PendingPoint()
     private var field: GPXName = .other
-    private unowned(unsafe) let fieldText: ByteBuffer
+    private let fieldText = ByteBuffer()
     private var records = [0, 0, 0]
     private var segmentStart = 0
     private var path = -1
@@ -91,9 +88,6 @@ struct GPXReader {
     /// the byte limit is the input's).
     init(_ input: XMLInput, options: LoadOptions, source: String?) {
         x = XMLReader(input)
-        owners = (ContextStack(), ByteBuffer())
-        stack = owners.0
-        fieldText = owners.1
         strict = options.strict
         log = IssueLog(options)
         at = source.map { $0 + ": " } ?? ""

@@ -77,16 +77,12 @@ struct XMLReader {
     static let maxAttributes = 64
     static let maxTagBytes = 1 << 20
 
-    /// The input (`inputOwner` keeps it; `input` reads it without reference counting).
-    private let inputOwner: XMLInput
-    unowned(unsafe) let input: XMLInput
+    let input: XMLInput
     private(set) var p: UnsafeMutablePointer<UInt8>
     private var end = 0
     private var at = 0
-    /// The open elements' names, the current tag's attributes, the text (`scratchOwner` keeps
-    /// it; `scratch` reads it without reference counting on the hot paths).
-    private let scratchOwner: XMLScratch
-    private unowned(unsafe) let scratch: XMLScratch
+    /// The open elements' names, the current tag's attributes, the text.
+    private let scratch = XMLScratch()
     /// XMLByteClass.table.
     private let classes: UnsafePointer<UInt8>
     private var pendingEnd = false
@@ -105,11 +101,8 @@ struct XMLReader {
     private var counted = 0, line = 1, lineStart = 0, carry = 0
 
     init(_ input: XMLInput) {
-        inputOwner = input
         self.input = input
         p = input.buf
-        scratchOwner = XMLScratch()
-        scratch = scratchOwner
         classes = XMLByteClass.table
     }
 
