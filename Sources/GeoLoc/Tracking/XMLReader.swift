@@ -54,7 +54,8 @@ enum XMLByteClass {
     /// ':' (a name's prefix ends here).
     static let colon: UInt8 = 32
 
-    static let table: UnsafePointer<UInt8> = {
+    /// Built once, never written after: shared by every thread.
+    nonisolated(unsafe) static let table: UnsafePointer<UInt8> = {
         let t = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
         for b in 0..<256 {
             var c: UInt8 = 0
