@@ -138,28 +138,33 @@ def main() -> None:
     rows = []
 
     def add(task, tool, secs, n, grew, size, cpu=None):
+        """A row; `run_c` gives (secs, n, grew, cpu), `run_py` (secs, n, grew)."""
         note = "%d points, %.1f MB file, %.2f s" % (n, size / 1e6, secs)
         if cpu is not None:
             note += "; %s points per CPU second" % format(int(n / cpu), ",")
         rows.append((task, tool, n / secs, grew / size, note))
 
+    def add_c(task, tool, run, size):
+        secs, n, grew, cpu = run
+        add(task, tool, secs, n, grew, size, cpu)
+
     size = big.stat().st_size
-    add("GPX, %d points" % args.points, "libgeoloc C (geoloc_track_load_gpx)", *run_c(prog, "gpx", big), size)
+    add_c("GPX, %d points" % args.points, "libgeoloc C (geoloc_track_load_gpx)", run_c(prog, "gpx", big), size)
     add("GPX, %d points" % args.points, "libgeoloc Python (read_gpx)", *run_py(sys.executable, "geoloc", big, env), size)
     size_js = js.stat().st_size
-    add("GeoJSON, the same points", "libgeoloc C (geoloc_track_load_geojson)", *run_c(prog, "geojson", js), size_js)
+    add_c("GeoJSON, the same points", "libgeoloc C (geoloc_track_load_geojson)", run_c(prog, "geojson", js), size_js)
     secs, grew, cpu = run_c_refused(prog, "geojson", js, 1000)
     rows.append(("GeoJSON, the same points, max_records 1,000", "libgeoloc C (geoloc_track_load_geojson_limited)",
                  None, grew / size_js, "refused (COUNT_TOO_LARGE) in %.3f s, %.3f CPU s: the positions are counted "
                  "through a 64 KiB buffer before the file is loaded" % (secs, cpu)))
     size_small = small.stat().st_size
-    add("GPX, %d points" % args.gpxpy_points, "libgeoloc C (geoloc_track_load_gpx)", *run_c(prog, "gpx", small), size_small)
+    add_c("GPX, %d points" % args.gpxpy_points, "libgeoloc C (geoloc_track_load_gpx)", run_c(prog, "gpx", small), size_small)
     if peers.exists():
         add("GPX, %d points" % args.gpxpy_points, "gpxpy 1.6.2 (pure Python)", *run_py(str(peers), "gpxpy", small, env, 1),
             size_small)
     if args.baseline:
-        add("GPX, 10,000 points", "libgeoloc C", *run_c(prog, "gpx", tiny), tiny.stat().st_size)
-        add("GPX, 10,000 points", "baseline %s" % args.baseline, *run_c(prog, "gpx", tiny, args.baseline, 1), tiny.stat().st_size)
+        add_c("GPX, 10,000 points", "libgeoloc C", run_c(prog, "gpx", tiny), tiny.stat().st_size)
+        add_c("GPX, 10,000 points", "baseline %s" % args.baseline, run_c(prog, "gpx", tiny, args.baseline, 1), tiny.stat().st_size)
     lines = ["| task | tool | points per second | peak memory added / file size | note |", "|---|---|---:|---:|---|"]
     for task, tool, rate, mem, note in rows:
         lines.append("| %s | %s | %s | %.2fx | %s |" % (task, tool, "-" if rate is None else format(int(rate), ","), mem, note))
