@@ -2508,7 +2508,9 @@ GEOLOC_API geoloc_status geoloc_track_parse_gpx_limited(const char *text, size_t
                                                         geoloc_track **out);
 
 /** As geoloc_track_load_geojson, with `limits` as geoloc_track_load_gpx_limited takes them (its
- *  records are the positions, Point features included) (since 0.4). */
+ *  records are the positions, Point features included) (since 0.4). The positions are counted
+ *  before the document is parsed (a file through a 64 KiB buffer), so a load past max_records
+ *  is refused with memory near what the limit admits, not the file's. */
 GEOLOC_API geoloc_status geoloc_track_load_geojson_limited(const char *path,
                                                            const geoloc_load_options *options,
                                                            const geoloc_load_limits *limits,

@@ -187,6 +187,52 @@ final class TrackFilesTests: XCTestCase {
         }
     }
 
+    /// "GeoJSON track loads: max_records must bound memory": the positions are counted before
+    /// the document is built, and that count never refuses what the reader admits: documents
+    /// whose positions hide among members the reader ignores, each at every limit from 0 to its
+    /// count + 1 (the same documents as tests/c/test_track_files.c), and a chunked count of a long
+    /// line that stops at the limit.
+    func testGeoJSONMaxRecordsBoundsMemory() throws {
+        let docs: [(String, Int)] = [
+            (#"{"type":"LineString","bbox":[1,2,3,4],"coordinates":[[1,2],[3,4],[5,6]]}"#, 3),
+            (#"{"coordinates":[[1,2],[3,4],[5,6],[7,8]],"type":"LineString","coordinates":[[1,2]]}"#, 4),
+            (#"{"type":"MultiLineString","coordinates":[[[1,2],[3,4]],[],[[5,6],[7,"x"],[9,10]]]}"#, 5),
+            (#"{"type":"Feature","properties":{"coordinates":[[1,2],[3,4],[5,6]],"geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]}},"coordinates":[[9,9],[9,9],[9,9],[9,9]],"geometry":{"coordinates":[[1,2],[3,4]],"type":"LineString"}}"#, 2),
+            (#"{"features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"time":"2026-01-01T00:00:00Z"}},{"type":"Feature","properties":{"times":[1,2,3]},"geometry":{"type":"LineString","coordinates":[[1,2],[3,4],[5,6]]}},{"type":"Feature","geometry":{"type":"MultiLineString","coordinates":[[[1,2]],[[3,4],[5,6]]]}}],"type":"FeatureCollection","bbox":[0,0,9,9]}"#, 7),
+            (#"{"type":"Feature","geometry":{"type":"LineString","\u0063oordinates":[[1,2]],"coordinates":[[1,2],[3,4],[5,6]]},"properties":{"name":"\"coordinates\": [["}}"#, 1),
+        ]
+        for (d, (doc, records)) in docs.enumerated() {
+            for limit in 0...(records + 1) {
+                do {
+                    _ = try TrackFormat.readGeoJSON(text: doc, options: LoadOptions(maxRecords: limit))
+                    XCTAssertGreaterThanOrEqual(limit, records, "document \(d) loaded at max_records \(limit)")
+                } catch {
+                    XCTAssertEqual(error.code, .countTooLarge, "document \(d): \(error.message)")
+                    XCTAssertLessThan(limit, records, "document \(d) refused at max_records \(limit): \(error.message)")
+                }
+            }
+        }
+        // A line of 100,000 positions fed in chunks of 7 bytes: past 1,000 within the first
+        // 1,001 positions' bytes.
+        var long = #"{"type":"LineString","coordinates":["#
+        for i in 0..<100_000 { long += (i > 0 ? "," : "") + "[7.\(i % 1000),45.5]" }
+        long += "]}"
+        let bytes = Array(long.utf8)
+        var counter = GeoJSONPositionCount(limit: 1000)
+        var at = 0
+        while at < bytes.count {
+            let k = min(7, bytes.count - at)
+            if bytes[at..<(at + k)].withUnsafeBytes({ counter.feed($0) }) { break }
+            at += k
+        }
+        XCTAssertTrue(counter.exceeded)
+        XCTAssertEqual(counter.count, 1001)
+        XCTAssertLessThan(at, 1001 * 14 + 40)
+        var whole = GeoJSONPositionCount(limit: 200_000)
+        XCTAssertFalse(bytes.withUnsafeBytes { whole.feed($0) })
+        XCTAssertEqual(whole.count, 100_000)
+    }
+
     func testNonFiniteWithOK() throws {
         let times = [Fix(latitude: 0, longitude: 0, time: -1e308), Fix(latitude: 0, longitude: 0.001, time: 1e308)]
         assertThrows(.outOfRange) { () throws(GeoLocError) in try Track.stats(times) }

@@ -16,6 +16,7 @@ import argparse
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import time
@@ -67,6 +68,16 @@ def run_c(prog: Path, kind: str, path: Path, lib: str | None = None, reps: int =
         cpu = min(cpu, float(out[4]))
         grew = after - before
     return best, n, grew, cpu
+
+
+def run_c_refused(prog: Path, kind: str, path: Path, max_records: int) -> tuple[float, int, float]:
+    """A load refused past max_records (gpx_c exits 1): its seconds, the peak memory it added
+    and its CPU seconds, from gpx_c's message."""
+    r = subprocess.run([str(prog), kind, str(path), "0", str(max_records)], capture_output=True, text=True)
+    m = re.search(r"\(([\d.]+) s, ([\d.]+) CPU s, peak (\d+) -> (\d+) bytes\)", r.stderr)
+    if r.returncode != 1 or m is None or "max_records" not in r.stderr:
+        raise SystemExit("gpx_c %s %s 0 %d: expected a refusal, got: %s" % (kind, path, max_records, r.stdout + r.stderr))
+    return float(m[1]), int(m[4]) - int(m[3]), float(m[2])
 
 
 PY_SNIPPET = """
@@ -127,27 +138,39 @@ def main() -> None:
     rows = []
 
     def add(task, tool, secs, n, grew, size, cpu=None):
+        """A row; `run_c` gives (secs, n, grew, cpu), `run_py` (secs, n, grew)."""
         note = "%d points, %.1f MB file, %.2f s" % (n, size / 1e6, secs)
         if cpu is not None:
             note += "; %s points per CPU second" % format(int(n / cpu), ",")
         rows.append((task, tool, n / secs, grew / size, note))
 
+    def add_c(task, tool, run, size):
+        secs, n, grew, cpu = run
+        add(task, tool, secs, n, grew, size, cpu)
+
     size = big.stat().st_size
-    add("GPX, %d points" % args.points, "libgeoloc C (geoloc_track_load_gpx)", *run_c(prog, "gpx", big), size)
+    add_c("GPX, %d points" % args.points, "libgeoloc C (geoloc_track_load_gpx)", run_c(prog, "gpx", big), size)
     add("GPX, %d points" % args.points, "libgeoloc Python (read_gpx)", *run_py(sys.executable, "geoloc", big, env), size)
     size_js = js.stat().st_size
-    add("GeoJSON, the same points", "libgeoloc C (geoloc_track_load_geojson)", *run_c(prog, "geojson", js), size_js)
+    add_c("GeoJSON, the same points", "libgeoloc C (geoloc_track_load_geojson)", run_c(prog, "geojson", js), size_js)
+    secs, grew, cpu = run_c_refused(prog, "geojson", js, 1000)
+    rows.append(("GeoJSON, the same points, max_records 1,000", "libgeoloc C (geoloc_track_load_geojson_limited)",
+                 None, grew / size_js, "refused (COUNT_TOO_LARGE) in %.3f s, %.3f CPU s: the positions are counted "
+                 "through a 64 KiB buffer before the file is loaded" % (secs, cpu)))
     size_small = small.stat().st_size
-    add("GPX, %d points" % args.gpxpy_points, "libgeoloc C (geoloc_track_load_gpx)", *run_c(prog, "gpx", small), size_small)
+    add_c("GPX, %d points" % args.gpxpy_points, "libgeoloc C (geoloc_track_load_gpx)", run_c(prog, "gpx", small), size_small)
     if peers.exists():
         add("GPX, %d points" % args.gpxpy_points, "gpxpy 1.6.2 (pure Python)", *run_py(str(peers), "gpxpy", small, env, 1),
             size_small)
     if args.baseline:
-        add("GPX, 10,000 points", "libgeoloc C", *run_c(prog, "gpx", tiny), tiny.stat().st_size)
-        add("GPX, 10,000 points", "baseline %s" % args.baseline, *run_c(prog, "gpx", tiny, args.baseline, 1), tiny.stat().st_size)
+        add_c("GPX, 10,000 points", "libgeoloc C", run_c(prog, "gpx", tiny), tiny.stat().st_size)
+        add_c("GPX, 10,000 points", "baseline %s" % args.baseline, run_c(prog, "gpx", tiny, args.baseline, 1), tiny.stat().st_size)
     lines = ["| task | tool | points per second | peak memory added / file size | note |", "|---|---|---:|---:|---|"]
     for task, tool, rate, mem, note in rows:
-        lines.append("| %s | %s | %s | %.2fx | %s |" % (task, tool, format(int(rate), ","), mem, note))
+        lines.append("| %s | %s | %s | %.2fx | %s |" % (task, tool, "-" if rate is None else format(int(rate), ","), mem, note))
+    lines.append("")
+    lines.append("Load average (1, 5, 15 min) at the end of the run: %.2f %.2f %.2f on %d cores"
+                 % (*os.getloadavg(), os.cpu_count() or 0))
     text = "\n".join(lines)
     print(text)
     (args.build / "bench" / "tracking-gpx-latest.txt").write_text(text + "\n")

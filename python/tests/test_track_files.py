@@ -197,6 +197,61 @@ def test_track_load_limits(kind, from_file, tmp_path):
     assert type(missing.value) is geoloc.NotFoundError and missing.value.errno == errno.ENOENT
 
 
+_PEAK_CHILD = r"""
+import os, sys
+import geoloc
+def kb(field):
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith(field))
+source = sys.argv[1] if sys.argv[2] == "file" else open(sys.argv[1], "rb").read()
+# A first refused load warms the library and the door (one-time tables, ctypes' prototypes).
+for warm in ('{"type":"LineString","coordinates":[[1,2],[3,4],[5,6]]}', "/nonexistent/warm.json"):
+    try:
+        geoloc.read_track_geojson(warm, max_records=1)
+    except geoloc.GeolocError:
+        pass
+try:
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    measured = True
+except OSError:
+    measured = False
+rss = kb("VmRSS:")
+try:
+    geoloc.read_track_geojson(source, max_records=1000)
+except geoloc.CountTooLargeError as e:
+    assert "max_records 1000" in str(e)
+else:
+    raise SystemExit("loaded")
+print(kb("VmHWM:") - rss if measured else -1)
+"""
+
+
+@pytest.mark.parametrize("from_file", [False, True])
+def test_geojson_max_records_bounds_memory(from_file, tmp_path):
+    """Issue 21 item 2: a GeoJSON load refused at max_records 1,000 peaked at three times its
+    file (the token document was built before a position was counted); the positions are
+    counted first now. Memory in a child process (VmHWM reset through /proc/self/clear_refs):
+    the load adds less than an eighth of the document's size."""
+    import subprocess
+    import sys
+    n = 300000
+    path = tmp_path / "long.json"
+    coords = ",".join("[%.6f,%.6f,%.1f]" % (7 + 1e-6 * i, 45 + 1e-6 * (i % 1000), 100 + 0.1 * (i % 50))
+                      for i in range(n))
+    path.write_text('{"type":"Feature","properties":{},"geometry":{"coordinates":[%s],"type":"LineString"}}' % coords)
+    size = path.stat().st_size
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "python")] + [p for p in sys.path if p]))
+    out = subprocess.run([sys.executable, "-c", _PEAK_CHILD, str(path), "file" if from_file else "bytes"],
+                         env=env, capture_output=True, text=True, check=True)
+    grew_kb = int(out.stdout.split()[-1])
+    if grew_kb >= 0:
+        assert grew_kb * 1024 < size / 8, (grew_kb, size)
+    assert geoloc.read_track_geojson(path, max_records=n).points.shape[0] == n
+    with pytest.raises(geoloc.CountTooLargeError, match="max_records %d" % (n - 1)):
+        geoloc.read_track_geojson(path.read_bytes(), max_records=n - 1)
+
+
 def test_gpx_reading_is_quadratic(tmp_path):
     # 0.3 counted lines from byte 0 at every point: 100,000 points took tens of minutes.
     n = 100_000

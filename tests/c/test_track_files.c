@@ -605,6 +605,152 @@ static void test_track_limits_stop_large_loads(void)
 
 /* ------------------------------------------------------------------------------------------ */
 
+/* "GeoJSON track loads: max_records must bound memory": a 53 MB file refused at 1,000 records
+ * peaked at 166 MB, the token document built before a position was counted. The positions are
+ * counted first now (a 64 KiB buffer for a file), so a refused load's memory stays near what
+ * the limit admits. Memory in a child: VmHWM reset through /proc/self/clear_refs, then the
+ * peak's growth over the resident size before the load (checked only where the reset works). */
+static long status_kb(const char *field)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    size_t n = strlen(field);
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, field, n) == 0) kb = atol(line + n);
+    if (f) fclose(f);
+    return kb;
+}
+
+static int reset_peak(void)
+{
+    int fd = open("/proc/self/clear_refs", O_WRONLY);
+    if (fd < 0) return 0;
+    int ok = write(fd, "5", 1) == 1;
+    close(fd);
+    return ok;
+}
+
+static void test_geojson_max_records_bounds_memory(void)
+{
+    /* A bare LineString with its type after its 500,000 positions, and a FeatureCollection of
+     * 50 features of 10,000 each (about 20 MB each). */
+    size_t n = 500000;
+    for (int shape = 0; shape < 2; shape++) {
+        size_t cap = 256 + n * 48, o = 0;
+        char *doc = malloc(cap);
+        if (shape == 0) {
+            o += (size_t)sprintf(doc + o, "{\"coordinates\":[");
+            for (size_t i = 0; i < n; i++)
+                o += (size_t)sprintf(doc + o, "%s[%.6f,%.6f,%.1f]", i ? "," : "", 7 + 1e-6 * (double)i,
+                                     45 + 1e-6 * (double)(i % 1000), 100 + 0.1 * (double)(i % 50));
+            o += (size_t)sprintf(doc + o, "],\"type\":\"LineString\"}");
+        } else {
+            o += (size_t)sprintf(doc + o, "{\"type\":\"FeatureCollection\",\"features\":[");
+            for (size_t f = 0; f < 50; f++) {
+                o += (size_t)sprintf(doc + o, "%s{\"type\":\"Feature\",\"properties\":{\"name\":\"f%zu\"},"
+                                     "\"geometry\":{\"type\":\"LineString\",\"coordinates\":[", f ? "," : "", f);
+                for (size_t i = 0; i < n / 50; i++)
+                    o += (size_t)sprintf(doc + o, "%s[%.6f,%.6f,%.1f]", i ? "," : "", 7 + 1e-6 * (double)i,
+                                         45 + 1e-6 * (double)(i % 1000), 100 + 0.1 * (double)(i % 50));
+                o += (size_t)sprintf(doc + o, "]}}");
+            }
+            o += (size_t)sprintf(doc + o, "]}");
+        }
+        char path[32];
+        if (!CHECK(temp_track(path, doc, o))) { free(doc); continue; }
+        for (int from_file = 0; from_file < 2; from_file++) {
+            pid_t pid = fork();
+            if (pid == 0) {
+                /* A first refused load warms the library (its one-time tables, the runtime's
+                 * metadata), so that what is measured is the load's own. */
+                const char *warm = "{\"type\":\"LineString\",\"coordinates\":[[1,2],[3,4],[5,6],[7,8],[9,10]]}";
+                geoloc_load_limits one = {.struct_size = sizeof one, .max_records = 1};
+                geoloc_track *w = NULL;
+                (void)geoloc_track_parse_geojson_limited(warm, strlen(warm), NULL, &one, &w);
+                (void)geoloc_track_load_geojson_limited("/nonexistent/warm.json", NULL, &one, &w);
+                int measured = reset_peak();
+                long rss = status_kb("VmRSS:");
+                geoloc_load_limits r = {.struct_size = sizeof r, .max_records = 1000};
+                geoloc_track *t = NULL;
+                geoloc_status s = from_file ? geoloc_track_load_geojson_limited(path, NULL, &r, &t)
+                                            : geoloc_track_parse_geojson_limited(doc, o, NULL, &r, &t);
+                if (s != GEOLOC_E_COUNT_TOO_LARGE || t != NULL || strstr(geoloc_last_error(), "max_records 1000") == NULL)
+                    _exit(2);
+                long grew = status_kb("VmHWM:") - rss;
+                fprintf(stderr, "    %s, %zu bytes, max_records 1000: peak memory grew by %ld kB%s\n",
+                        from_file ? "from the file" : "from memory", o, grew, measured ? "" : " (not measured)");
+                _exit(!measured || rss < 0 || grew * 1024 < (long)(o / 8) ? 0 : 1);
+            }
+            int status = 0;
+            waitpid(pid, &status, 0);
+            CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        }
+        /* The limit at the count loads it all; one fewer is refused. */
+        geoloc_load_limits exact = {.struct_size = sizeof exact, .max_records = n};
+        geoloc_track *t = NULL;
+        size_t m = 0;
+        if (CHECK_OK(geoloc_track_load_geojson_limited(path, NULL, &exact, &t))) {
+            CHECK_ERR(GEOLOC_E_BUFFER_TOO_SMALL, geoloc_track_points(t, NULL, 0, &m));
+            CHECK(m == n);
+            geoloc_track_destroy(t);
+        }
+        t = UNTOUCHED;
+        geoloc_load_limits fewer = {.struct_size = sizeof fewer, .max_records = n - 1};
+        CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_track_load_geojson_limited(path, NULL, &fewer, &t));
+        CHECK_ERR(GEOLOC_E_COUNT_TOO_LARGE, geoloc_track_parse_geojson_limited(doc, o, NULL, &fewer, &t));
+        CHECK(t == UNTOUCHED && last_error_has("max_records"));
+        unlink(path);
+        free(doc);
+    }
+}
+
+/* The count before the parse never refuses what the parse admits: for documents whose
+ * positions hide among members the reader ignores (a "coordinates" or "geometry" in the
+ * properties, a bounding box, a second "coordinates", a member named with an escape, which the
+ * reader decodes: it is the first "coordinates"), the type after the coordinates, Points and
+ * MultiLineStrings, every limit from 1 to the count + 1 gives what the reader itself gives:
+ * loaded at the count, refused below it. */
+static void test_geojson_record_count_is_the_readers(void)
+{
+    const struct { const char *text; size_t records; } docs[] = {
+        {"{\"type\":\"LineString\",\"bbox\":[1,2,3,4],\"coordinates\":[[1,2],[3,4],[5,6]]}", 3},
+        {"{\"coordinates\":[[1,2],[3,4],[5,6],[7,8]],\"type\":\"LineString\",\"coordinates\":[[1,2]]}", 4},
+        {"{\"type\":\"MultiLineString\",\"coordinates\":[[[1,2],[3,4]],[],[[5,6],[7,\"x\"],[9,10]]]}", 5},
+        {"{\"type\":\"Feature\",\"properties\":{\"coordinates\":[[1,2],[3,4],[5,6]],\"geometry\":{\"type\":"
+         "\"LineString\",\"coordinates\":[[1,2],[3,4]]}},\"coordinates\":[[9,9],[9,9],[9,9],[9,9]],"
+         "\"geometry\":{\"coordinates\":[[1,2],[3,4]],\"type\":\"LineString\"}}", 2},
+        {"{\"features\":[{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},"
+         "\"properties\":{\"time\":\"2026-01-01T00:00:00Z\"}},"
+         "{\"type\":\"Feature\",\"properties\":{\"times\":[1,2,3]},\"geometry\":{\"type\":\"LineString\","
+         "\"coordinates\":[[1,2],[3,4],[5,6]]}},"
+         "{\"type\":\"Feature\",\"geometry\":{\"type\":\"MultiLineString\",\"coordinates\":[[[1,2]],[[3,4],[5,6]]]}}],"
+         "\"type\":\"FeatureCollection\",\"bbox\":[0,0,9,9]}", 7},
+        {"{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"\\u0063oordinates\":[[1,2]],"
+         "\"coordinates\":[[1,2],[3,4],[5,6]]},\"properties\":{\"name\":\"\\\"coordinates\\\": [[\"}}", 1},
+    };
+    for (size_t d = 0; d < COUNT_OF(docs); d++) {
+        const char *text = docs[d].text;
+        size_t len = strlen(text);
+        char path[32];
+        if (!CHECK(temp_track(path, text, len))) continue;
+        for (size_t limit = 1; limit <= docs[d].records + 1; limit++) {  /* 0: the default */
+            geoloc_load_limits l = {.struct_size = sizeof l, .max_records = limit};
+            for (int from_file = 0; from_file < 2; from_file++) {
+                geoloc_track *t = NULL;
+                geoloc_status s = from_file ? geoloc_track_load_geojson_limited(path, NULL, &l, &t)
+                                            : geoloc_track_parse_geojson_limited(text, len, NULL, &l, &t);
+                geoloc_status want = limit >= docs[d].records ? GEOLOC_OK : GEOLOC_E_COUNT_TOO_LARGE;
+                if (!CHECK(s == want)) fprintf(stderr, "    document %zu, max_records %zu: status %d (%s)\n", d, limit, s, geoloc_last_error());
+                geoloc_track_destroy(t);
+            }
+        }
+        unlink(path);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
 /* Why: "GPX reading is quadratic: each <trkpt> counts lines from byte 0". A 300,000-point
  * file (30 MB) is read from disk a chunk at a time: every point, the line of a bad point near
  * its end, the same as from memory, and the process's memory grows by less than twice the
@@ -849,6 +995,8 @@ int main(void)
     test_files_that_are_not_files();
     test_track_load_limits();
     test_track_limits_stop_large_loads();
+    test_geojson_max_records_bounds_memory();
+    test_geojson_record_count_is_the_readers();
     test_chunk_boundaries();
     test_gpx_reading_is_quadratic();
     test_non_finite_with_ok();

@@ -18,11 +18,15 @@
 //
 // Cost, on open, all of it: one pass over the points in tree order that checks each vector
 // against its coordinates (a polynomial sine of four arguments at once, `VectorMath.sinPoly`, no
-// libm call) and gathers the boxes of the subtrees bottom-up to test each node's gap; one pass
+// libm call; with AVX2 and FMA the C kernel `glk_place_vectors` does a leaf's four places at
+// once) and gathers the boxes of the subtrees bottom-up to test each node's gap; one pass
 // over the index maps; the text sixteen bytes at a time while it is ASCII. No fact is left for a
 // query to check lazily: a vector that does not match its coordinates puts its place in a
 // subtree where a search near the place never looks, so no query could notice it by itself.
 
+#if canImport(GeoLocKernels)
+import GeoLocKernels
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -82,9 +86,11 @@ enum PlaceFileCheck {
 
     /// Checks every point of the tree against its coordinates and every node's gap and the
     /// header's box against the points they bound, in one pass over the points (tree order).
-    static func tree(_ t: UnitVectorTree) throws(GeoLocError) {
+    static func tree(_ t: UnitVectorTree, level: VectorMath.Level = VectorMath.supportedLevel) throws(GeoLocError) {
         guard t.count > 0 else { return }
-        var walk = TreeWalk(t)
+        let scratch = UnsafeMutablePointer<Double>.allocate(capacity: 6)
+        defer { scratch.deallocate() }
+        var walk = TreeWalk(t, level: level, scratch: scratch)
         let b = walk.box(node: 0, lo: 0, hi: t.count)
         let low = SIMD3(b.lx, b.ly, b.lz), high = SIMD3(b.hx, b.hy, b.hz)
         if walk.badPosition >= 0 {
@@ -111,8 +117,15 @@ enum PlaceFileCheck {
         /// not bound its halves (-1: none).
         var badPosition = -1
         var badNode = -1
+        /// The instruction set of the leaves' vector check (`VectorMath.Level`: 0, the Swift loop
+        /// below; above, the C kernel `glk_place_vectors`, Sources/GeoLocKernels/places.c), and
+        /// the kernel's box of a leaf (6 doubles, the caller's).
+        let level: VectorMath.Level
+        let scratch: UnsafeMutablePointer<Double>
 
-        init(_ t: UnitVectorTree) {
+        init(_ t: UnitVectorTree, level: VectorMath.Level, scratch: UnsafeMutablePointer<Double>) {
+            self.level = level
+            self.scratch = scratch
             points = UnsafePointer(t.points)
             latLon = UnsafePointer(t.latLon)
             gaps = UnsafePointer(t.gaps)
@@ -139,6 +152,20 @@ enum PlaceFileCheck {
         /// and the gap of an internal node on the way.
         mutating func box(node: Int, lo: Int, hi: Int) -> Box {
             if node >= internalCount {
+                #if canImport(GeoLocKernels)
+                if level > 0 {
+                    let found = glk_place_vectors(
+                        UnsafeRawPointer(points + lo).assumingMemoryBound(to: Double.self), latLon + 2 * lo, hi - lo,
+                        PlaceFileCheck.vectorTolerance, PlaceFileCheck.cosineTolerance, scratch, Int32(level))
+                    if found >= 0 {
+                        guard found == hi - lo else {
+                            if badPosition < 0 { badPosition = lo + found }
+                            return Box.empty
+                        }
+                        return Box(lx: scratch[0], ly: scratch[1], lz: scratch[2], hx: scratch[3], hy: scratch[4], hz: scratch[5])
+                    }
+                }
+                #endif
                 var b = Box.empty
                 var bad = false
                 var p = lo

@@ -106,11 +106,23 @@ public enum TrackFormat {
     /// Reads a GeoJSON file (whole, then parsed). A path that is not a regular file (a FIFO, a
     /// device, a directory) is refused before anything is read (`.invalidArgument`); a file of
     /// more than `options.maxBytes` bytes from its size, before anything is allocated
-    /// (`.countTooLarge`).
+    /// (`.countTooLarge`); a file of more than `options.maxRecords` positions, from a count read
+    /// through a 64 KiB buffer before the file is loaded (`.countTooLarge`), so the limit bounds
+    /// the load's memory.
     public static func readGeoJSON(file path: String, options: LoadOptions) throws(GeoLocError) -> TrackLoad {
+        let at = path + ": "
+        var counted = 0
+        if try GeoJSONPositionCount.exceeds(file: path, limit: options.maxRecords, maxBytes: options.maxBytes, counted: &counted) {
+            throw GeoJSONPositionCount.tooMany(at: at, limit: options.maxRecords)
+        }
         let file = try LoadedFile(path: path, maxBytes: options.maxBytes)
         defer { file.release() }
-        return try readGeoJSON(file.bytes, options: options, source: path)
+        guard counted == file.bytes.count || !GeoJSONPositionCount.worthCounting(size: file.bytes.count, limit: options.maxRecords) else {
+            // The file changed since it was counted (or was not counted): count what was loaded.
+            return try readGeoJSON(file.bytes, options: options, source: path)
+        }
+        try options.admitBytes(file.bytes.count, at: at)
+        return try readGeoJSON(counted: file.bytes, options: options, at: at, source: path)
     }
 
     /// Reads a GeoJSON file with the default limits.

@@ -29,6 +29,18 @@ extension TrackFormat {
     public static func readGeoJSON(_ bytes: UnsafeRawBufferPointer, options: LoadOptions, source: String? = nil) throws(GeoLocError) -> TrackLoad {
         let at = source.map { $0 + ": " } ?? ""
         try options.admitBytes(bytes.count, at: at)
+        // More positions than `maxRecords` are refused before the document is built
+        // (TrackGeoJSONCount.swift).
+        if GeoJSONPositionCount.worthCounting(size: bytes.count, limit: options.maxRecords),
+           GeoJSONPositionCount.exceeds(bytes, limit: options.maxRecords) {
+            throw GeoJSONPositionCount.tooMany(at: at, limit: options.maxRecords)
+        }
+        return try readGeoJSON(counted: bytes, options: options, at: at, source: source)
+    }
+
+    /// `readGeoJSON(_:options:source:)` once the positions are known to be within the limit (or
+    /// too few bytes to pass it).
+    static func readGeoJSON(counted bytes: UnsafeRawBufferPointer, options: LoadOptions, at: String, source: String?) throws(GeoLocError) -> TrackLoad {
         let strict = options.strict
         let doc = try JSONDocument(bytes, source: source)
         var log = IssueLog(options)

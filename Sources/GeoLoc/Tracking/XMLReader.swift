@@ -10,6 +10,14 @@
 // Everything is linear: line numbers are counted once, as the reading moves on. Text is decoded
 // only when the caller asks for it (`captureText`); other text is checked and skipped.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One step of the document.
 enum XMLToken {
     /// A start tag: its name (`localName`) and attributes are the reader's until the next
@@ -29,6 +37,42 @@ struct XMLAttribute {
     var plain: Bool
 }
 
+/// What each byte is to the reader (bits of `XMLByteClass.table`): one load and a test per byte
+/// in the loops over text, names and attribute values.
+enum XMLByteClass {
+    /// Ends a run of ordinary character data: '<', '&', ']' and the control characters other
+    /// than tab, line feed and carriage return.
+    static let dataStop: UInt8 = 1
+    /// A name character (XML 1.0 for ASCII; every byte of a multi-byte character).
+    static let name: UInt8 = 2
+    /// A name start character.
+    static let nameStart: UInt8 = 4
+    /// XML whitespace.
+    static let space: UInt8 = 8
+    /// Ends a run of an attribute value: '&', '<', either quote, a control character.
+    static let valueStop: UInt8 = 16
+    /// ':' (a name's prefix ends here).
+    static let colon: UInt8 = 32
+
+    /// Built once, never written after: shared by every thread.
+    nonisolated(unsafe) static let table: UnsafePointer<UInt8> = {
+        let t = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for b in 0..<256 {
+            var c: UInt8 = 0
+            let isSpace = b == 32 || b == 9 || b == 10 || b == 13
+            if b == 60 || b == 38 || b == 93 || (b < 32 && !isSpace) { c |= dataStop }
+            let start = (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 95 || b == 58 || b >= 0x80
+            if start { c |= nameStart | name }
+            if (b >= 48 && b <= 57) || b == 45 || b == 46 { c |= name }
+            if isSpace { c |= space }
+            if b == 38 || b == 60 || b == 34 || b == 39 || b < 32 { c |= valueStop }
+            if b == 58 { c |= colon }
+            t[b] = c
+        }
+        return UnsafePointer(t)
+    }()
+}
+
 struct XMLReader {
     static let maxDepth = 64
     static let maxAttributes = 64
@@ -40,6 +84,8 @@ struct XMLReader {
     private var at = 0
     /// The open elements' names, the current tag's attributes, the text.
     private let scratch = XMLScratch()
+    /// XMLByteClass.table.
+    private let classes: UnsafePointer<UInt8>
     private var pendingEnd = false
     private var sawRoot = false
     /// Whether character data is decoded and returned as `.text`.
@@ -58,6 +104,7 @@ struct XMLReader {
     init(_ input: XMLInput) {
         self.input = input
         p = input.buf
+        classes = XMLByteClass.table
     }
 
     var depth: Int { scratch.depth }
@@ -156,13 +203,9 @@ struct XMLReader {
 
     // MARK: Characters
 
-    @inline(__always) private func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 || b == 10 || b == 13 }
-    @inline(__always) private func isNameStart(_ b: UInt8) -> Bool {
-        (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 95 || b == 58 || b >= 0x80
-    }
-    @inline(__always) private func isName(_ b: UInt8) -> Bool {
-        isNameStart(b) || (b >= 48 && b <= 57) || b == 45 || b == 46
-    }
+    @inline(__always) private func isSpace(_ b: UInt8) -> Bool { classes[Int(b)] & XMLByteClass.space != 0 }
+    @inline(__always) private func isNameStart(_ b: UInt8) -> Bool { classes[Int(b)] & XMLByteClass.nameStart != 0 }
+    @inline(__always) private func isName(_ b: UInt8) -> Bool { classes[Int(b)] & XMLByteClass.name != 0 }
 
     /// The entity or character reference at p[i] ('&'): the offset after its ';' and the
     /// character it stands for, or nil when the window ends before it does.
@@ -310,8 +353,8 @@ struct XMLReader {
             while i < end {
                 let b = p[i]
                 // Ordinary character data: anything but '<', '&', ']' and the control characters.
-                if b > 60 ? b != 93 : (b >= 32 ? b != 38 && b != 60 : b == 10 || b == 9 || b == 13) {
-                    i += 1
+                if classes[Int(b)] & XMLByteClass.dataStop == 0 {
+                    i &+= 1
                     continue
                 }
                 if b == 60 { break }
@@ -405,6 +448,23 @@ struct XMLReader {
 
     /// An end tag at `at`. False when the window ends first.
     private mutating func endTag() throws(GeoLocError) -> Bool {
+        // The usual case first: the open element's name, then '>' (maybe after blanks).
+        let depth = scratch.depth
+        if depth > 0 {
+            let s = at + 2
+            let topStart = scratch.topStart
+            let len = scratch.ends[depth - 1] - topStart
+            if s + len < end && memcmp(p + s, scratch.names.base + topStart, len) == 0 && !isName(p[s + len]) {
+                var i = s + len
+                while i < end && isSpace(p[i]) { i &+= 1 }
+                if i < end && p[i] == 62 {
+                    setName(s, s + len, s + scratch.locals[depth - 1])
+                    popOpen()
+                    at = i + 1
+                    return true
+                }
+            }
+        }
         var i = at + 2
         guard i < end else { return false }
         guard isNameStart(p[i]) else { throw failure(i, "expected an element name") }
@@ -454,9 +514,11 @@ struct XMLReader {
         let s = i
         i += 1
         var colon = s
-        while i < end && isName(p[i]) {
-            if p[i] == 58 { colon = i + 1 }
-            i += 1
+        while i < end {
+            let c = classes[Int(p[i])]
+            if c & XMLByteClass.name == 0 { break }
+            if c & XMLByteClass.colon != 0 { colon = i + 1 }
+            i &+= 1
         }
         guard i < end else { return false }
         let e = i
@@ -478,7 +540,7 @@ struct XMLReader {
             guard isNameStart(p[i]) else { throw failure(i, "expected an attribute name") }
             let ns = i
             i += 1
-            while i < end && isName(p[i]) { i += 1 }
+            while i < end && isName(p[i]) { i &+= 1 }
             let ne = i
             while i < end && isSpace(p[i]) { i += 1 }
             guard i < end else { return false }
@@ -491,8 +553,13 @@ struct XMLReader {
             let vs = i + 1
             i = vs
             var plain = true
-            while i < end && p[i] != q {
+            while i < end {
                 let b = p[i]
+                if classes[Int(b)] & XMLByteClass.valueStop == 0 {
+                    i &+= 1
+                    continue
+                }
+                if b == q { break }
                 if b == 38 {
                     guard let (r, _) = try reference(i) else { return false }
                     plain = false
@@ -526,6 +593,7 @@ struct XMLReader {
         guard scratch.depth < XMLReader.maxDepth else { throw failure(s, "elements nested deeper than \(XMLReader.maxDepth)") }
         scratch.names.append(p + s, e - s)
         scratch.ends[scratch.depth] = scratch.names.count
+        scratch.locals[scratch.depth] = colon - s
         scratch.depth += 1
         setName(s, e, colon)
         pendingEnd = selfClosing
@@ -613,6 +681,8 @@ final class ByteBuffer {
 final class XMLScratch {
     let names = ByteBuffer()
     let ends = UnsafeMutablePointer<Int>.allocate(capacity: XMLReader.maxDepth + 1)
+    /// Where each open element's local name starts in its name (after a prefix's ':').
+    let locals = UnsafeMutablePointer<Int>.allocate(capacity: XMLReader.maxDepth + 1)
     var depth = 0
     let attributes = UnsafeMutablePointer<XMLAttribute>.allocate(capacity: XMLReader.maxAttributes)
     var attributeCount = 0
@@ -620,6 +690,7 @@ final class XMLScratch {
 
     deinit {
         ends.deallocate()
+        locals.deallocate()
         attributes.deallocate()
     }
 

@@ -9,6 +9,8 @@
  *                          Swift baseline and the derivation: Distance/HaversineKernel.swift
  *   tracking.c   Tracking  the spherical Douglas-Peucker scan and recursion, AVX2+FMA
  *                          (tracking_impl.h); the Swift baseline: Tracking/Track.swift
+ *   places.c     Places    the check of a place file's unit vectors on open, AVX2+FMA; the
+ *                          Swift baseline: Places/PlaceFileCheck.swift
  *   (inline)     Core      atomic pointer slots for what is built once and then read without a
  *                          lock (Core/ShippedData.swift's OncePerProcess, the gazetteer's caches,
  *                          the zone rules): inline here, so Swift inlines them
@@ -74,6 +76,17 @@ GLK_HIDDEN int glk_dp_farthest(const double *xs, const double *ys, const double 
  * writing when `level` (lowered to glk_level_supported()) is 0, n < 3 or memory runs out. */
 GLK_HIDDEN long glk_dp_simplify(const double *xs, const double *ys, const double *zs, size_t n, double g_tol,
                                 unsigned char *keep, int level);
+
+/* ---- Places (places.c) ------------------------------------------------------------------- */
+
+/* The unit-vector check of a place file (Places/PlaceFileCheck.swift, `vectorMismatch`) over n
+ * places: points[4i .. 4i+3] the stored (x, y, z, cos lat) of place i, lat_lon[2i], [2i+1] its
+ * degrees. Returns the first i whose vector is off its coordinates' by more than tol (x, y, z)
+ * or ctol * cos lat (cos lat), or is not a number; n when none is, and then box[0..2], box[3..5]
+ * are the least and greatest x, y, z of the n places (+inf, -inf when n is 0). Returns -1
+ * without writing when `level` (lowered to glk_level_supported()) is 0. */
+GLK_HIDDEN long glk_place_vectors(const double *points, const double *lat_lon, size_t n, double tol,
+                                  double ctol, double *box, int level);
 
 /* ---- Core (inline) ------------------------------------------------------------------------ */
 
