@@ -16,14 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-#define GLK_INLINE static inline __attribute__((always_inline))
-
-/* pi (Double.pi in the Swift source), pi/2 and pi as a double plus the rounding remainder. */
-#define GLK_PI 3.141592653589793
-#define GLK_PIO2_HI 1.5707963267948966
-#define GLK_PIO2_LO 6.123233995736766e-17
-#define GLK_PI_HI 3.141592653589793
-#define GLK_PI_LO 1.2246467991473532e-16
+#include "kernel_defs.h"
 
 /* Vectors per step of the main loops. */
 #define GLK_UNROLL 2

@@ -19,26 +19,6 @@
 
 #include "lanes_impl.h"
 
-KTARGET GLK_INLINE KV KSUF(vabs)(KV x)
-{
-    KM magnitude_bits = (KM){0} + 0x7fffffffffffffffLL;
-    return (KV)((KM)x & magnitude_bits);
-}
-
-/* sin y for y in [-pi/2, pi/2]: y + y z P(z), z = y^2 (minimax, relative error < 3e-19). */
-KTARGET GLK_INLINE KV KSUF(sin_poly)(KV y)
-{
-    KV z = y * y;
-    KV p = z * 2.7211749805411616e-15 + -7.642991491043102e-13;
-    p = p * z + 1.6058939705964762e-10;
-    p = p * z + -2.5052106872803646e-08;
-    p = p * z + 2.755731921113729e-06;
-    p = p * z + -0.00019841269841209218;
-    p = p * z + 0.008333333333333194;
-    p = p * z + -0.16666666666666666;
-    return y + y * (z * p);
-}
-
 /* atan u for |u| <= tan(pi/8): u + u z Q(z), z = u^2 (minimax, relative error < 4e-17). */
 KTARGET GLK_INLINE KV KSUF(atan_poly)(KV u)
 {

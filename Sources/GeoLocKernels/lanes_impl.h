@@ -1,11 +1,14 @@
 /*
- * lanes_impl.h -- the vector types and the lane select every kernel instance uses, included at
- * the top of distance_impl.h and tracking_impl.h (once per instance) with KSUF(name), KTARGET and
- * KW defined:
+ * lanes_impl.h -- the vector types, the lane select and the sine every kernel instance uses,
+ * included at the top of distance_impl.h and tracking_impl.h (once per instance) and by places.c,
+ * with KSUF(name), KTARGET and KW defined:
  *
  *   KV                   KW doubles, one register of the instruction set
  *   KM                   KW 64-bit lane masks (the result of comparing two KV)
  *   KSUF(sel)(m, a, b)   lane-wise a where m, else b
+ *   KSUF(vabs)(x)        lane-wise |x|
+ *   KSUF(sin_poly)(y)    lane-wise sin y for y in [-pi/2, pi/2] (Core/VectorMath.swift's sinPoly:
+ *                        the same coefficients; derived in Distance/HaversineKernel.swift)
  *
  * The includer #undefs KV and KM at its end.
  */
@@ -19,4 +22,25 @@ typedef long long KSUF(vm) __attribute__((vector_size(KW * 8)));
 KTARGET GLK_INLINE KV KSUF(sel)(KM m, KV a, KV b)
 {
     return (KV)(((KM)a & m) | ((KM)b & ~m));
+}
+
+/* Lane-wise |x|: the sign bit cleared. */
+KTARGET GLK_INLINE KV KSUF(vabs)(KV x)
+{
+    KM magnitude_bits = (KM){0} + 0x7fffffffffffffffLL;
+    return (KV)((KM)x & magnitude_bits);
+}
+
+/* sin y for y in [-pi/2, pi/2]: y + y z P(z), z = y^2 (minimax, relative error < 3e-19). */
+KTARGET GLK_INLINE KV KSUF(sin_poly)(KV y)
+{
+    KV z = y * y;
+    KV p = z * 2.7211749805411616e-15 + -7.642991491043102e-13;
+    p = p * z + 1.6058939705964762e-10;
+    p = p * z + -2.5052106872803646e-08;
+    p = p * z + 2.755731921113729e-06;
+    p = p * z + -0.00019841269841209218;
+    p = p * z + 0.008333333333333194;
+    p = p * z + -0.16666666666666666;
+    return y + y * (z * p);
 }

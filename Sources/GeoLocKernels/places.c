@@ -6,8 +6,7 @@
  * last bit well inside the check's tolerance of 2e-15). No AVX-512 instance: the check reads 48
  * bytes a place and is near the memory's pace at four lanes.
  *
- * The sine is the polynomial of distance_impl.h and Core/VectorMath.swift (`sinPoly`, the same
- * coefficients; its derivation is in Distance/HaversineKernel.swift).
+ * The sine is lanes_impl.h's, the polynomial of the haversine kernels and of Core/VectorMath.swift.
  */
 #include "GeoLocKernels.h"
 
@@ -16,64 +15,42 @@
 #include <immintrin.h>
 #include <math.h>
 
-#define GLK_INLINE static inline __attribute__((always_inline))
-#define KTARGET __attribute__((target("avx2,fma")))
+#include "kernel_defs.h"
 
-typedef double glk_pv __attribute__((vector_size(32)));
-typedef long long glk_pm __attribute__((vector_size(32)));
+#define KSUF(name) name##_places
+#define KTARGET __attribute__((target("avx2,fma")))
+#define KW 4
+#include "lanes_impl.h"
 
 #define GLK_D2R (3.141592653589793 / 180.0)
-#define GLK_PIO2_HI 1.5707963267948966
-#define GLK_PIO2_LO 6.123233995736766e-17
-#define GLK_PI_HI 3.141592653589793
-#define GLK_PI_LO 1.2246467991473532e-16
-
-/* sin y for y in [-pi/2, pi/2] (VectorMath.sinPoly). */
-KTARGET GLK_INLINE glk_pv glk_place_sin(glk_pv y)
-{
-    glk_pv z = y * y;
-    glk_pv p = z * 2.7211749805411616e-15 + -7.642991491043102e-13;
-    p = p * z + 1.6058939705964762e-10;
-    p = p * z + -2.5052106872803646e-08;
-    p = p * z + 2.755731921113729e-06;
-    p = p * z + -0.00019841269841209218;
-    p = p * z + 0.008333333333333194;
-    p = p * z + -0.16666666666666666;
-    return y + y * (z * p);
-}
-
-KTARGET GLK_INLINE glk_pv glk_place_abs(glk_pv x)
-{
-    return (glk_pv)((glk_pm)x & ((glk_pm){0} + 0x7fffffffffffffffLL));
-}
 
 /* The lanes (bit k: place k of the four) whose stored vector (x, y, z, w) is off the one their
  * coordinates give, or not a number. */
-KTARGET GLK_INLINE int glk_place_bad4(glk_pv x, glk_pv y, glk_pv z, glk_pv w, glk_pv lat, glk_pv lon,
+KTARGET GLK_INLINE int glk_place_bad4(KV x, KV y, KV z, KV w, KV lat, KV lon,
                                       double tol, double ctol)
 {
-    glk_pv phi = lat * GLK_D2R, lam = lon * GLK_D2R;
-    glk_pv alam = glk_place_abs(lam);
-    glk_pm over = alam > GLK_PIO2_HI;
-    glk_pv beyond = (GLK_PI_HI - alam) + GLK_PI_LO;
-    glk_pv s_arg = (glk_pv)(((glk_pm)beyond & over) | ((glk_pm)alam & ~over));
-    glk_pv sphi = glk_place_sin(phi);
-    glk_pv cphi = glk_place_sin((GLK_PIO2_HI - glk_place_abs(phi)) + GLK_PIO2_LO);
-    glk_pv clam = glk_place_sin((GLK_PIO2_HI - alam) + GLK_PIO2_LO);
-    glk_pv slam = glk_place_sin(s_arg);
+    KV phi = lat * GLK_D2R, lam = lon * GLK_D2R;
+    KV alam = KSUF(vabs)(lam);
+    KM over = alam > GLK_PIO2_HI;
+    KV beyond = (GLK_PI_HI - alam) + GLK_PI_LO;
+    KV s_arg = KSUF(sel)(over, beyond, alam);
+    KV sphi = KSUF(sin_poly)(phi);
+    KV cphi = KSUF(sin_poly)((GLK_PIO2_HI - KSUF(vabs)(phi)) + GLK_PIO2_LO);
+    KV clam = KSUF(sin_poly)((GLK_PIO2_HI - alam) + GLK_PIO2_LO);
+    KV slam = KSUF(sin_poly)(s_arg);
     /* sin(-|lam|) = -sin|lam|: the sign of lam onto the lane where lam < 0. */
-    glk_pm negative = lam < 0.0;
-    slam = (glk_pv)((glk_pm)slam ^ (negative & ((glk_pm){0} + (long long)(1ULL << 63))));
+    KM negative = lam < 0.0;
+    slam = (KV)((KM)slam ^ (negative & ((KM){0} + (long long)(1ULL << 63))));
     /* Ordered comparisons: a NaN fails each of them. */
-    glk_pm ok = (glk_place_abs(x - cphi * clam) <= tol) & (glk_place_abs(y - cphi * slam) <= tol) &
-                (glk_place_abs(z - sphi) <= tol) & (glk_place_abs(w - cphi) <= ctol * cphi);
+    KM ok = (KSUF(vabs)(x - cphi * clam) <= tol) & (KSUF(vabs)(y - cphi * slam) <= tol) &
+                (KSUF(vabs)(z - sphi) <= tol) & (KSUF(vabs)(w - cphi) <= ctol * cphi);
     return _mm256_movemask_pd((__m256d)ok) ^ 0xF;
 }
 
 KTARGET static size_t glk_place_vectors_avx2(const double *points, const double *lat_lon, size_t n,
                                              double tol, double ctol, double *box)
 {
-    glk_pv lo = (glk_pv){0} + INFINITY, hi = (glk_pv){0} - INFINITY;
+    KV lo = (KV){0} + INFINITY, hi = (KV){0} - INFINITY;
     size_t i = 0;
     for (; i < n; i += 4) {
         /* The last few places: the last place repeated up to four (neither a box nor a first
@@ -86,23 +63,23 @@ KTARGET static size_t glk_place_vectors_avx2(const double *points, const double 
         /* 4x4 transpose: rows (x, y, z, w) of places 0-3 into x, y, z, w of the four places. */
         __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
         __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-        glk_pv x = (glk_pv)_mm256_permute2f128_pd(t0, t2, 0x20);
-        glk_pv y = (glk_pv)_mm256_permute2f128_pd(t1, t3, 0x20);
-        glk_pv z = (glk_pv)_mm256_permute2f128_pd(t0, t2, 0x31);
-        glk_pv w = (glk_pv)_mm256_permute2f128_pd(t1, t3, 0x31);
+        KV x = (KV)_mm256_permute2f128_pd(t0, t2, 0x20);
+        KV y = (KV)_mm256_permute2f128_pd(t1, t3, 0x20);
+        KV z = (KV)_mm256_permute2f128_pd(t0, t2, 0x31);
+        KV w = (KV)_mm256_permute2f128_pd(t1, t3, 0x31);
         __m128d l0 = _mm_loadu_pd(lat_lon + 2 * k[0]), l1 = _mm_loadu_pd(lat_lon + 2 * k[1]);
         __m128d l2 = _mm_loadu_pd(lat_lon + 2 * k[2]), l3 = _mm_loadu_pd(lat_lon + 2 * k[3]);
         __m256d a = _mm256_set_m128d(l2, l0), b = _mm256_set_m128d(l3, l1); /* lat0 lon0 lat2 lon2 */
-        glk_pv lat = (glk_pv)_mm256_unpacklo_pd(a, b);                      /* lat0 lat1 lat2 lat3 */
-        glk_pv lon = (glk_pv)_mm256_unpackhi_pd(a, b);
+        KV lat = (KV)_mm256_unpacklo_pd(a, b);                      /* lat0 lat1 lat2 lat3 */
+        KV lon = (KV)_mm256_unpackhi_pd(a, b);
         int bad = glk_place_bad4(x, y, z, w, lat, lon, tol, ctol);
         if (bad != 0)
             return i + (size_t)__builtin_ctz((unsigned)bad);
         /* x, y, z in lanes 0-2 of the rows: the box of the rows themselves. */
-        glk_pv m01 = (glk_pv)_mm256_min_pd(r0, r1), m23 = (glk_pv)_mm256_min_pd(r2, r3);
-        glk_pv x01 = (glk_pv)_mm256_max_pd(r0, r1), x23 = (glk_pv)_mm256_max_pd(r2, r3);
-        lo = (glk_pv)_mm256_min_pd((__m256d)lo, _mm256_min_pd((__m256d)m01, (__m256d)m23));
-        hi = (glk_pv)_mm256_max_pd((__m256d)hi, _mm256_max_pd((__m256d)x01, (__m256d)x23));
+        KV m01 = (KV)_mm256_min_pd(r0, r1), m23 = (KV)_mm256_min_pd(r2, r3);
+        KV x01 = (KV)_mm256_max_pd(r0, r1), x23 = (KV)_mm256_max_pd(r2, r3);
+        lo = (KV)_mm256_min_pd((__m256d)lo, _mm256_min_pd((__m256d)m01, (__m256d)m23));
+        hi = (KV)_mm256_max_pd((__m256d)hi, _mm256_max_pd((__m256d)x01, (__m256d)x23));
     }
     for (int d = 0; d < 3; d++) {
         box[d] = lo[d];

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GLK_INLINE static inline __attribute__((always_inline))
+#include "kernel_defs.h"
 
 #define KSUF(name) name##_avx2
 #define KTARGET __attribute__((target("avx2,fma")))
