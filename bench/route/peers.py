@@ -4,9 +4,10 @@ OR-Tools routing with guided local search. Closed tours on the shared instances 
 100 stops, proven optima) and on the 1,000-stop instances route_c wrote (best known: the
 shortest tour any row found, after a long elkai run). Times are CPU seconds of this process.
 
-    python3 bench/route/peers.py ROUTE_DIR COUNTRY_TSV [--long] [--quick]
+    python3 bench/route/peers.py ROUTE_DIR COUNTRY_TSV [--long] [--quick] [--wgs84]
 
---quick leaves out OR-Tools, the 500-stop instances and the WGS84 rows (minutes less).
+--quick leaves out OR-Tools, the 500-stop instances and the WGS84 rows (minutes less); --wgs84
+puts the WGS84 rows back.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ def main() -> None:
     route_dir, country = Path(sys.argv[1]), Path(sys.argv[2])
     long_run = "--long" in sys.argv
     quick = "--quick" in sys.argv
+    wgs84 = "--wgs84" in sys.argv or not quick
     rows = {}
 
     def add(row, gap, seconds):
@@ -124,7 +126,7 @@ def main() -> None:
     # 4,096 stops on WGS84: the search on the sphere, the legs on WGS84. Its gap is measured at
     # 1,000 stops against the same search run on the whole WGS84 geodesic matrix.
     pts = numpy.column_stack([rng.uniform(25, 49, 4097), rng.uniform(-124, -67, 4097)])
-    if not quick:
+    if wgs84:
         r, s = timed(lambda: geoloc.best_order(pts[0], pts[1:], model="wgs84"))
         add("py.geoloc.best_order wgs84 n=4096", 0.0, s)
         pts = pts[:1001]
