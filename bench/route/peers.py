@@ -4,9 +4,10 @@ OR-Tools routing with guided local search. Closed tours on the shared instances 
 100 stops, proven optima) and on the 1,000-stop instances route_c wrote (best known: the
 shortest tour any row found, after a long elkai run). Times are CPU seconds of this process.
 
-    python3 bench/route/peers.py ROUTE_DIR COUNTRY_TSV [--long] [--quick]
+    python3 bench/route/peers.py ROUTE_DIR COUNTRY_TSV [--long] [--quick] [--wgs84]
 
---quick leaves out OR-Tools, the 500-stop instances and the WGS84 rows (minutes less).
+--quick leaves out OR-Tools, the 500-stop instances and the WGS84 rows (minutes less); --wgs84
+puts the WGS84 rows back.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ def main() -> None:
     route_dir, country = Path(sys.argv[1]), Path(sys.argv[2])
     long_run = "--long" in sys.argv
     quick = "--quick" in sys.argv
+    wgs84 = "--wgs84" in sys.argv or not quick
     rows = {}
 
     def add(row, gap, seconds):
@@ -121,10 +123,27 @@ def main() -> None:
             for row, (length, s) in found.items():
                 add(row, length / best - 1, s)
 
+    # TSPLIB instances with published optima (tests/route/tsplib; TSPLIB's own distances): the
+    # library's default search for seeds 1 to 10 beside one LKH-3 run.
+    sys.path.insert(0, str(route_dir / "tsplib"))
+    import tsplib
+    tsp_rows = []
+    for row in tsplib.optima():
+        name, opt = row["name"], float(row["optimum"])
+        m = tsplib.matrix(name)
+        gaps, seconds = [], 0.0
+        for seed in range(1, 11):
+            r, s = timed(lambda: geoloc.best_order_matrix(m, seed=seed))
+            gaps.append(r.total / opt - 1)
+            seconds += s
+        t, s = timed(lambda: run_elkai(m, 1))
+        tsp_rows.append((name, len(m), opt, sum(g <= 1e-12 for g in gaps), sum(g <= 0.001 for g in gaps),
+                         max(gaps), 100 * seconds, tour_length(m, t) / opt - 1, 1000 * s))
+
     # 4,096 stops on WGS84: the search on the sphere, the legs on WGS84. Its gap is measured at
     # 1,000 stops against the same search run on the whole WGS84 geodesic matrix.
     pts = numpy.column_stack([rng.uniform(25, 49, 4097), rng.uniform(-124, -67, 4097)])
-    if not quick:
+    if wgs84:
         r, s = timed(lambda: geoloc.best_order(pts[0], pts[1:], model="wgs84"))
         add("py.geoloc.best_order wgs84 n=4096", 0.0, s)
         pts = pts[:1001]
@@ -158,6 +177,12 @@ def main() -> None:
     for row, (count, gap, seconds) in rows.items():
         shown = "no tour" if math.isinf(gap) else "%.4f%%" % (100 * gap)
         print("%-32s %9d %12.1f %13s" % (row, count, 1000 * seconds / count, shown))
+    print("\nTSPLIB, default options, seeds 1-10 (gap to the published optimum) beside one LKH-3 run:")
+    print("%-8s %5s %9s %8s %9s %10s %10s %11s %10s" % ("instance", "n", "optimum", "optimal", "<=0.1%", "worst gap",
+                                                       "ms/seed", "elkai gap", "elkai ms"))
+    for name, n, opt, exact, near, worst, ms, egap, ems in tsp_rows:
+        print("%-8s %5d %9d %5d/10 %6d/10 %9.4f%% %10.1f %10.4f%% %10.1f" % (name, n, opt, exact, near, 100 * worst, ms,
+                                                                            100 * egap, ems))
     print("\nn=100: gap to the proven optimum; n=200, 500, 1000: gap to the best tour any row found%s;"
           " wgs84 n=1000: the sphere search's WGS84 total against the search on the whole geodesic matrix."
           % (" (elkai runs=10 among them)" if long_run else " (run with --long to add elkai runs=10)"))

@@ -1,6 +1,7 @@
 /*
  * test_route.c -- the C door's tests of routes: path length, the seed's round-trip mileage
- * rules, ETA, and the golden mileage and ETA cases.
+ * rules, ETA, the golden mileage and ETA cases, and the best order on the shared instances and
+ * on TSPLIB instances against their published optima.
  *
  *   usage: test_route GOLDEN_DIR
  *
@@ -579,6 +580,138 @@ static void row_eta(char **f)
     }
 }
 
+/* TSPLIB instances with published optima (tests/route/tsplib, from the tsplib95 0.7.1 sdist):
+ * the cost matrix by TSPLIB's own distances (GEO: DDD.MM degrees and minutes, PI = 3.141592,
+ * RRR = 6378.388, truncated after adding 1; ATT; EUC_2D; EXPLICIT LOWER_DIAG_ROW), node 1 home.
+ * Returns the matrix (n * n, malloc'd) and n, or NULL. */
+static double *tsplib_matrix(const char *route_dir, const char *name, size_t *n_out)
+{
+    char path[4096], line[512], kind[32] = "";
+    size_t n = 0, k = 0, i, j;
+    double *xy = NULL, *m = NULL;
+    int section = 0; /* 1 coordinates, 2 weights */
+    FILE *f;
+    snprintf(path, sizeof path, "%s/tsplib/%s.tsp", route_dir, name);
+    f = fopen(path, "r");
+    if (!f) return NULL;
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (section == 0 && colon) {
+            if (strncmp(line, "DIMENSION", 9) == 0) n = (size_t)strtoul(colon + 1, NULL, 10);
+            if (strncmp(line, "EDGE_WEIGHT_TYPE", 16) == 0) sscanf(colon + 1, "%31s", kind);
+            continue;
+        }
+        if (strstr(line, "NODE_COORD_SECTION")) { section = 1; xy = calloc(2 * n, sizeof *xy); continue; }
+        if (strstr(line, "EDGE_WEIGHT_SECTION")) { section = 2; m = calloc(n * n, sizeof *m); continue; }
+        if (strncmp(line, "EOF", 3) == 0 || n == 0) break;
+        if (section == 1 && xy && k < n) {
+            double id, x, y;
+            if (sscanf(line, "%lf %lf %lf", &id, &x, &y) == 3) { xy[2 * k] = x; xy[2 * k + 1] = y; k++; }
+        } else if (section == 2 && m) {
+            char *p = line, *end;
+            for (;;) {
+                double w = strtod(p, &end);
+                if (end == p) break;
+                p = end;
+                /* LOWER_DIAG_ROW: row i holds columns 0..i. */
+                i = 0;
+                while ((i + 1) * (i + 2) / 2 <= k) i++;
+                j = k - i * (i + 1) / 2;
+                if (i < n) m[i * n + j] = m[j * n + i] = w;
+                k++;
+            }
+        }
+    }
+    fclose(f);
+    if (xy) {
+        m = calloc(n * n, sizeof *m);
+        for (i = 0; m && i < n; i++) {
+            for (j = 0; j < n; j++) {
+                double d = 0, dx = xy[2 * i] - xy[2 * j], dy = xy[2 * i + 1] - xy[2 * j + 1];
+                if (i == j) { m[i * n + j] = 0; continue; }
+                if (strcmp(kind, "GEO") == 0) {
+                    double r[4], q1, q2, q3;
+                    const double c[4] = {xy[2 * i], xy[2 * i + 1], xy[2 * j], xy[2 * j + 1]};
+                    int t;
+                    for (t = 0; t < 4; t++) {
+                        double deg = trunc(c[t]);
+                        r[t] = 3.141592 * (deg + 5.0 * (c[t] - deg) / 3.0) / 180.0;
+                    }
+                    q1 = cos(r[1] - r[3]);
+                    q2 = cos(r[0] - r[2]);
+                    q3 = cos(r[0] + r[2]);
+                    d = trunc(6378.388 * acos(0.5 * ((1.0 + q1) * q2 - (1.0 - q1) * q3)) + 1.0);
+                } else if (strcmp(kind, "ATT") == 0) {
+                    double rij = sqrt((dx * dx + dy * dy) / 10.0), tij = trunc(rij + 0.5);
+                    d = tij < rij ? tij + 1 : tij;
+                } else {
+                    d = trunc(sqrt(dx * dx + dy * dy) + 0.5);
+                }
+                m[i * n + j] = d;
+            }
+        }
+        free(xy);
+    }
+    *n_out = n;
+    return m;
+}
+
+static void test_best_order_tsplib(const char *route_dir)
+{
+    static const struct { const char *name; double optimum; int has_tour; } cases[] = {
+        {"gr17", 2085, 0}, {"pcb442", 50778, 1}, {"att532", 27686, 0}, {"gr666", 294358, 1},
+    };
+    size_t c;
+    for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t n = 0, needed = 0, i, *order;
+        double *m = tsplib_matrix(route_dir, cases[c].name, &n), sum;
+        geoloc_order_result r;
+        if (!CHECK(m != NULL && n > 2)) { free(m); continue; }
+        if (cases[c].has_tour) {
+            /* The published optimal tour measures the optimum: the distances are TSPLIB's. */
+            char path[4096], line[64];
+            size_t first = SIZE_MAX, prev = SIZE_MAX, count = 0;
+            FILE *f;
+            snprintf(path, sizeof path, "%s/tsplib/%s.opt.tour", route_dir, cases[c].name);
+            f = fopen(path, "r");
+            sum = 0;
+            if (CHECK(f != NULL)) {
+                int on = 0;
+                while (fgets(line, sizeof line, f)) {
+                    long v;
+                    if (strncmp(line, "TOUR_SECTION", 12) == 0) { on = 1; continue; }
+                    if (!on) continue;
+                    v = strtol(line, NULL, 10);
+                    if (v < 1 || (size_t)v > n) break;
+                    if (prev != SIZE_MAX) sum += m[prev * n + (size_t)(v - 1)]; else first = (size_t)(v - 1);
+                    prev = (size_t)(v - 1);
+                    count++;
+                }
+                fclose(f);
+                if (prev != SIZE_MAX) sum += m[prev * n + first];
+                CHECK(count == n && sum == cases[c].optimum);
+            }
+        }
+        order = malloc(n * sizeof *order);
+        if (CHECK_OK(geoloc_best_order_matrix(m, n, n, GEOLOC_ROUTE_END_HOME, 0, NULL, order, n, NULL, 0, &needed, &r))) {
+            size_t prev = 0;
+            sum = 0;
+            for (i = 0; i + 1 < n; i++) {
+                sum += m[prev * n + order[i] + 1];
+                prev = order[i] + 1;
+            }
+            sum += m[prev * n];
+            CHECK(needed == n && close_rel(sum, r.total, 1e-12)); /* n legs: a round trip */
+            /* Never below the proven optimum; gr17 (16 stops) exact; the others within 0.5%. */
+            if (n <= 17) CHECK(r.total == cases[c].optimum);
+            else CHECK(r.total >= cases[c].optimum && r.total <= cases[c].optimum * 1.005);
+            printf("tsplib %s: %.0f (optimum %.0f)\n", cases[c].name, r.total, cases[c].optimum);
+        }
+        free(order);
+        free(m);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const struct golden_file files[] = {
@@ -596,6 +729,7 @@ int main(int argc, char **argv)
     test_eta();
     test_best_order_shared_instances(GEOLOC_ROUTE_DIR);
     test_best_order_matrix_brute_force();
+    test_best_order_tsplib(GEOLOC_ROUTE_DIR);
     test_best_order_errors();
     failed_files = golden_run(argc, argv, files, sizeof files / sizeof files[0]);
     (void)failed_files;
