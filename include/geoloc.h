@@ -2728,8 +2728,9 @@ GEOLOC_API geoloc_status geoloc_track_statistics(const geoloc_track *track, geol
  * boundary data draws them, and at sea the nautical zones. The shipped map is built from
  * timezone-boundary-builder (release 2026c, with the oceans; (c) OpenStreetMap contributors,
  * ODbL 1.0: see data/time/README.md, installed with the library) by tools/gen_timezones.py into
- * one file (timezones.zones, about 13 MB) that geoloc_timezones_open maps read-only: it opens in
- * milliseconds, processes share its pages, and a lookup takes no lock and allocates nothing.
+ * one file (timezones.zones, about 15 MB) that geoloc_timezones_open maps read-only: it opens in
+ * a millisecond or two (it reads its 1 MB index, not the borders), processes share its pages,
+ * and a lookup takes no lock and allocates nothing.
  *
  * Exact: a point gets the zone of the source polygon that holds it, to the 1e-7 degree grid a
  * coordinate is truncated to (toward zero: timezonefinder's grid; the polygons' vertices are
@@ -2779,13 +2780,18 @@ typedef struct geoloc_timezone {
  * the shipped map, looked for at $GEOLOC_TIMEZONES, then timezones.zones where the shipped
  * gazetteer is looked for (<libdir>/../share/geoloc/, beside the library, the source tree's
  * data/time/); the shipped map is opened once per process and shared by every handle.
- * The file is mapped read-only and checked before the first lookup (its format version, size,
- * checksum and index; a forged file cannot make a lookup read outside it).
+ * The file is mapped read-only. Opening checks its format version, size, the checksum of its
+ * index and every index entry; the borders (the rest of the file) are checked a 4 KB block at a
+ * time, when a lookup first reads the block: its checksum, then every field of its records that
+ * a lookup relies on. A damaged or forged file (even one resealed to pass its checksums) fails
+ * each lookup that reads an inconsistent block with GEOLOC_E_PARSE naming the field: such a
+ * lookup never answers GEOLOC_OK, and no lookup reads outside the file.
  * [out] out  free it with geoloc_timezones_destroy
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_INVALID_UTF8 (path), GEOLOC_E_NOT_FOUND (no such
  * file; for NULL the message names every path tried), GEOLOC_E_PARSE (not a time-zone map,
  * truncated or corrupted: the message says which), GEOLOC_E_UNSUPPORTED (a newer format
- * version), GEOLOC_E_INVALID_ARGUMENT (not a regular file, cannot be read), GEOLOC_E_NO_MEMORY.
+ * version, or format version 1, which 0.4's maps used: rebuild it with tools/gen_timezones.py),
+ * GEOLOC_E_INVALID_ARGUMENT (not a regular file, cannot be read), GEOLOC_E_NO_MEMORY.
  */
 GEOLOC_API geoloc_status geoloc_timezones_open(const char *path, geoloc_timezones **out);
 
@@ -2818,7 +2824,8 @@ GEOLOC_API geoloc_status geoloc_timezones_version(const geoloc_timezones *timezo
  * The zone at c (see the rules at the top of this section). About 0.1 microsecond.
  * [out] out  the zone, whether it is nautical, and a nautical zone's offset
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_NOT_FINITE, GEOLOC_E_OUT_OF_RANGE (latitude),
- * GEOLOC_E_PARSE (only for a map file forged to pass its checks).
+ * GEOLOC_E_PARSE (a damaged or forged map file: the block of its borders this lookup reads fails
+ * its checks; the message names the field).
  * Thread safety: any number of threads on one handle.
  */
 GEOLOC_API geoloc_status geoloc_timezone_at(const geoloc_timezones *timezones, geoloc_coord c,
@@ -2830,7 +2837,9 @@ GEOLOC_API geoloc_status geoloc_timezone_at(const geoloc_timezones *timezones, g
  * [in]  points  n coordinates (NULL allowed when n == 0), all checked first
  * [out] zones   n zone numbers; nothing is written unless every point passes
  * Errors: GEOLOC_E_NULL_ARGUMENT, GEOLOC_E_COUNT_TOO_LARGE, GEOLOC_E_NOT_FINITE,
- * GEOLOC_E_OUT_OF_RANGE (the message names the first bad point: "points[7]: ...").
+ * GEOLOC_E_OUT_OF_RANGE (the message names the first bad point: "points[7]: ..."),
+ * GEOLOC_E_PARSE (a damaged or forged map file, as geoloc_timezone_at; zones before the point
+ * named in the message may have been written).
  * Thread safety: any number of threads on one handle.
  */
 GEOLOC_API geoloc_status geoloc_timezone_at_many(const geoloc_timezones *timezones,

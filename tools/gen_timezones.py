@@ -59,7 +59,10 @@ QY0 = 900_000_000
 ROOT_SHIFT = 24
 MAX_DEPTH = 8
 MAX_EDGES = 128
-FORMAT_VERSION = 1
+BLOCK_EDGES = 48
+FORMAT_VERSION = 2
+LEAF_BLOCK_SHIFT = 12
+LEAF_BLOCK_BYTES = 1 << LEAF_BLOCK_SHIFT
 HEADER_SIZE = 128
 ZONE_BITS = 9
 
@@ -473,7 +476,6 @@ class Builder:
         np = self.np
         local = [z for z in range(zones.bit_length()) if zones >> z & 1]
         pos_of = {z: i for i, z in enumerate(local)}
-        nz = len(local)
 
         def lmask(s):
             m = 0
@@ -483,16 +485,6 @@ class Builder:
                 s ^= low
             return m
 
-        w = BitWriter()
-        w.put(nz - 1, 6)
-        for z in local:
-            w.put(z, ZONE_BITS)
-        w.put(lmask(ref), nz)
-        w.put(len(ths), 5)
-        sbits = S.bit_length() - 1
-        for t, s in ths:
-            w.put(t - Y0, sbits)
-            w.put(lmask(s), nz)
         # Pieces: runs of consecutive edges of one chain.
         ch = self.echain[idx]
         ps = self.epos[idx]
@@ -505,47 +497,112 @@ class Builder:
         pieces = []
         for s0, n in zip(starts.tolist(), lens.tolist()):
             c, p = int(ch[s0]), int(ps[s0])
-            while n > 0:
-                k = min(n, 256)
-                pieces.append((c, p, k))
-                p += k
-                n -= k
-        if len(pieces) > 255:
-            sys.exit("gen_timezones: a leaf holds more than 255 pieces")
-        w.put(len(pieces), 8)
-        self.stats["header_bits"] = self.stats.get("header_bits", 0) + w.n
-        bx, by = X0 // 10, Y0 // 10
-        for c, p, k in pieces:
-            v = self.chain_vertices[c][p:p + k + 1]
-            vx = self.ux[v]
-            vy = self.uy[v]
-            w.put(k - 1, 8)
-            w.put(lmask(self.chain_sets[c]), nz)
-            for val in (int(vx[0]) - bx, int(vy[0]) - by):
-                zz = zigzag(val)
-                wd = zz.bit_length()
-                w.put(wd, 5)
-                w.put(zz, wd)
-            # Each delta predicted by the one before (the first by 0), the residuals Rice-coded.
-            ux = residuals(np.diff(vx))
-            uy = residuals(np.diff(vy))
-            kx = rice_parameter(ux)
-            ky = rice_parameter(uy)
-            w.put(kx, 5)
-            w.put(ky, 5)
-            n0 = w.n
-            for a, b in zip(ux.tolist(), uy.tolist()):
-                put_rice(w, a, kx)
-                put_rice(w, b, ky)
-            self.stats["residual_bits"] = self.stats.get("residual_bits", 0) + w.n - n0
+            v = self.chain_vertices[c][p:p + n + 1]
+            pieces.append((lmask(self.chain_sets[c]), self.ux[v].tolist(), self.uy[v].tolist()))
+        data = encode_leaf(X0, Y0, S.bit_length() - 1, local, lmask(ref), [(t - Y0, lmask(s)) for t, s in ths],
+                           pieces, self.stats)
         self.stats["leaf_edges"] += len(idx)
         self.stats["max_leaf_edges"] = max(self.stats["max_leaf_edges"], len(idx))
-        self.stats["chains"] += len(pieces)
+        self.stats["pieces"] = self.stats.get("pieces", 0) + len(pieces)
         self.stats["thresholds"] += len(ths)
-        data = w.bytes()
         self.leaf_bytes += len(data)
         self.leaf_count += 1
         return (TAG_LEAF, data)
+
+
+def sixteenth(v, shift):
+    """The sixteenth of a cell (rows of 2^(shift - 4) units, 0...15) that holds row v (relative
+    to the cell's south side), clamped to the cell."""
+    return min(max(v >> (shift - 4), 0), 15)
+
+
+def encode_leaf(X0, Y0, shift, local, ref, ths, pieces, stats=None):
+    """The bytes of a leaf record (the format at the top of Sources/GeoLoc/Time/TimeZoneFile.swift):
+    `local` the zones the cell touches, `ref` the local mask at its south-east corner, `ths`
+    (t - Y0, local mask) for the crossings of its east side, `pieces` (local mask, x_U list, y_U
+    list) the runs of chain edges that touch it, each cut into blocks of at most BLOCK_EDGES edges
+    with the rows they span, so that a lookup skips the blocks its row does not cross."""
+    nz = len(local)
+    w = BitWriter()
+    w.put(nz - 1, 6)
+    for z in local:
+        w.put(z, ZONE_BITS)
+    w.put(ref, nz)
+    w.put(len(ths), 5)
+    for t, m in ths:
+        w.put(t, shift)
+        w.put(m, nz)
+    blocks = []
+    for m, vx, vy in pieces:
+        k = len(vx) - 1
+        for a in range(0, k, BLOCK_EDGES):
+            blocks.append((a, min(a + BLOCK_EDGES, k), m, vx, vy))
+    if len(blocks) >= 1 << 10:
+        sys.exit("gen_timezones: a leaf holds more than 1023 blocks")
+    w.put(len(blocks), 10)
+    header_bits = w.n
+    bx, by = X0 // 10, Y0 // 10
+    px = py = 0
+    kx = ky = 0
+    for a, b, m, vx, vy in blocks:
+        w.put(1 if a > 0 else 0, 1)
+        if a == 0:
+            # A new piece: its zones and its Rice parameters (for all its blocks), then its first
+            # vertex relative to the cell.
+            ux, uy = [], []
+            for a2 in range(0, len(vx) - 1, BLOCK_EDGES):
+                b2 = min(a2 + BLOCK_EDGES, len(vx) - 1)
+                ux += block_residuals(vx[a2:b2 + 1])
+                uy += block_residuals(vy[a2:b2 + 1])
+            kx, ky = rice_parameter(ux), rice_parameter(uy)
+            w.put(m, nz)
+            w.put(kx, 5)
+            w.put(ky, 5)
+            sx, sy = vx[0] - bx, vy[0] - by
+        else:
+            # A block that continues the piece: its first vertex relative to the previous block's.
+            sx, sy = vx[a] - px, vy[a] - py
+        w.put(b - a - 1, 6)
+        ys = [10 * v - Y0 for v in vy[a:b + 1]]
+        w.put(sixteenth(min(ys), shift), 4)
+        w.put(sixteenth(max(ys), shift), 4)
+        for val in (sx, sy):
+            zz = zigzag(val)
+            wd = zz.bit_length()
+            w.put(wd, 5)
+            w.put(zz, wd)
+        body = BitWriter()
+        for ru, rv in zip(block_residuals(vx[a:b + 1]), block_residuals(vy[a:b + 1])):
+            put_rice(body, ru, kx)
+            put_rice(body, rv, ky)
+        n = body.n
+        w.put(n.bit_length(), 5)
+        w.put(n, n.bit_length())
+        w.append(body)
+        if stats is not None:
+            stats["residual_bits"] = stats.get("residual_bits", 0) + n
+        px, py = vx[a], vy[a]
+    data = w.bytes()
+    if stats is not None:
+        stats["header_bits"] = stats.get("header_bits", 0) + header_bits
+        stats["blocks"] = stats.get("blocks", 0) + len(blocks)
+        stats["max_leaf_bytes"] = max(stats.get("max_leaf_bytes", 0), len(data))
+    if len(data) > LEAF_BLOCK_BYTES:
+        sys.exit(f"gen_timezones: a leaf record of {len(data)} bytes exceeds a checksum block")
+    return data
+
+
+def block_residuals(v):
+    """Zigzag of each delta of the vertex coordinates `v` minus the delta before it (the first
+    minus 0: the prediction starts again in every block)."""
+    out = []
+    prev = 0
+    for i in range(1, len(v)):
+        d = v[i] - v[i - 1]
+        r = d - prev
+        out.append(2 * r if r >= 0 else -2 * r - 1)
+        prev = d
+    return out
 
 
 def zigzag(v):
@@ -556,18 +613,11 @@ RICE_ESCAPE = 15
 RAW_BITS = 32
 
 
-def residuals(d):
-    """Zigzag of each delta minus the delta before it (the first minus 0)."""
-    import numpy as np
-
-    r = d - np.concatenate([[0], d[:-1]])
-    return np.where(r >= 0, 2 * r, -2 * r - 1).astype(np.int64)
-
-
 def rice_parameter(u):
     """The k (0...31) that codes `u` in the fewest bits."""
     import numpy as np
 
+    u = np.asarray(u, dtype=np.int64)
     best, best_k = None, 0
     for k in range(32):
         q = u >> k
@@ -603,6 +653,10 @@ class BitWriter:
             raise ValueError(f"{value} does not fit {width} bits")
         self.acc |= value << self.n
         self.n += width
+
+    def append(self, other):
+        self.acc |= other.acc << self.n
+        self.n += other.n
 
     def bytes(self):
         return self.acc.to_bytes((self.n + 7) // 8, "little")
@@ -699,19 +753,31 @@ def align(n):
 NODE_BYTES = 40
 
 
+def pad_to_block(leaves, n):
+    """Zero bytes to the next 4096-byte block when a record of `n` bytes would cross into it: every
+    leaf record lies within one checksum block, so that a block is checked, and its records
+    validated, on its own."""
+    at = len(leaves) % LEAF_BLOCK_BYTES
+    if at + n > LEAF_BLOCK_BYTES:
+        leaves += bytes(LEAF_BLOCK_BYTES - at)
+
+
 def serialize(root):
     """The root grid (u32 entries), the nodes (40 bytes each) and the leaf bytes, the nodes in
     breadth-first order so that a node's child nodes are consecutive and its leaves adjacent."""
     queue = []
     leaves = bytearray()
     root_arr = bytearray()
+    max_leaf = [0]
     for tag, v in root:
         if tag == TAG_NODE:
             value = len(queue)
             queue.append(v)
         elif tag == TAG_LEAF:
+            pad_to_block(leaves, len(v))
             value = len(leaves)
             leaves += v
+            max_leaf[0] = max(max_leaf[0], len(v))
         else:
             value = v
         root_arr += struct.pack("<I", (tag << 30) | value)
@@ -729,8 +795,10 @@ def serialize(root):
                 value = rank
                 rank += 1
             elif tag == TAG_LEAF:
+                pad_to_block(leaves, len(v))
                 value = len(leaves) - base
                 leaves += v
+                max_leaf[0] = max(max_leaf[0], len(v))
             else:
                 value = v
             if value >= 1 << 14:
@@ -740,12 +808,44 @@ def serialize(root):
         i += 1
     if len(leaves) >= 1 << 30:
         sys.exit("gen_timezones: the leaves exceed 1 GiB")
-    return bytes(root_arr), bytes(node_arr), bytes(leaves), len(queue)
+    return bytes(root_arr), bytes(node_arr), bytes(leaves), len(queue), max_leaf[0]
+
+
+def block_checksums(leaves):
+    """The checksum of each 4096-byte block of the leaf section (Sources/GeoLoc/Time/
+    TimeZoneFile.swift, `TimeZoneFile.blockChecksum`): four lanes, seeded with the block's
+    number, take its 8-byte words in turn, as the file's checksum does, then fold."""
+    import numpy as np
+
+    M = np.uint64(0x9FB21C651E98DF25)
+    s32 = np.uint64(32)
+    words = np.frombuffer(bytes(leaves), dtype="<u8").reshape(-1, LEAF_BLOCK_BYTES // 32, 4)
+    nb = words.shape[0]
+    k = np.arange(nb, dtype=np.uint64)
+    lanes = np.stack([np.uint64(v) ^ k for v in
+                      (0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0, 0x082EFA98EC4E6C89)], axis=1)
+    with np.errstate(over="ignore"):
+        for r in range(words.shape[1]):
+            x = (lanes ^ words[:, r, :]) * M
+            lanes = x ^ (x >> s32)
+    MASK = (1 << 64) - 1
+
+    def step(l, w):
+        x = ((l ^ w) * 0x9FB21C651E98DF25) & MASK
+        return x ^ (x >> 32)
+
+    out = []
+    for b in range(nb):
+        a, bb, c, d = (int(v) for v in lanes[b])
+        h = step(LEAF_BLOCK_BYTES, a)
+        h = step(h, bb)
+        h = step(h, c)
+        h = step(h, d)
+        out.append(step(h, 0x5851F42D4C957F2D))
+    return out
 
 
 def write_file(path, names, ranks, root, leaves_unused, data_version, source_text, cols, rows):
-    import numpy as np
-
     Z = len(names)
     name_bytes = bytearray()
     zone_table = bytearray()
@@ -756,29 +856,33 @@ def write_file(path, names, ranks, root, leaves_unused, data_version, source_tex
         zone_table += struct.pack("<IHBb", len(name_bytes), rank, kind, hours or 0)
     meta = source_text.encode()
 
-    root_arr, node_arr, leaves, nnodes = serialize(root)
+    root_arr, node_arr, leaves, nnodes, max_leaf = serialize(root)
+    nl = len(leaves)
+    # The leaf section: the records, at least 8 zero bytes, zeros to a whole number of blocks.
+    leaves = bytes(leaves) + bytes(-(nl + 8) % LEAF_BLOCK_BYTES + 8)
+    sums = block_checksums(leaves)
+    sum_arr = struct.pack("<%dQ" % len(sums), *sums)
     at = HEADER_SIZE
     layout = {}
-    for key, size in (("zones", len(zone_table)), ("names", len(name_bytes)), ("meta", len(meta)),
-                      ("root", len(root_arr)), ("nodes", len(node_arr)), ("leaves", len(leaves) + 8)):
-        at = align(at)
+    for key, size, al in (("zones", len(zone_table), 64), ("names", len(name_bytes), 64), ("meta", len(meta), 64),
+                          ("root", len(root_arr), 64), ("nodes", len(node_arr), 64), ("sums", len(sum_arr), 64),
+                          ("leaves", len(leaves), LEAF_BLOCK_BYTES)):
+        at = (at + al - 1) // al * al
         layout[key] = at
         at += size
     size = at
     buf = bytearray(size)
     buf[0:8] = b"GEOLOCTZ"
     struct.pack_into("<IIIIIIII", buf, 8, FORMAT_VERSION, 0x01020304, HEADER_SIZE, Z, cols, rows, ROOT_SHIFT, MAX_DEPTH)
-    struct.pack_into("<QQQQQQ", buf, 40, nnodes, len(leaves), len(name_bytes), len(meta), size, 0)
+    struct.pack_into("<QQQQQII", buf, 40, nnodes, nl, len(name_bytes), len(meta), size, LEAF_BLOCK_SHIFT, max_leaf)
     dv = data_version.encode()[:16]
     buf[88:88 + len(dv)] = dv
     struct.pack_into("<I", buf, 104, ZONE_BITS)
-    buf[layout["zones"]:layout["zones"] + len(zone_table)] = zone_table
-    buf[layout["names"]:layout["names"] + len(name_bytes)] = name_bytes
-    buf[layout["meta"]:layout["meta"] + len(meta)] = meta
-    buf[layout["root"]:layout["root"] + len(root_arr)] = root_arr
-    buf[layout["nodes"]:layout["nodes"] + len(node_arr)] = node_arr
-    buf[layout["leaves"]:layout["leaves"] + len(leaves)] = leaves
-    struct.pack_into("<Q", buf, 120, checksum(buf))
+    for key, data in (("zones", zone_table), ("names", name_bytes), ("meta", meta), ("root", root_arr),
+                      ("nodes", node_arr), ("sums", sum_arr), ("leaves", leaves)):
+        buf[layout[key]:layout[key] + len(data)] = data
+    # The file's checksum covers everything before the leaf section (the blocks have theirs).
+    struct.pack_into("<Q", buf, 120, checksum(buf[:layout["leaves"]]))
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
@@ -799,16 +903,22 @@ class Reader:
         b = self.buf
         assert b[:8] == b"GEOLOCTZ"
         (self.version, _, _, self.Z, self.cols, self.rows, self.shift, self.depth) = struct.unpack_from("<IIIIIIII", b, 8)
-        (nn, nl, nb, nm, size, _) = struct.unpack_from("<QQQQQQ", b, 40)
+        (nn, nl, nb, nm, size, bshift, self.max_leaf) = struct.unpack_from("<QQQQQII", b, 40)
         self.zbits = struct.unpack_from("<I", b, 104)[0]
+        assert self.version == FORMAT_VERSION and bshift == LEAF_BLOCK_SHIFT
+        nblocks = (nl + 8 + LEAF_BLOCK_BYTES - 1) // LEAF_BLOCK_BYTES
         at = HEADER_SIZE
         lay = {}
-        for key, sz in (("zones", 8 * self.Z), ("names", nb), ("meta", nm), ("root", 4 * self.cols * self.rows),
-                        ("nodes", NODE_BYTES * nn), ("leaves", nl + 8)):
-            at = align(at)
+        for key, sz, al in (("zones", 8 * self.Z, 64), ("names", nb, 64), ("meta", nm, 64),
+                            ("root", 4 * self.cols * self.rows, 64), ("nodes", NODE_BYTES * nn, 64),
+                            ("sums", 8 * nblocks, 64), ("leaves", nblocks * LEAF_BLOCK_BYTES, LEAF_BLOCK_BYTES)):
+            at = (at + al - 1) // al * al
             lay[key] = at
             at += sz
         assert at == size == len(b)
+        assert struct.unpack_from("<Q", b, 120)[0] == checksum(b[:lay["leaves"]])
+        sums = struct.unpack_from("<%dQ" % nblocks, b, lay["sums"])
+        assert list(sums) == block_checksums(b[lay["leaves"]:])
         zt = np.frombuffer(b, dtype=[("end", "<u4"), ("rank", "<u2"), ("kind", "u1"), ("hours", "i1")],
                            count=self.Z, offset=lay["zones"])
         self.ranks = zt["rank"]
@@ -868,24 +978,38 @@ class Reader:
         zones = [r.get(self.zbits) for _ in range(nz)]
         mask = r.get(nz)
         nt = r.get(5)
-        sbits = S.bit_length() - 1
+        shift = S.bit_length() - 1
         for _ in range(nt):
-            t = Y0 + r.get(sbits)
+            t = Y0 + r.get(shift)
             m = r.get(nz)
             if t <= qy:
                 mask ^= m
         xr2 = 2 * (X0 + S) - 1
-        nc = r.get(8)
+        row16 = (qy - Y0) >> (shift - 4)
+        nb = r.get(10)
         bx, by = X0 // 10, Y0 // 10
-        for _ in range(nc):
-            k = r.get(8) + 1
-            m = r.get(nz)
+        px = py = 0
+        m = kx = ky = 0
+        for _ in range(nb):
+            if r.get(1):
+                ox, oy = px, py
+            else:
+                m = r.get(nz)
+                kx = r.get(5)
+                ky = r.get(5)
+                ox, oy = bx, by
+            k = r.get(6) + 1
+            lo, hi = r.get(4), r.get(4)
             w = r.get(5)
-            x = unzig(r.get(w)) + bx
+            x = unzig(r.get(w)) + ox
             w = r.get(5)
-            y = unzig(r.get(w)) + by
-            kx = r.get(5)
-            ky = r.get(5)
+            y = unzig(r.get(w)) + oy
+            px, py = x, y
+            w = r.get(5)
+            n = r.get(w)
+            if not lo <= row16 <= hi:
+                r.pos += n
+                continue
             x1, y1 = 10 * x, 10 * y
             dx = dy = 0
             for _ in range(k):

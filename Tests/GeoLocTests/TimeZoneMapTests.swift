@@ -114,11 +114,20 @@ final class TimeZoneMapTests: XCTestCase {
         XCTAssertEqual(open(Array(original.prefix(1000)))?.code, .parse)  // truncated
         XCTAssertTrue(open(Array(original.prefix(1000)))?.message.contains("truncated") ?? false)
         var changed = original
-        changed[changed.count / 2] ^= 0x10
+        changed[300] ^= 0x10  // in the index: refused on open
         XCTAssertTrue(open(changed)?.message.contains("checksum") ?? false)
         var newer = original
-        newer[8] = 2
+        newer[8] = 3
         XCTAssertEqual(open(newer)?.code, .unsupported)
+        newer[8] = 1  // the format before the borders were checked a block at a time
+        XCTAssertEqual(open(newer)?.code, .unsupported)
+        XCTAssertTrue(open(newer)?.message.contains("gen_timezones") ?? false)
+        // A byte of the borders changed: the map opens, and its block fails its checksum when
+        // first read (verify() reads them all).
+        var border = original
+        border[border.count - 5000] ^= 0x10
+        let damaged = try border.withUnsafeBytes { try TimeZoneMap.open(fileBytes: $0) }
+        XCTAssertThrowsError(try damaged.verify()) { XCTAssertTrue(($0 as? GeoLocError)?.message.contains("checksum") ?? false) }
         // Made to pass the checksum: the other checks still refuse an entry out of range.
         var forged = original
         let rootAt = 128 + 0  // the zones section starts at the header's end
@@ -143,6 +152,70 @@ final class TimeZoneMapTests: XCTestCase {
                 if let z = try? m.zone(at: c) { XCTAssertLessThan(Int(z.rawValue), m.count) }
             }
         }
+    }
+
+    /// Leaf records forged and resealed (the checksums pass): each inconsistent field is refused
+    /// with .parse naming it, by verify() and by every lookup that reads the record.
+    func testForgedLeafRecords() throws {
+        let original = try shippedBytes()
+        let m = try map()
+        try m.verify()  // the shipped map passes every check
+        let leavesAt = m.mapping.base.distance(to: m.leaves)
+        // The first record with a block of edges; the bit offsets of its fields.
+        var found: (record: Int, zone: Int, head: Int, count: Int, countWidth: Int)?
+        for i in 0..<m.leafIndex.offsets.count where found == nil {
+            let (_, _, h) = TimeZoneFile.LeafIndex.unpack(m.leafIndex.cells[i])
+            var r = LeafBits(m.leaves, m.leafBytes, Int(m.leafIndex.offsets[i]) * 8)
+            let nz = Int(r.take(6)) + 1
+            let zone = r.pos
+            r.pos += nz * m.zoneBits
+            _ = r.mask(nz)
+            let nt = Int(r.take(5))
+            r.pos += nt * (h + nz)
+            guard r.take(10) > 0 else { continue }
+            _ = r.take(1)
+            _ = r.mask(nz)
+            r.pos += 10
+            let head = r.pos
+            r.pos += 14
+            for _ in 0..<2 { r.pos += Int(r.take(5)) }
+            let w = Int(r.take(5))
+            found = (i, zone, head, r.pos, w)
+        }
+        let f = try XCTUnwrap(found)
+        let (x0, y0, h) = TimeZoneFile.LeafIndex.unpack(m.leafIndex.cells[f.record])
+        let inside = try Coordinate(
+            latitude: Double(y0 + (1 << h) / 2 - Int(TimeZoneFile.yShift)) * 1e-7,
+            longitude: Double(x0 + (1 << h) / 2 - Int(TimeZoneFile.xShift)) * 1e-7)
+        func put(_ bytes: inout [UInt8], bit: Int, width: Int, _ value: Int) {
+            for b in 0..<width {
+                let at = leavesAt * 8 + bit + b
+                if (value >> b) & 1 == 1 { bytes[at >> 3] |= 1 << (at & 7) } else { bytes[at >> 3] &= ~(1 << (at & 7)) }
+            }
+        }
+        func get(bit: Int, width: Int) -> Int {
+            var r = LeafBits(m.leaves, m.leafBytes, bit)
+            return Int(r.take(width))
+        }
+        func refused(_ forge: (inout [UInt8]) -> Void, _ field: String, line: UInt = #line) throws {
+            var bytes = original
+            forge(&bytes)
+            bytes.withUnsafeMutableBytes { TimeZoneMap.reseal($0) }
+            let forged = try bytes.withUnsafeBytes { try TimeZoneMap.open(fileBytes: $0) }  // the index is sound
+            for _ in 0..<2 {
+                XCTAssertThrowsError(try forged.zone(at: inside), line: line) {
+                    XCTAssertEqual(($0 as? GeoLocError)?.code, .parse, line: line)
+                    XCTAssertTrue(($0 as? GeoLocError)?.message.contains(field) ?? false, "\($0)", line: line)
+                }
+            }
+            XCTAssertThrowsError(try forged.verify(), line: line)
+        }
+        let start = Int(m.leafIndex.offsets[f.record]) * 8
+        try refused({ put(&$0, bit: start + f.zone, width: m.zoneBits, (1 << m.zoneBits) - 1) }, "zone \((1 << m.zoneBits) - 1) is not below")
+        let lo = get(bit: start + f.head + 6, width: 4), hi = get(bit: start + f.head + 10, width: 4)
+        try refused({ put(&$0, bit: start + f.head + 10, width: 4, hi == 15 ? lo == 0 ? 1 : 0 : 15) }, "row span")
+        let n = get(bit: start + f.count, width: f.countWidth)
+        try refused({ put(&$0, bit: start + f.count, width: f.countWidth, n ^ 1) }, "bit count")
     }
 
     func testThreads() throws {

@@ -10,12 +10,14 @@ Local time at a point: real places (tests/time/places.txt) against zoneinfo dire
 from __future__ import annotations
 
 import os
+import struct
 import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import numpy
+
 import pytest
 
 # The library reads its rules on first use: the shipped release alone, whatever the system has
@@ -446,15 +448,82 @@ def test_files(tmp_path):
     (tmp_path / "cut").write_bytes(data[:4096])
     with pytest.raises(geoloc.ParseError, match="truncated"):
         TimeZones.open(tmp_path / "cut")
-    data[len(data) // 3] ^= 1
+    data[300] ^= 1  # in the index: refused on open
     (tmp_path / "changed").write_bytes(data)
     with pytest.raises(geoloc.ParseError, match="checksum"):
         TimeZones.open(tmp_path / "changed")
-    data[len(data) // 3] ^= 1
+    data[300] ^= 1
     data[8] = 7
     (tmp_path / "newer").write_bytes(data)
     with pytest.raises(geoloc.UnsupportedError):
         TimeZones.open(tmp_path / "newer")
+    data[8] = 1  # the format before the borders were checked a block at a time
+    (tmp_path / "older").write_bytes(data)
+    with pytest.raises(geoloc.UnsupportedError, match="gen_timezones"):
+        TimeZones.open(tmp_path / "older")
+
+
+def _sum_step(lane: int, word: int) -> int:
+    x = ((lane ^ word) * 0x9FB21C651E98DF25) & 0xFFFFFFFFFFFFFFFF
+    return x ^ (x >> 32)
+
+
+def _map_checksum(b: bytes, seed: int = 0, header: bool = False) -> int:
+    """The map's checksums (Sources/GeoLoc/Core/MappedFile.swift, DataFileChecksum; a block's
+    is seeded with its number), over a multiple of 32 bytes."""
+    words = struct.unpack("<%dQ" % (len(b) // 8), b)
+    lanes = [v ^ seed for v in (0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0, 0x082EFA98EC4E6C89)]
+    for i, w in enumerate(words):
+        lanes[i & 3] = _sum_step(lanes[i & 3], 0 if header and i == 15 else w)
+    h = len(b)
+    for lane in lanes:
+        h = _sum_step(h, lane)
+    return _sum_step(h, 0x5851F42D4C957F2D)
+
+
+def _map_layout(b: bytes) -> tuple[int, int, int]:
+    """Where the root grid, the blocks' checksums and the leaf section start (the format at the
+    top of Sources/GeoLoc/Time/TimeZoneFile.swift)."""
+    z, cols, rows = struct.unpack_from("<III", b, 20)
+    nodes, leaf_bytes, names, source = struct.unpack_from("<QQQQ", b, 40)
+    blocks = (leaf_bytes + 8 + 4095) // 4096
+
+    def align(v: int) -> int:
+        return (v + 63) // 64 * 64
+
+    root = align(align(align(128 + 8 * z) + names) + source)
+    sums = align(align(root + 4 * cols * rows) + 40 * nodes)
+    return root, sums, (sums + 8 * blocks + 4095) // 4096 * 4096
+
+
+def test_forged_leaf(tmp_path):
+    """A map forged and resealed (both checksums pass): the first leaf record's first zone made
+    511 (the map has 444). It opens (the index is sound), a lookup in that leaf's cell fails with
+    a parse error naming the zone, every time, and a lookup elsewhere still answers."""
+    data = bytearray(SHIPPED.read_bytes())
+    root, sums, leaves = _map_layout(bytes(data))
+    cols, rows = struct.unpack_from("<II", data, 24)
+    cell = next(k for k in range(cols * rows) if struct.unpack_from("<I", data, root + 4 * k)[0] >> 30 == 2)
+    assert struct.unpack_from("<I", data, root + 4 * cell)[0] & 0x3FFFFFFF == 0  # the first record
+    lon = (((cell % cols) << 24) + (1 << 23) - 1_800_000_000) * 1e-7
+    lat = (((cell // cols) << 24) + (1 << 23) - 900_000_000) * 1e-7
+    data[leaves] |= 0xC0
+    data[leaves + 1] |= 0x7F
+    struct.pack_into("<Q", data, sums, _map_checksum(bytes(data[leaves:leaves + 4096]), seed=0))
+    struct.pack_into("<Q", data, 120, _map_checksum(bytes(data[:leaves]), header=True))
+    (tmp_path / "forged").write_bytes(data)
+    with TimeZones.open(tmp_path / "forged") as z:
+        for _ in range(2):
+            with pytest.raises(geoloc.ParseError, match="zone 511"):
+                z.zone_at((lat, lon))
+        with pytest.raises(geoloc.ParseError, match="zone 511"):
+            z.zone_ids_at(numpy.array([[0.0, -30.0], [lat, lon]]))
+        assert z.zone_at((0.0, -30.0)) == "Etc/GMT+2"
+    data[leaves + 1] ^= 0x80  # the block no longer matches its checksum
+    (tmp_path / "changed").write_bytes(data)
+    with TimeZones.open(tmp_path / "changed") as z:
+        with pytest.raises(geoloc.ParseError, match="checksum"):
+            z.zone_at((lat, lon))
 
 
 def test_closed():

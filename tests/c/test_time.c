@@ -660,6 +660,147 @@ static const char *temp_file(const void *bytes, size_t len)
     return name;
 }
 
+/* The checksums of a time-zone map (Sources/GeoLoc/Core/MappedFile.swift, DataFileChecksum, and
+ * TimeZoneFile.blockChecksum), to reseal a forged map as a forger would. */
+static uint64_t sum_step(uint64_t lane, uint64_t word)
+{
+    uint64_t x = (lane ^ word) * UINT64_C(0x9FB21C651E98DF25);
+    return x ^ (x >> 32);
+}
+
+static uint64_t le64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    int i;
+    for (i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+    int i;
+    for (i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Over `n` bytes, a multiple of 32; `seed` xored into the lanes; bytes 120..127 read as zero when
+ * `header`. */
+static uint64_t map_checksum(const unsigned char *p, size_t n, uint64_t seed, int header)
+{
+    uint64_t lane[4] = {UINT64_C(0x243F6A8885A308D3), UINT64_C(0x13198A2E03707344), UINT64_C(0xA4093822299F31D0),
+                        UINT64_C(0x082EFA98EC4E6C89)};
+    uint64_t h;
+    size_t i;
+    int k;
+    for (k = 0; k < 4; k++) lane[k] ^= seed;
+    for (i = 0; i < n; i += 32)
+        for (k = 0; k < 4; k++) lane[k] = sum_step(lane[k], header && i + 8 * k == 120 ? 0 : le64(p + i + 8 * k));
+    h = sum_step((uint64_t)n, lane[0]);
+    h = sum_step(h, lane[1]);
+    h = sum_step(h, lane[2]);
+    h = sum_step(h, lane[3]);
+    return sum_step(h, UINT64_C(0x5851F42D4C957F2D));
+}
+
+/* Where the root grid, the blocks' checksums and the leaf section of a map start (the format at
+ * the top of Sources/GeoLoc/Time/TimeZoneFile.swift: sections 64-byte aligned, the leaves at a
+ * multiple of 4096). */
+static void map_layout(const unsigned char *map, size_t *root, size_t *sums, size_t *leaves)
+{
+#define ALIGN64(v) (((v) + 63) / 64 * 64)
+    size_t z = map[20] | (size_t)map[21] << 8, cols = map[24] | (size_t)map[25] << 8;
+    size_t rows = map[28] | (size_t)map[29] << 8, nodes = (size_t)le64(map + 40);
+    size_t blocks = (size_t)((le64(map + 48) + 8 + 4095) / 4096);
+    size_t at = ALIGN64(128 + 8 * z);
+    at = ALIGN64(at + (size_t)le64(map + 56));
+    at = ALIGN64(at + (size_t)le64(map + 64));
+    *root = at;
+    at = ALIGN64(at + 4 * cols * rows);
+    at = ALIGN64(at + 40 * nodes);
+    *sums = at;
+    *leaves = (at + 8 * blocks + 4095) / 4096 * 4096;
+#undef ALIGN64
+}
+
+/* Reseals block `b` of the leaf section and then the file (everything before the leaves). */
+static void reseal_map(unsigned char *map, size_t b)
+{
+    size_t root, sums, leaves;
+    map_layout(map, &root, &sums, &leaves);
+    put64(map + sums + 8 * b, map_checksum(map + leaves + 4096 * b, 4096, (uint64_t)b, 0));
+    put64(map + 120, map_checksum(map, leaves, 0, 1));
+}
+
+/* A map forged and resealed: the checksums pass, the leaf records do not. The first leaf record
+ * (byte 0 of the leaf section) belongs to the first root cell that is a leaf: its first zone
+ * number is made 511 (the map has 444 zones). Opening succeeds (the index is sound); a lookup
+ * in that cell fails with a parse error naming the zone, one elsewhere still answers. */
+static void test_timezone_forged(const char *shipped)
+{
+    FILE *f = fopen(shipped, "rb");
+    unsigned char *map;
+    long size;
+    size_t blocks, leaves, root, k, cols, cell = SIZE_MAX;
+    geoloc_timezones *t = NULL;
+    geoloc_timezone tz;
+    geoloc_coord c;
+    const char *path;
+
+    if (!CHECK(f != NULL)) return;
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    rewind(f);
+    map = malloc((size_t)size);
+    if (!CHECK(map != NULL && fread(map, 1, (size_t)size, f) == (size_t)size)) {
+        fclose(f);
+        free(map);
+        return;
+    }
+    fclose(f);
+    {
+        size_t sums;
+        map_layout(map, &root, &sums, &leaves);
+        blocks = ((size_t)size - leaves) / 4096;
+        CHECK(leaves + 4096 * blocks == (size_t)size);
+    }
+    cols = map[24] | (size_t)map[25] << 8;
+    for (k = 0; k < cols * (size_t)(map[28] | map[29] << 8); k++) {
+        uint32_t e = (uint32_t)le64(map + root + 4 * k);
+        if (e >> 30 == 2) {
+            cell = k;
+            CHECK((e & 0x3FFFFFFF) == 0);
+            break;
+        }
+    }
+    if (!CHECK(cell != SIZE_MAX)) {
+        free(map);
+        return;
+    }
+    /* The middle of that root cell (2^24 units of 1e-7 degree). */
+    c.lon = ((double)((cell % cols) << 24) + 8388608.0 - 1.8e9) * 1e-7;
+    c.lat = ((double)((cell / cols) << 24) + 8388608.0 - 9e8) * 1e-7;
+    map[leaves] |= 0xC0;
+    map[leaves + 1] |= 0x7F;
+    reseal_map(map, 0);
+    path = temp_file(map, (size_t)size);
+    if (CHECK_OK(geoloc_timezones_open(path, &t))) {
+        CHECK_ERR(GEOLOC_E_PARSE, geoloc_timezone_at(t, c, &tz));
+        CHECK(strstr(geoloc_last_error(), "zone 511") != NULL);
+        CHECK_ERR(GEOLOC_E_PARSE, geoloc_timezone_at(t, c, &tz)); /* and again: never OK */
+        CHECK_OK(geoloc_timezone_at(t, (geoloc_coord){0.0, -30.0}, &tz)); /* the Atlantic: untouched */
+        geoloc_timezones_destroy(t);
+    }
+    /* The same byte changed without resealing the block: its checksum. */
+    map[leaves + 1] ^= 0x80;
+    path = temp_file(map, (size_t)size);
+    if (CHECK_OK(geoloc_timezones_open(path, &t))) {
+        CHECK_ERR(GEOLOC_E_PARSE, geoloc_timezone_at(t, c, &tz));
+        CHECK(strstr(geoloc_last_error(), "checksum") != NULL);
+        geoloc_timezones_destroy(t);
+    }
+    unlink(path);
+    free(map);
+}
+
 static void test_timezone_files(void)
 {
     geoloc_timezones *t = NULL;
@@ -692,11 +833,17 @@ static void test_timezone_files(void)
     head[8] = 9;
     path = temp_file(head, sizeof head);
     CHECK_ERR(GEOLOC_E_UNSUPPORTED, geoloc_timezones_open(path, &t));
+    /* Version 1 (before the borders were checked a block at a time) is refused: rebuild it. */
     head[8] = 1;
+    path = temp_file(head, sizeof head);
+    CHECK_ERR(GEOLOC_E_UNSUPPORTED, geoloc_timezones_open(path, &t));
+    CHECK(strstr(geoloc_last_error(), "gen_timezones") != NULL);
+    head[8] = 2;
     head[100] ^= 1;
     path = temp_file(head, sizeof head);
     CHECK_ERR(GEOLOC_E_PARSE, geoloc_timezones_open(path, &t));
     unlink(path);
+    test_timezone_forged(shipped);
     /* The shipped file by its path. */
     if (CHECK_OK(geoloc_timezones_open(shipped, &t))) {
         geoloc_timezone tz;

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GeoLocKernels
 
 /// A zone of a ``TimeZoneMap``: its number in the map (`0..<map.count`, in code-point order of
 /// the names).
@@ -25,9 +26,11 @@ extension TimeZoneMap {
     ///   the zone of smallest total area;
     /// - where no polygon covers the point (specks where the nautical zones meet a coast), the
     ///   nautical zone of its longitude.
-    /// Longitude 180 is longitude -180 (a `Coordinate`'s range). No allocation, no lock.
-    /// - Throws: `.parse` only for a map file made to pass its checks with a leaf that names a
-    ///   zone out of range.
+    /// Longitude 180 is longitude -180 (a `Coordinate`'s range). No allocation, no lock (the
+    /// first lookup that reads a block of the map's borders checks that block: a few
+    /// microseconds, once per block and process).
+    /// - Throws: `.parse` only for a damaged map file: a block of its borders that does not
+    ///   match its checksum, or a file forged to pass its checksums with an entry out of range.
     @inline(__always)
     public func zone(at c: Coordinate) throws(GeoLocError) -> TimeZoneID {
         try zone(latitude: c.latitude, longitude: c.longitude)
@@ -80,83 +83,49 @@ extension TimeZoneMap {
         // of it, and west of -180 is the east end of the map. The South Pole, on the border of
         // every Antarctic polygon, is looked up 1e-7 degree north of it (a point on a border
         // counts as below it, and below -90 is nothing).
-        var qx = Int(Int64(longitude * 1e7) + TimeZoneFile.xShift)
-        var qy = Int(Int64(latitude * 1e7) + TimeZoneFile.yShift)
+        var qx = Int(Int64(longitude * 1e7) &+ TimeZoneFile.xShift)
+        var qy = Int(Int64(latitude * 1e7) &+ TimeZoneFile.yShift)
         if qx == 0 { qx = 2 * Int(TimeZoneFile.xShift) }
         if qy == 0 { qy = 1 }
         var shift = rootShift
-        var x0 = (qx >> shift) << shift
-        var y0 = (qy >> shift) << shift
-        let e = UInt32(littleEndian: root[(qy >> shift) * columns + (qx >> shift)])
-        var kind = e >> 30
+        var x0 = (qx &>> shift) &<< shift
+        var y0 = (qy &>> shift) &<< shift
+        // The header's grid covers every query (checked when the map was opened).
+        let e = UInt32(littleEndian: root[(qy &>> shift) &* columns &+ (qx &>> shift)])
+        var kind = e &>> 30
         var value = Int(e & 0x3FFF_FFFF)
         while kind == 1 {
-            // Each step halves the cell twice: this ends within rootShift / 2 steps.
-            guard shift >= 2 else { throw corrupted() }
-            shift -= 2
-            let cx = (qx - x0) >> shift, cy = (qy - y0) >> shift
-            x0 += cx << shift
-            y0 += cy << shift
-            let at = 40 * value
-            let child = UInt16(littleEndian: nodes.loadUnaligned(fromByteOffset: at + 8 + 2 * (4 * cy + cx), as: UInt16.self))
-            kind = UInt32(child >> 14)
+            // Each step halves the cell twice; leaves are at least 2^4 units wide.
+            guard value < nodeCount, shift >= 6 else { throw corrupted() }
+            shift &-= 2
+            let cx = (qx &- x0) &>> shift, cy = (qy &- y0) &>> shift
+            x0 &+= cx &<< shift
+            y0 &+= cy &<< shift
+            let at = 40 &* value
+            let child = UInt16(littleEndian: nodes.loadUnaligned(fromByteOffset: at &+ 8 &+ 2 &* (4 &* cy &+ cx), as: UInt16.self))
+            kind = UInt32(child &>> 14)
             value = Int(child & 0x3FFF)
             if kind == 1 {
-                value += Int(UInt32(littleEndian: nodes.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+                value &+= Int(UInt32(littleEndian: nodes.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
             } else if kind == 2 {
-                value += Int(UInt32(littleEndian: nodes.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))
+                value &+= Int(UInt32(littleEndian: nodes.loadUnaligned(fromByteOffset: at &+ 4, as: UInt32.self)))
             }
         }
         switch kind {
-        case 0: return TimeZoneID(rawValue: UInt16(truncatingIfNeeded: value))
+        case 0:
+            guard value < zoneCount else { throw corrupted() }
+            return TimeZoneID(rawValue: UInt16(truncatingIfNeeded: value))
         case 3: return nauticalZone(longitude)
         default:
+            guard value < leafBytes else { throw corrupted() }
             return try leafZone(value, qx, qy, x0, y0, shift, longitude)
         }
     }
 
-    private func corrupted() -> GeoLocError { GeoLocError(.parse, "corrupted time-zone map: a leaf is out of range") }
-
-    /// `width` bits (at most 57) at bit `pos` of the leaf section, least significant first. The
-    /// load never passes the 8 zero bytes after the section, whatever `pos` is.
-    @inline(__always)
-    private func bits(_ pos: inout Int, _ width: Int) -> UInt64 {
-        let byte = Swift.min(pos >> 3, leafBytes)
-        let word = UInt64(littleEndian: leaves.loadUnaligned(fromByteOffset: byte, as: UInt64.self))
-        let shift = UInt64(pos & 7)
-        pos &+= width
-        return (word >> shift) & ((1 << UInt64(width)) &- 1)
-    }
-
-    /// A local mask of `nz` (1...64) bits.
-    @inline(__always)
-    private func mask(_ pos: inout Int, _ nz: Int) -> UInt64 {
-        if nz <= 56 { return bits(&pos, nz) }
-        let low = bits(&pos, 32)
-        return low | bits(&pos, nz - 32) << 32
-    }
-
-    /// A Rice code with parameter k (see the format): at most 15 + 1 + 32 bits.
-    @inline(__always)
-    private func rice(_ pos: inout Int, _ k: Int) -> UInt64 {
-        let byte = Swift.min(pos >> 3, leafBytes)
-        let word = UInt64(littleEndian: leaves.loadUnaligned(fromByteOffset: byte, as: UInt64.self)) >> UInt64(pos & 7)
-        let q = Swift.min(word.trailingZeroBitCount, 15)
-        if q == 15 {
-            pos &+= 16
-            return bits(&pos, 32)
-        }
-        // q + 1 + k <= 15 + 31 + 7 < 64: the value is in the same word unless k is large.
-        if q + 1 + k + (pos & 7) <= 64 {
-            pos &+= q + 1 + k
-            return UInt64(q) << UInt64(k) | (word >> UInt64(q + 1)) & ((1 << UInt64(k)) &- 1)
-        }
-        pos &+= q + 1
-        return UInt64(q) << UInt64(k) | bits(&pos, k)
-    }
+    private func corrupted() -> GeoLocError { GeoLocError(.parse, "corrupted time-zone map: an entry is out of range") }
 
     @inline(__always)
-    private func unzigzag(_ v: UInt64) -> Int { Int(bitPattern: UInt(v >> 1)) ^ -Int(bitPattern: UInt(v & 1)) }
+    func unzigzag(_ v: UInt64) -> Int { Int(truncatingIfNeeded: v &>> 1) ^ (0 &- Int(truncatingIfNeeded: v & 1)) }
 
     /// Whether the edge's x on row `qy` is at least `x2q / 2` (coordinates in 1e-7 units; the
     /// row test holds, so qy is within the edge's rows).
@@ -172,35 +141,60 @@ extension TimeZoneMap {
 
     private func leafZone(_ offset: Int, _ qx: Int, _ qy: Int, _ x0: Int, _ y0: Int, _ shift: Int,
                           _ longitude: Double) throws(GeoLocError) -> TimeZoneID {
-        var p = offset &* 8
-        let nz = Int(bits(&p, 6)) + 1
-        let zonesAt = p
-        p &+= nz &* zoneBits
-        var m = mask(&p, nz)
-        let nt = Int(bits(&p, 5))
+        let block = offset &>> TimeZoneFile.blockShift
+        if glk_load_acquire(checked + block) == nil { try checkBlock(block) }
+        var r = LeafBits(leaves, leafBytes, offset &* 8)
+        let nz = Int(r.take(6)) &+ 1
+        let zonesAt = r.pos
+        r.pos &+= nz &* zoneBits
+        var m = r.mask(nz)
+        let nt = Int(r.take(5))
         for _ in 0..<nt {
-            let t = y0 &+ Int(bits(&p, shift))
-            let tm = mask(&p, nz)
+            let t = y0 &+ Int(r.take(shift))
+            let tm = r.mask(nz)
             if t <= qy { m ^= tm }
         }
-        let size = 1 << shift
-        let xr2 = 2 &* (x0 &+ size) &- 1
+        let xr2 = 2 &* (x0 &+ (1 &<< shift)) &- 1
         let qx2 = 2 &* qx
-        let nc = Int(bits(&p, 8))
+        let row = Int(truncatingIfNeeded: (qy &- y0) &>> (shift &- 4))
+        let nb = Int(r.take(10))
         let bx = x0 / 10, by = y0 / 10
-        for _ in 0..<nc {
-            let k = Int(bits(&p, 8)) + 1
-            let cm = mask(&p, nz)
-            var w = Int(bits(&p, 5))
-            var x = bx &+ unzigzag(bits(&p, w))
-            w = Int(bits(&p, 5))
-            var y = by &+ unzigzag(bits(&p, w))
-            let kx = Int(bits(&p, 5)), ky = Int(bits(&p, 5))
+        var px = 0, py = 0
+        var cm: UInt64 = 0
+        var kx = 0, ky = 0
+        var mkx: UInt64 = 0, mky: UInt64 = 0
+        for _ in 0..<nb {
+            var ox = bx, oy = by
+            if r.take(1) != 0 {
+                ox = px
+                oy = py
+            } else {
+                cm = r.mask(nz)
+                kx = Int(r.take(5))
+                ky = Int(r.take(5))
+                mkx = (1 &<< UInt64(kx)) &- 1
+                mky = (1 &<< UInt64(ky)) &- 1
+            }
+            let head = r.take(14)
+            let k = Int(head & 63) &+ 1
+            let lo = Int((head &>> 6) & 15), hi = Int(head &>> 10)
+            var w = Int(r.take(5))
+            var x = ox &+ unzigzag(r.take(w))
+            w = Int(r.take(5))
+            var y = oy &+ unzigzag(r.take(w))
+            px = x
+            py = y
+            w = Int(r.take(5))
+            let n = Int(r.take(w))
+            if row < lo || row > hi {
+                r.pos &+= n
+                continue
+            }
             var x1 = 10 &* x, y1 = 10 &* y
             var dx = 0, dy = 0
             for _ in 0..<k {
-                dx &+= unzigzag(rice(&p, kx))
-                dy &+= unzigzag(rice(&p, ky))
+                dx &+= unzigzag(r.rice(kx, mkx))
+                dy &+= unzigzag(r.rice(ky, mky))
                 x &+= dx
                 y &+= dy
                 let x2 = 10 &* x, y2 = 10 &* y
@@ -215,23 +209,76 @@ extension TimeZoneMap {
                 y1 = y2
             }
         }
+        m &= nz == 64 ? ~0 : (1 &<< UInt64(nz)) &- 1
         if m == 0 { return nauticalZone(longitude) }
         var best = -1
         var bestRank = Int.max
         while m != 0 {
             let i = m.trailingZeroBitCount
             m &= m &- 1
-            guard i < nz else { throw corrupted() }
-            var at = zonesAt &+ i &* zoneBits
-            let z = Int(bits(&at, zoneBits))
+            var at = LeafBits(leaves, leafBytes, zonesAt &+ i &* zoneBits)
+            let z = Int(at.take(zoneBits))
             guard z < zoneCount else { throw corrupted() }
-            let r = Int(ranks[z])
-            if r < bestRank || (r == bestRank && z < best) {
+            let rank = Int(ranks[z])
+            if rank < bestRank || (rank == bestRank && z < best) {
                 best = z
-                bestRank = r
+                bestRank = rank
             }
         }
-        return TimeZoneID(rawValue: UInt16(best))
+        return TimeZoneID(rawValue: UInt16(truncatingIfNeeded: best))
+    }
+}
+
+/// A reader of the leaf section's bit stream, least significant bit first. Every load is of 8
+/// bytes at a byte no further than the end of the records, and the section has 8 zero bytes
+/// (at least) after them: whatever a record holds, no read leaves the section.
+struct LeafBits {
+    let base: UnsafeRawPointer
+    let limit: Int
+    var pos: Int
+
+    @inline(__always)
+    init(_ base: UnsafeRawPointer, _ limit: Int, _ pos: Int) {
+        self.base = base
+        self.limit = limit
+        self.pos = pos
+    }
+
+    /// The 57 bits (at least) from `pos` on, in the low bits.
+    @inline(__always)
+    private func window() -> UInt64 {
+        let byte = Swift.min(pos &>> 3, limit)
+        return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: byte, as: UInt64.self)) &>> UInt64(pos & 7)
+    }
+
+    /// `width` bits (0...57).
+    @inline(__always)
+    mutating func take(_ width: Int) -> UInt64 {
+        let v = window() & ((1 &<< UInt64(width)) &- 1)
+        pos &+= width
+        return v
+    }
+
+    /// A local mask of `nz` (1...64) bits.
+    @inline(__always)
+    mutating func mask(_ nz: Int) -> UInt64 {
+        if nz <= 57 { return take(nz) }
+        let low = take(32)
+        return low | take(nz &- 32) &<< 32
+    }
+
+    /// A Rice code with parameter k (0...31; `mk` = 2^k - 1): q zero bits, a one, k bits; the
+    /// escape (q = 15) is followed by 32 bits. q + 1 + k <= 46 fits the window.
+    @inline(__always)
+    mutating func rice(_ k: Int, _ mk: UInt64) -> UInt64 {
+        let w = window()
+        let q = w.trailingZeroBitCount
+        if _fastPath(q < 15) {
+            pos &+= q &+ 1 &+ k
+            return UInt64(truncatingIfNeeded: q) &<< UInt64(k) | (w &>> UInt64(q &+ 1)) & mk
+        }
+        pos &+= 16
+        return take(32)
     }
 }
 

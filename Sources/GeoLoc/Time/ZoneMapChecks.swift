@@ -1,0 +1,233 @@
+import GeoLocKernels
+
+// The checks of a time-zone map that a forged file, resealed to pass its checksums, must pass
+// before a lookup relies on what it reads (the format is at the top of TimeZoneFile.swift):
+// the index when the map opens (every entry of the root grid and the nodes: zones below the
+// zone count, nodes numbered in the order their cells are met, each once, none deeper than a
+// leaf can be, leaf records in range and in the order of the leaf section), and each block of
+// the leaf section the first time a lookup reads it: its checksum, then every leaf record that
+// starts in it, decoded in full against the cell the index gives it.
+
+extension TimeZoneFile {
+    /// Every leaf record of a map in the order of the leaf section, with its cell: what the
+    /// checks of a block need. Built, and the index checked, when the map opens.
+    struct LeafIndex {
+        /// Byte offsets of the records in the leaf section, increasing.
+        let offsets: [UInt32]
+        /// Each record's cell [x0, x0 + 2^h) x [y0, y0 + 2^h): x0 >> 4 in bits 0-27, y0 >> 4 in
+        /// bits 28-55, h in bits 56-60.
+        let cells: [UInt64]
+        /// The first record of each block of the leaf section (one entry more than the blocks).
+        let firstOfBlock: [UInt32]
+
+        static func pack(_ x0: Int, _ y0: Int, _ h: Int) -> UInt64 {
+            UInt64(x0 &>> 4) | UInt64(y0 &>> 4) &<< 28 | UInt64(h) &<< 56
+        }
+
+        static func unpack(_ c: UInt64) -> (x0: Int, y0: Int, h: Int) {
+            (Int(c & 0xFFF_FFFF) &<< 4, Int((c &>> 28) & 0xFFF_FFFF) &<< 4, Int(c &>> 56))
+        }
+
+        init(_ layout: Layout, _ base: UnsafeRawPointer) throws(GeoLocError) {
+            func bad(_ what: String) -> GeoLocError { GeoLocError(.parse, "corrupted time-zone map: \(what)") }
+            let cols = layout.columns, rows = layout.rows, s0 = layout.rootShift
+            let n = layout.nodeCount, l = layout.leafBytes, z = layout.zoneCount
+            // Cells fit the packing (the real grid: 3.6e9 x 1.8e9 units).
+            guard Int64(cols) << Int64(s0) <= 1 << 32, Int64(rows) << Int64(s0) <= 1 << 32 else {
+                throw bad("its root grid is far larger than the Earth")
+            }
+            let root = base + layout.root
+            let nodes = base + layout.nodes
+            var nodeCells = [UInt64](repeating: 0, count: n)
+            var nextNode = 0
+            var offsets: [UInt32] = []
+            var cells: [UInt64] = []
+            offsets.reserveCapacity(Swift.min(6 * n + cols * rows, 1 << 22))
+            cells.reserveCapacity(Swift.min(6 * n + cols * rows, 1 << 22))
+            var last = -1
+            @inline(__always) func leaf(_ off: Int, _ x0: Int, _ y0: Int, _ h: Int) -> Bool {
+                guard off < l, off > last else { return false }
+                last = off
+                offsets.append(UInt32(truncatingIfNeeded: off))
+                cells.append(Self.pack(x0, y0, h))
+                return true
+            }
+            for k in 0..<(cols * rows) {
+                let e = UInt32(littleEndian: root.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))
+                let value = Int(e & 0x3FFF_FFFF)
+                let x0 = (k % cols) << s0, y0 = (k / cols) << s0
+                switch e >> 30 {
+                case 0:
+                    guard value < z else { throw bad("root cell \(k): zone \(value) is not below the zone count \(z)") }
+                case 1:
+                    guard value == nextNode, value < n else { throw bad("root cell \(k): node \(value) is out of order or range") }
+                    nodeCells[value] = Self.pack(x0, y0, s0)
+                    nextNode += 1
+                case 2:
+                    guard leaf(value, x0, y0, s0) else { throw bad("root cell \(k): leaf record at byte \(value) is out of order or range") }
+                default:
+                    guard value == 0 else { throw bad("root cell \(k): a gap with a value") }
+                }
+            }
+            for node in 0..<n {
+                guard node < nextNode else { throw bad("node \(node) belongs to no cell") }
+                let (x0, y0, h) = Self.unpack(nodeCells[node])
+                guard h >= 6 else { throw bad("node \(node) is deeper than a leaf can be") }
+                let ch = h - 2
+                let at = 40 * node
+                let first = Int(UInt32(littleEndian: nodes.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+                let leafBase = Int(UInt32(littleEndian: nodes.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))
+                for c in 0..<16 {
+                    let e = UInt16(littleEndian: nodes.loadUnaligned(fromByteOffset: at + 8 + 2 * c, as: UInt16.self))
+                    let value = Int(e & 0x3FFF)
+                    let x = x0 + (c & 3) << ch, y = y0 + (c >> 2) << ch
+                    switch e >> 14 {
+                    case 0:
+                        guard value < z else { throw bad("node \(node), child \(c): zone \(value) is not below the zone count \(z)") }
+                    case 1:
+                        guard first + value == nextNode, nextNode < n else {
+                            throw bad("node \(node), child \(c): node \(first + value) is out of order or range")
+                        }
+                        nodeCells[nextNode] = Self.pack(x, y, ch)
+                        nextNode += 1
+                    case 2:
+                        guard leaf(leafBase + value, x, y, ch) else {
+                            throw bad("node \(node), child \(c): leaf record at byte \(leafBase + value) is out of order or range")
+                        }
+                    default:
+                        guard value == 0 else { throw bad("node \(node), child \(c): a gap with a value") }
+                    }
+                }
+            }
+            guard nextNode == n else { throw bad("\(n - nextNode) of its nodes belong to no cell") }
+            var firstOfBlock = [UInt32](repeating: 0, count: layout.blocks + 1)
+            var i = 0
+            for b in 0...layout.blocks {
+                while i < offsets.count && Int(offsets[i]) < b << TimeZoneFile.blockShift { i += 1 }
+                firstOfBlock[b] = UInt32(i)
+            }
+            self.offsets = offsets
+            self.cells = cells
+            self.firstOfBlock = firstOfBlock
+        }
+    }
+}
+
+extension TimeZoneMap {
+    /// Checks block `k` of the leaf section, its checksum then every leaf record that starts in
+    /// it, and publishes that it passed (threads may race to check a block: each gets the same
+    /// answer).
+    @inline(never)
+    func checkBlock(_ k: Int) throws(GeoLocError) {
+        let stored = UInt64(littleEndian: sums.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self))
+        guard TimeZoneFile.blockChecksum(leaves + (k << TimeZoneFile.blockShift), block: k) == stored else {
+            throw GeoLocError(.parse, "corrupted time-zone map: block \(k) of its borders does not match its checksum")
+        }
+        for i in Int(leafIndex.firstOfBlock[k])..<Int(leafIndex.firstOfBlock[k + 1]) {
+            try checkRecord(i)
+        }
+        _ = glk_publish(checked + k, UnsafeMutableRawPointer(mutating: leaves))
+    }
+
+    /// Decodes leaf record `i` in full and checks what a lookup relies on: its zones below the
+    /// zone count and increasing, its east-side crossings sorted, every piece flipping some zone,
+    /// every block continuing the block before where it says so, its vertices on the Earth, its
+    /// edges touching its cell, its row span the sixteenths its vertices lie in, its bit count
+    /// the bits its edges take, and the record within its bytes (up to the next record or the
+    /// end of its block).
+    func checkRecord(_ i: Int) throws(GeoLocError) {
+        let start = Int(leafIndex.offsets[i])
+        let next = i + 1 < leafIndex.offsets.count ? Int(leafIndex.offsets[i + 1]) : leafBytes
+        let end = Swift.min(next, ((start >> TimeZoneFile.blockShift) + 1) << TimeZoneFile.blockShift)
+        let (x0, y0, h) = TimeZoneFile.LeafIndex.unpack(leafIndex.cells[i])
+        func bad(_ what: String) -> GeoLocError {
+            GeoLocError(.parse, "corrupted time-zone map: the leaf record at byte \(start) of its borders: \(what)")
+        }
+        var r = LeafBits(leaves, leafBytes, start * 8)
+        let limit = end * 8
+        let nz = Int(r.take(6)) + 1
+        var previous = -1
+        for _ in 0..<nz {
+            let zone = Int(r.take(zoneBits))
+            guard zone < zoneCount else { throw bad("zone \(zone) is not below the zone count \(zoneCount)") }
+            guard zone > previous else { throw bad("its zones are not increasing") }
+            previous = zone
+        }
+        _ = r.mask(nz)
+        let nt = Int(r.take(5))
+        var lastT = -1
+        for _ in 0..<nt {
+            let t = Int(r.take(h))
+            guard t >= lastT else { throw bad("its east-side crossings are not sorted") }
+            lastT = t
+            _ = r.mask(nz)
+        }
+        let nb = Int(r.take(10))
+        let size = 1 << h
+        let bx = x0 / 10, by = y0 / 10
+        var px = 0, py = 0, lx = 0, ly = 0
+        var kx = 0, ky = 0
+        var mkx: UInt64 = 0, mky: UInt64 = 0
+        @inline(__always) func onEarth(_ x: Int, _ y: Int) -> Bool {
+            x >= 0 && x <= 2 * Int(TimeZoneFile.xShift) / 10 && y >= 0 && y <= 2 * Int(TimeZoneFile.yShift) / 10
+        }
+        @inline(__always) func sixteenth(_ yU: Int) -> Int { Swift.min(Swift.max((10 * yU - y0) >> (h - 4), 0), 15) }
+        for j in 0..<nb {
+            guard r.pos <= limit else { throw bad("it runs past its end (byte \(end))") }
+            var ox = bx, oy = by
+            let continues = r.take(1) != 0
+            if continues {
+                guard j > 0 else { throw bad("its first block continues no piece") }
+                ox = px
+                oy = py
+            } else {
+                guard r.mask(nz) != 0 else { throw bad("block \(j): its piece flips no zone") }
+                kx = Int(r.take(5))
+                ky = Int(r.take(5))
+                mkx = (1 << UInt64(kx)) - 1
+                mky = (1 << UInt64(ky)) - 1
+            }
+            let head = r.take(14)
+            let k = Int(head & 63) + 1
+            let lo = Int((head >> 6) & 15), hi = Int(head >> 10)
+            var w = Int(r.take(5))
+            var x = ox + unzigzag(r.take(w))
+            w = Int(r.take(5))
+            var y = oy + unzigzag(r.take(w))
+            px = x
+            py = y
+            guard onEarth(x, y) else { throw bad("block \(j): a vertex lies off the Earth") }
+            if continues {
+                guard x == lx, y == ly else { throw bad("block \(j) does not start where the block before ends") }
+            }
+            w = Int(r.take(5))
+            let n = Int(r.take(w))
+            let body = r.pos
+            var minY = y, maxY = y
+            var x1 = x, y1 = y
+            var dx = 0, dy = 0
+            for _ in 0..<k {
+                dx += unzigzag(r.rice(kx, mkx))
+                dy += unzigzag(r.rice(ky, mky))
+                x += dx
+                y += dy
+                guard onEarth(x, y), r.pos <= limit else { throw bad("block \(j): a vertex lies off the Earth or past the record") }
+                // The edge touches the closed box [x0 - 1, x0 + size] x [y0 - 1, y0 + size].
+                guard 10 * Swift.max(x1, x) >= x0 - 1, 10 * Swift.min(x1, x) <= x0 + size,
+                      10 * Swift.max(y1, y) >= y0 - 1, 10 * Swift.min(y1, y) <= y0 + size
+                else { throw bad("block \(j): an edge lies outside its cell") }
+                minY = Swift.min(minY, y)
+                maxY = Swift.max(maxY, y)
+                x1 = x
+                y1 = y
+            }
+            guard r.pos - body == n else { throw bad("block \(j): its bit count \(n) is not the \(r.pos - body) its edges take") }
+            guard sixteenth(minY) == lo, sixteenth(maxY) == hi else {
+                throw bad("block \(j): its row span \(lo)...\(hi) is not its vertices' \(sixteenth(minY))...\(sixteenth(maxY))")
+            }
+            lx = x
+            ly = y
+        }
+        guard r.pos <= limit else { throw bad("it runs past its end (byte \(end))") }
+    }
+}
