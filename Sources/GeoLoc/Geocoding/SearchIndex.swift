@@ -143,17 +143,19 @@ final class SearchIndex: @unchecked Sendable {
     /// prominence (trieBest) and e at least the smallest distance of the node's row (and 1). With
     /// `keep` > 0, the floor rises to the `keep`-th best such score of the names found so far.
     ///
-    /// Two edits are found by two walks that each allow one edit over half the query (the
-    /// split): an alignment of at most two edits, cut where it reaches the query's byte h =
-    /// m / 2, has at most one edit before the cut or at most one after it (a transposition across
-    /// the cut counts one on either side, which still leaves one side at most one). The first
-    /// walk goes down the forward trie and drops a branch once no prefix of it can be within one
-    /// edit of the query's first h bytes; the second does the same with the reversed query over
-    /// the reversed trie and the query's last m - h bytes. Each finds its keys at their full
-    /// distance; together they find every key within two edits, the keys of both once. This
-    /// spares the walk the trie's first levels, where every node is within two edits (tens of
-    /// thousands of nodes for one query). One edit, and queries of fewer than 4 bytes, walk the
-    /// forward trie alone.
+    /// Two edits are found by two walks over the two halves of the query (the split). Cut an
+    /// alignment of at most two edits where it first reaches the query's byte h = (m - 1) / 2 + 1:
+    /// with no edit before the cut, the key starts with the query's first h - 1 bytes (also when a
+    /// transposition of bytes h - 1 and h crosses the cut: the alignment reaches byte h - 1 with
+    /// no edit); with one or two before it, at most one is left after it, and the key's end is
+    /// within one edit of the query's last m - h bytes (a transposition across the cut counts one
+    /// more on this side: with one edit before the cut, none is left, so still at most one). The
+    /// first walk goes down the forward trie only below the query's first h - 1 bytes; the second
+    /// down the reversed trie, with the query reversed, only along branches within one edit of
+    /// its last m - h bytes. Each finds its keys at their full distance; together they find every
+    /// key within two edits, the keys of both once. This spares the walk the trie's first
+    /// levels, where every node is within two edits (tens of thousands of nodes for one query).
+    /// One edit, and queries of fewer than 4 bytes, walk the forward trie alone.
     func typoKeys(_ query: UnsafeBufferPointer<UInt8>, maxEdits k: Int, floor: Double = 0, slack: Double = 0,
                   keep: Int = 0) -> [(key: Int, edits: Int)] {
         let l = image.layout
@@ -161,13 +163,15 @@ final class SearchIndex: @unchecked Sendable {
         guard l.nodes > 1, m > 0, m <= 64, k >= 0, k <= 2 else { return [] }
         var state = TypoState(floor: floor, slack: slack, keep: keep)
         if k < 2 || m < 4 || l.rnodes <= 1 {
-            walk(l.trie, l.trieBest, query, k, gate: nil, reversed: false, &state)
+            walk(l.trie, l.trieBest, l.nodes, query, k, gate: (0, k), reversed: false, &state)
         } else {
-            let h = m / 2
-            walk(l.trie, l.trieBest, query, k, gate: h, reversed: false, &state)
+            let h = (m - 1) / 2 + 1
+            walk(l.trie, l.trieBest, l.nodes, query, k, gate: (h - 1, 0), reversed: false, &state)
             state.forward = state.found.count
             let reversedQuery = [UInt8](query.reversed())
-            reversedQuery.withUnsafeBufferPointer { walk(l.rtrie, l.rtrieBest, $0, k, gate: m - h, reversed: true, &state) }
+            reversedQuery.withUnsafeBufferPointer {
+                walk(l.rtrie, l.rtrieBest, l.rnodes, $0, k, gate: (m - h, 1), reversed: true, &state)
+            }
         }
         state.found.sort { $0.key < $1.key }
         return state.found
@@ -197,23 +201,30 @@ final class SearchIndex: @unchecked Sendable {
         }
     }
 
-    /// One walk of a trie (`records`, `bests`) for the keys within `k` edits of `query`; with a
-    /// `gate` h, only down branches with a prefix within one edit of the query's first h bytes.
+    /// One walk of a trie (`records`, `bests`) for the keys within `k` edits of `query`, only
+    /// down branches with a prefix within `gate.edits` edits of the query's first `gate.bytes`
+    /// bytes.
     /// Keys of a `reversed` trie are looked up with their bytes reversed.
-    private func walk(_ records: Int, _ bestsAt: Int, _ query: UnsafeBufferPointer<UInt8>, _ k: Int, gate: Int?,
+    private func walk(_ records: Int, _ bestsAt: Int, _ count: Int, _ query: UnsafeBufferPointer<UInt8>, _ k: Int, gate: (bytes: Int, edits: Int),
                       reversed: Bool, _ state: inout TypoState) {
         let m = query.count
         let w = m + 1
         let maxDepth = m + k
         let cap = UInt8(k + 1)
-        let g = gate ?? 0
+        let g = gate.bytes
+        let ge = UInt8(gate.edits)
         let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: (maxDepth + 2) * w)
         let path = UnsafeMutablePointer<UInt8>.allocate(capacity: maxDepth + 2)
         let key = UnsafeMutablePointer<UInt8>.allocate(capacity: maxDepth + 2)
         let next = UnsafeMutablePointer<Int>.allocate(capacity: maxDepth + 2)
         let end = UnsafeMutablePointer<Int>.allocate(capacity: maxDepth + 2)
         let open = UnsafeMutablePointer<Bool>.allocate(capacity: maxDepth + 2)  // the gate passed
-        defer { rows.deallocate(); path.deallocate(); key.deallocate(); next.deallocate(); end.deallocate(); open.deallocate() }
+        let last = UnsafeMutablePointer<UInt8>.allocate(capacity: maxDepth + 2)  // the last key found
+        var lastCount = -1
+        defer {
+            rows.deallocate(); path.deallocate(); key.deallocate(); next.deallocate(); end.deallocate(); open.deallocate()
+            last.deallocate()
+        }
         rows.initialize(repeating: cap, count: (maxDepth + 2) * w)
         let q = query.baseAddress!
         let nodes = (image.base + records).assumingMemoryBound(to: UInt32.self)
@@ -224,9 +235,10 @@ final class SearchIndex: @unchecked Sendable {
             0.35 + 0.35 * (Double(best) / 255 - 0.21 * Double(Swift.max(e, 1) - 1)) + state.slack
         }
         for i in 0...m { rows[i] = UInt8(Swift.min(i, k + 1)) }
-        open[0] = gate == nil || g <= 1
+        open[0] = g <= gate.edits
         next[0] = first(0)
         end[0] = first(1)
+        guard count > 1, next[0] == 1, end[0] >= 1, end[0] <= count else { return }
         var depth = 0
         while depth >= 0 {
             if next[depth] >= end[depth] {
@@ -239,6 +251,12 @@ final class SearchIndex: @unchecked Sendable {
             let prev = depth * w
             if label == 0 {
                 let dist = Int(rows[prev + m])
+                // A well-formed trie gives its keys in increasing order: a key that does not come
+                // after the last one (a forged trie's) is left out.
+                let p = UnsafePointer(path)
+                if lastCount >= 0 && !SearchImage.ascending(UnsafePointer(last), lastCount, p, depth) { continue }
+                last.update(from: p, count: depth)
+                lastCount = depth
                 if dist <= k && dist > 0 {
                     let s = bound(bests[c], dist) - state.slack
                     if s + state.slack >= state.bar {
@@ -296,18 +314,21 @@ final class SearchIndex: @unchecked Sendable {
             }
             if to < m { rows[row + to + 1] = cap }
             if least > UInt8(k) { continue }
-            // Before the gate opens, a branch whose every cell up to column h is over one edit
-            // can no more bring the query's first h bytes within one.
+            // Before the gate opens, a branch whose every cell up to its column is over its edits
+            // can no more bring the query's first bytes within them.
             var passed = open[depth]
             if !passed {
-                if leastBefore > 1 { continue }
-                passed = rows[row + g] <= 1
+                if leastBefore > ge { continue }
+                passed = rows[row + g] <= ge
             }
             if bound(bests[c], Int(least)) < state.bar { continue }
+            // The children: a range after the node, within the trie (else a leaf, in a forged trie).
+            let f = first(c), e = first(c + 1)
+            guard f > c, f <= e, e <= count else { continue }
             path[depth] = label
             open[d] = passed
-            next[d] = first(c)
-            end[d] = first(c + 1)
+            next[d] = f
+            end[d] = e
             depth = d
         }
     }
