@@ -236,6 +236,28 @@ struct SearchImage: @unchecked Sendable {
         return an < bn
     }
 
+    /// Whether key text `text[a ..< a + an]` comes before `text[b ..< b + bn]` (byte-wise, a
+    /// prefix first; `a` < `b`, both within `size` bytes): the first eight bytes compared as one
+    /// big-endian number when both have eight bytes of text after them, the rest with memcmp.
+    @inline(__always)
+    static func keysAscending(_ text: UnsafePointer<UInt8>, _ size: Int, _ a: Int, _ an: Int, _ b: Int, _ bn: Int) -> Bool {
+        guard b &+ 8 <= size else { return ascending(text + a, an, text + b, bn) }
+        let n = Swift.min(an, bn)
+        let wa = UInt64(bigEndian: UnsafeRawPointer(text + a).loadUnaligned(as: UInt64.self))
+        let wb = UInt64(bigEndian: UnsafeRawPointer(text + b).loadUnaligned(as: UInt64.self))
+        if n < 8 {
+            let mask = ~(UInt64.max >> (8 * n))
+            let ma = wa & mask, mb = wb & mask
+            return ma != mb ? ma < mb : an < bn
+        }
+        if wa != wb { return wa < wb }
+        if n > 8 {
+            let c = memcmp(text + a + 8, text + b + 8, n - 8)
+            if c != 0 { return c < 0 }
+        }
+        return an < bn
+    }
+
     /// Checks the bytes of `mapping` as a search index for a gazetteer of `places` places with
     /// `fingerprint`.
     init(_ mapping: MappedFile, places: Int, fingerprint: UInt64) throws(GeoLocError) {
@@ -302,7 +324,7 @@ struct SearchImage: @unchecked Sendable {
             for j in (b << 5)..<Swift.min(l.keys, (b + 1) << 5) {
                 let n = Int(lengths[j])
                 guard n > 0, start &+ n <= l.keyBytes else { throw bad("key \(j) is empty or past the key text") }
-                if j > 0 && !SearchImage.ascending(text + previous, p, text + start, n) {
+                if j > 0 && !SearchImage.keysAscending(text, l.keyBytes, previous, p, start, n) {
                     throw bad("key \(j) is not after key \(j - 1)")
                 }
                 previous = start
