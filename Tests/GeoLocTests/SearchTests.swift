@@ -1,4 +1,5 @@
 @testable @_spi(Testing) import GeoLoc
+import Foundation
 import XCTest
 
 /// Finding places by name (PlaceSearch) on the shipped gazetteer and its index, the folding, the
@@ -90,7 +91,7 @@ final class SearchTests: XCTestCase {
         try s.save(to: path)
         let t = try PlaceSearch(gazetteer: s.gazetteer, indexPath: path)
         XCTAssertEqual(try t.search("Sprignfield"), try s.search("Sprignfield"))
-        XCTAssertLessThanOrEqual(t.indexBytes, 30 << 20)
+        XCTAssertLessThanOrEqual(t.indexBytes, 30_000_000)
         // A small gazetteer: the shipped index does not fit it.
         var b = PlaceSetBuilder(attributeNames: ["country_code", "population"])
         try b.append(Coordinate(latitude: 47.37, longitude: 8.54), id: "1", name: "Zürich", attributes: ["CH", "400000"])
@@ -101,6 +102,38 @@ final class SearchTests: XCTestCase {
         let own = try PlaceSearch(gazetteer: g)
         XCTAssertEqual(try own.search("zurich, ch").first?.index, 0)
         XCTAssertEqual(try own.search("Zurihc").first?.match, .typo)
+    }
+
+    /// A resealed index whose keys are out of order is refused (a binary search over them would
+    /// miss names the file holds); an index of format version 1 is refused as unsupported.
+    func testForgedKeysOutOfOrder() throws {
+        var b = PlaceSetBuilder(attributeNames: ["country_code", "population"])
+        try b.append(Coordinate(latitude: 39.8, longitude: -89.6), id: "1", name: "Springfield", attributes: ["US", "114394"])
+        try b.append(Coordinate(latitude: 47.37, longitude: 8.54), id: "2", name: "Zürich", attributes: ["CH", "341730"])
+        try b.append(Coordinate(latitude: 50.45, longitude: 30.52), id: "3", name: "Kyiv", attributes: ["UA", "2952301"])
+        let g = try Gazetteer(places: b.build())
+        let path = "/tmp/geoloc-search-forged-\(getpid()).search"
+        defer { unlink(path) }
+        try PlaceSearch(gazetteer: g).save(to: path)
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let keys = Array("kyivspringfield".utf8)
+        let at = try XCTUnwrap((128..<(original.count - keys.count)).first { original[$0..<($0 + keys.count)].elementsEqual(keys) })
+        func open(_ bytes: [UInt8]) throws -> PlaceSearch {
+            var forged = bytes
+            forged.withUnsafeMutableBytes { PlaceSearch.resealIndex($0) }
+            try writeFileAtomically(path, forged.withUnsafeBytes { UnsafeRawBufferPointer($0) })
+            return try PlaceSearch(gazetteer: g, indexPath: path)
+        }
+        XCTAssertEqual(try open(original).search("Kyiv").first?.index, 2)
+        var forged = original
+        forged.replaceSubrange(at..<(at + 4), with: Array("zzzz".utf8))  // the first key now sorts after the second
+        XCTAssertThrowsError(try open(forged)) { e in
+            XCTAssertEqual((e as? GeoLocError)?.code, .parse)
+            XCTAssertTrue("\(e)".contains("not after"), "\(e)")
+        }
+        var old = original
+        old[8] = 1
+        XCTAssertThrowsError(try open(old)) { e in XCTAssertEqual((e as? GeoLocError)?.code, .unsupported) }
     }
 
     /// The reference set: each group at its goal.

@@ -136,6 +136,62 @@ def test_save_open(search, tmp_path):
     g.close()
 
 
+MASK = (1 << 64) - 1
+
+
+def _step(lane: int, word: int) -> int:
+    x = ((lane ^ word) * 0x9FB21C651E98DF25) & MASK
+    return x ^ (x >> 32)
+
+
+def reseal(b: bytearray) -> bytes:
+    """A fresh checksum (every data file's: Core/MappedFile.swift), as a forger would write."""
+    n = len(b)
+    lanes = [0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0, 0x082EFA98EC4E6C89]
+    words = [0 if i == 120 else int.from_bytes(b[i:i + 8], "little") for i in range(0, n - n % 8, 8)]
+    full = (n // 32) * 4
+    for k, w in enumerate(words[:full]):
+        lanes[k % 4] = _step(lanes[k % 4], w)
+    for k, w in enumerate(words[full:]):
+        lanes[k] = _step(lanes[k], w)
+    if n % 8:
+        lanes[3] = _step(lanes[3], int.from_bytes(b[n - n % 8:], "little"))
+    h = _step(n, lanes[0])
+    for lane in lanes[1:]:
+        h = _step(h, lane)
+    b[120:128] = _step(h, 0x5851F42D4C957F2D).to_bytes(8, "little")
+    return bytes(b)
+
+
+def test_forged_keys_out_of_order(tmp_path):
+    """A resealed index whose keys are out of order is refused (a binary search over them would
+    miss names the file holds); an index of format version 1 is refused as unsupported."""
+    towns = tmp_path / "towns.csv"
+    towns.write_text("id,name,lat,lon,country_code,admin1_code,admin1_name,population\n"
+                     "1,Springfield,39.8,-89.6,US,IL,Illinois,114394\n2,Zürich,47.37,8.54,CH,ZH,Zurich,341730\n"
+                     "3,Kyiv,50.45,30.52,UA,12,Kyiv City,2952301\n", encoding="utf-8")
+    g = geoloc.Gazetteer.open(towns)
+    path = tmp_path / "towns.search"
+    with PlaceSearch.build(g) as s:
+        s.save(path)
+    data = bytearray(path.read_bytes())
+    at = data.find(b"kyivspringfield")
+    assert at > 0
+    with PlaceSearch.open(g, path) as s:
+        assert s.search("Kyiv")[0].geonames_id == 3
+    forged = bytearray(data)
+    forged[at:at + 4] = b"zzzz"  # the first key now sorts after the second
+    path.write_bytes(reseal(forged))
+    with pytest.raises(geoloc.ParseError, match="not after"):
+        PlaceSearch.open(g, path)
+    old = bytearray(data)
+    old[8:12] = (1).to_bytes(4, "little")
+    path.write_bytes(reseal(old))
+    with pytest.raises(geoloc.UnsupportedError, match="version 1"):
+        PlaceSearch.open(g, path)
+    g.close()
+
+
 def test_reference_set(search):
     table = rows()
     assert len(table) >= 3000

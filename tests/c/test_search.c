@@ -2,7 +2,8 @@
  * test_search.c -- the C door's tests of finding places by name (geoloc_search_*) on the shipped
  * gazetteer and its index: the reference set tests/golden/search.tsv (each group at its goal),
  * the examples of the header, biases, the threshold, the batch form, saving and reopening,
- * forged and foreign index files, and every class of bad argument.
+ * forged (resealed: keys out of order, an old version) and foreign index files, and every
+ * class of bad argument.
  *
  *   usage: test_search GOLDEN_DIR
  *
@@ -341,6 +342,105 @@ static void test_files(void)
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * Forged indexes: edited, then resealed with a fresh checksum as another program could
+ * ------------------------------------------------------------------------------------------- */
+
+static uint64_t forge_step(uint64_t lane, uint64_t word)
+{
+    uint64_t x = (lane ^ word) * 0x9FB21C651E98DF25ull;
+    return x ^ (x >> 32);
+}
+
+static uint64_t forge_u64(const unsigned char *b, size_t at)
+{
+    uint64_t v = 0;
+    for (int k = 7; k >= 0; k--) v = v << 8 | b[at + (size_t)k];
+    return v;
+}
+
+/* Every data file's checksum (Core/MappedFile.swift): four lanes over the little-endian 8-byte
+ * words (bytes 120..127 read as 0), the tail in the fourth, folded with the length. */
+static void forge_reseal(unsigned char *b, size_t n)
+{
+    uint64_t lanes[4] = {0x243F6A8885A308D3ull, 0x13198A2E03707344ull, 0xA4093822299F31D0ull, 0x082EFA98EC4E6C89ull};
+    size_t i = 0;
+#define WORD(at) ((at) == 120 ? 0 : forge_u64(b, (at)))
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 4; k++) lanes[k] = forge_step(lanes[k], WORD(i + 8 * (size_t)k));
+    for (int lane = 0; i + 8 <= n; i += 8, lane++) lanes[lane] = forge_step(lanes[lane], WORD(i));
+#undef WORD
+    if (i < n) {
+        uint64_t w = 0;
+        for (size_t k = 0; i + k < n; k++) w |= (uint64_t)b[i + k] << (8 * k);
+        lanes[3] = forge_step(lanes[3], w);
+    }
+    uint64_t h = forge_step((uint64_t)n, lanes[0]);
+    for (int k = 1; k < 4; k++) h = forge_step(h, lanes[k]);
+    h = forge_step(h, 0x5851F42D4C957F2Dull);
+    for (int k = 0; k < 8; k++) b[120 + k] = (unsigned char)(h >> (8 * k));
+}
+
+/* Writes `b` resealed to `path` and opens it as an index of `g`. */
+static geoloc_status forge_open(geoloc_gazetteer *g, const char *path, unsigned char *b, size_t n)
+{
+    forge_reseal(b, n);
+    FILE *f = fopen(path, "wb");
+    if (!f) return GEOLOC_E_INTERNAL;
+    fwrite(b, 1, n, f);
+    fclose(f);
+    geoloc_search *s = NULL;
+    geoloc_status st = geoloc_search_open(g, path, &s);
+    geoloc_search_destroy(s);
+    return st;
+}
+
+/* Keys out of order are refused (a binary search over them would miss names the file holds);
+ * so is an index of format version 1 (as unsupported: rebuild it). */
+static void test_forged_keys_out_of_order(void)
+{
+    char csv[] = "/tmp/geoloc_search_forged_XXXXXX";
+    int fd = mkstemp(csv);
+    CHECK(fd >= 0);
+    const char *text = "id,name,lat,lon,country_code,admin1_code,admin1_name,population\n"
+                       "1,Springfield,39.8,-89.6,US,IL,Illinois,114394\n2,Zürich,47.37,8.54,CH,ZH,Zurich,341730\n"
+                       "3,Kyiv,50.45,30.52,UA,12,Kyiv City,2952301\n";
+    CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+    geoloc_gazetteer *g = NULL;
+    CHECK_OK(geoloc_gazetteer_open(csv, &g));
+    char idx[] = "/tmp/geoloc_search_forged_idx_XXXXXX";
+    fd = mkstemp(idx);
+    close(fd);
+    geoloc_search *s = NULL;
+    CHECK_OK(geoloc_search_open(g, NULL, &s));
+    CHECK_OK(geoloc_search_save(s, idx));
+    geoloc_search_destroy(s);
+    unsigned char *b = malloc(1 << 20);
+    FILE *f = fopen(idx, "rb");
+    size_t n = f && b ? fread(b, 1, 1 << 20, f) : 0;
+    if (f) fclose(f);
+    CHECK(n > 128 && n < (1 << 20));
+    const char *keys = "kyivspringfield";
+    size_t at = 0;
+    for (size_t i = 128; i + strlen(keys) <= n && !at; i++)
+        if (memcmp(b + i, keys, strlen(keys)) == 0) at = i;
+    CHECK(at > 0);
+    if (at) {
+        CHECK_OK(forge_open(g, idx, b, n));
+        memcpy(b + at, "zzzz", 4); /* the first key now sorts after the second */
+        CHECK_ERR(GEOLOC_E_PARSE, forge_open(g, idx, b, n));
+        CHECK(strstr(geoloc_last_error(), "not after") != NULL);
+        memcpy(b + at, "kyiv", 4);
+        b[8] = 1; /* format version 1 */
+        CHECK_ERR(GEOLOC_E_UNSUPPORTED, forge_open(g, idx, b, n));
+    }
+    free(b);
+    geoloc_gazetteer_destroy(g);
+    unlink(idx);
+    unlink(csv);
+}
+
+/* ---------------------------------------------------------------------------------------------
  * Bad arguments
  * ------------------------------------------------------------------------------------------- */
 
@@ -428,6 +528,7 @@ int main(int argc, char **argv)
     test_many();
     test_bad_arguments();
     test_files();
+    test_forged_keys_out_of_order();
     test_reference(dir);
     geoloc_search_destroy(search);
     return check_summary("test_search");

@@ -148,7 +148,7 @@ enum SearchBuild {
         }
         // Keys and postings.
         var keyText: [UInt8] = []
-        var keyEnds: [UInt32] = []
+        var keyLengths: [UInt8] = []
         var postStarts: [UInt32] = [0]
         var postings: [UInt32] = []
         var keyRanges: [(Int, Int)] = []  // into keyText
@@ -179,13 +179,13 @@ enum SearchBuild {
                 let s = keyText.count
                 keyText.append(contentsOf: t[Int(e.start)..<Int(e.start + e.length)])
                 keyRanges.append((s, keyText.count))
-                keyEnds.append(UInt32(keyText.count))
+                keyLengths.append(UInt8(e.length))
                 postings.append(contentsOf: group)
                 postStarts.append(UInt32(postings.count))
                 k = m
             }
         }
-        let keys = keyEnds.count
+        let keys = keyLengths.count
         var blockBest = [UInt32](repeating: 0, count: (keys + SearchFile.blockSize - 1) / SearchFile.blockSize)
         for j in 0..<keys {
             let b = prominence(postings[Int(postStarts[j])])
@@ -205,13 +205,8 @@ enum SearchBuild {
                 }
             }
         }
-        let (trieFirst, trieLabel, trieKey) = keyText.withUnsafeBufferPointer { t in
-            trie(domain.map { UnsafeBufferPointer(rebasing: t[keyRanges[$0].0..<keyRanges[$0].1]) })
-        }
-        // Each node's best typo prominence: its keys' best, a key's from its best place.
-        var trieBest = [UInt8](repeating: 0, count: trieLabel.count)
-        for node in 1..<Swift.max(trieLabel.count, 1) where trieLabel[node] == 0 {
-            let j = domain[Int(trieKey[node])]
+        // Each key's best typo prominence: from its best place.
+        func typoBest(_ j: Int) -> UInt8 {
             var best = 0.0
             for e in Int(postStarts[j])..<Int(postStarts[j + 1]) {
                 let v = postings[e]
@@ -219,14 +214,38 @@ enum SearchBuild {
                 if v >> 28 != 0 { p -= 2.0 / 7 }
                 best = Swift.max(best, p)
             }
-            trieBest[node] = UInt8(Swift.min(255, Swift.max(0, (best * 255).rounded(.up))))
+            return UInt8(Swift.min(255, Swift.max(0, (best * 255).rounded(.up))))
         }
-        if trieLabel.count > 1 {
-            for node in stride(from: trieLabel.count - 1, through: 0, by: -1) {
-                for c in Int(trieFirst[node])..<Int(trieFirst[node + 1]) where trieBest[c] > trieBest[node] {
-                    trieBest[node] = trieBest[c]
+        // The trie of `keys` (sorted; `of` gives each one's key number) as records (first child |
+        // label << 24) and each node's best.
+        func packedTrie(_ keys: [UnsafeBufferPointer<UInt8>], _ of: [Int]) throws(GeoLocError) -> ([UInt32], [UInt8]) {
+            let (first, label, trieKey) = trie(keys)
+            guard label.count < SearchFile.maxNodes else {
+                throw GeoLocError(.countTooLarge, "the typo trie would have \(label.count) nodes")
+            }
+            var best = [UInt8](repeating: 0, count: label.count)
+            for node in 1..<Swift.max(label.count, 1) where label[node] == 0 {
+                best[node] = typoBest(of[Int(trieKey[node])])
+            }
+            if label.count > 1 {
+                for node in stride(from: label.count - 1, through: 0, by: -1) {
+                    for c in Int(first[node])..<Int(first[node + 1]) where best[c] > best[node] {
+                        best[node] = best[c]
+                    }
                 }
             }
+            var records = [UInt32](repeating: 0, count: first.count)
+            for i in 0..<first.count { records[i] = first[i] | (i < label.count ? UInt32(label[i]) << 24 : 0) }
+            return (records, best)
+        }
+        let domainKeys: [[UInt8]] = domain.map { Array(keyText[keyRanges[$0].0..<keyRanges[$0].1]) }
+        var reversedKeys: [([UInt8], Int)] = domainKeys.enumerated().map { (Array($0.element.reversed()), domain[$0.offset]) }
+        reversedKeys.sort { a, b in
+            a.0.withUnsafeBufferPointer { x in b.0.withUnsafeBufferPointer { y in SearchIndex.compare(x, y) < 0 } }
+        }
+        let (trieRecords, trieBest) = try withBuffers(domainKeys) { keys throws(GeoLocError) in try packedTrie(keys, domain) }
+        let (rtrieRecords, rtrieBest) = try withBuffers(reversedKeys.map { $0.0 }) { keys throws(GeoLocError) in
+            try packedTrie(keys, reversedKeys.map { $0.1 })
         }
 
         // Qualifier names of regions and countries.
@@ -307,7 +326,8 @@ enum SearchBuild {
         l.keys = keys
         l.postings = postings.count
         l.keyBytes = keyText.count
-        l.nodes = trieLabel.count
+        l.nodes = trieBest.count
+        l.rnodes = rtrieBest.count
         l.regions = regionCountry.count
         l.countries = countryCodes.count
         l.aliases = aliasTarget.count
@@ -330,14 +350,38 @@ enum SearchBuild {
         put(UInt32(0x0102_0304), 12)
         put(UInt32(SearchFile.headerSize), 16)
         put(UInt32(0), 20)
-        for (k, v) in [l.places, l.keys, l.postings, l.keyBytes, l.nodes, l.regions, l.countries, l.aliases, l.aliasBytes].enumerated() {
-            put(UInt64(v), 24 + 8 * k)
+        for (at, v) in [(24, l.places), (32, l.keys), (40, l.postings), (48, l.keyBytes), (56, l.nodes), (72, l.rnodes),
+                        (80, l.aliases), (88, l.aliasBytes)] {
+            put(UInt64(v), at)
         }
+        put(UInt32(l.regions), 64)
+        put(UInt32(l.countries), 68)
         put(fingerprint(places), 96)
         put(UInt64(l.size), 104)
         put(SearchFile.foldFingerprint, 112)
-        array(keyEnds, l.keyEnds)
-        array(postStarts, l.postStarts)
+        // Key lengths and posting starts by blocks of 32 keys: a base per block, then small numbers.
+        var keyBase: [UInt32] = []
+        var postBase: [UInt32] = []
+        var postOffset = [UInt16](repeating: 0, count: keys)
+        var at = 0
+        for j in 0..<keys {
+            if j % SearchFile.blockSize == 0 {
+                keyBase.append(UInt32(at))
+                postBase.append(postStarts[j])
+            }
+            let offset = postStarts[j] - postBase[j / SearchFile.blockSize]
+            guard offset <= UInt32(UInt16.max) else {
+                throw GeoLocError(.countTooLarge, "32 keys with more than 65,535 places between them")
+            }
+            postOffset[j] = UInt16(offset)
+            at += Int(keyLengths[j])
+        }
+        keyBase.append(UInt32(at))
+        postBase.append(UInt32(postings.count))
+        array(keyBase, l.keyBase)
+        array(keyLengths, l.keyLength)
+        array(postBase, l.postBase)
+        array(postOffset, l.postOffset)
         array(postings, l.postingsAt)
         array(blockBest, l.blockBest)
         array(population, l.placePop)
@@ -346,9 +390,10 @@ enum SearchBuild {
         array(regionCountry, l.regionCountry)
         let codeBytes: [UInt8] = countryCodes.flatMap { Array($0.utf8) }
         array(codeBytes, l.countryCodes)
-        array(trieFirst, l.trieFirst)
-        array(trieLabel, l.trieLabel)
+        array(trieRecords, l.trie)
         array(trieBest, l.trieBest)
+        array(rtrieRecords, l.rtrie)
+        array(rtrieBest, l.rtrieBest)
         array(aliasEnds, l.aliasEnds)
         array(aliasTarget, l.aliasTarget)
         array(aliasByTarget, l.aliasByTarget)
@@ -357,6 +402,26 @@ enum SearchBuild {
         let sum = DataFileChecksum.of(UnsafeRawBufferPointer(start: file, count: l.size))
         put(sum, SearchFile.checksumOffset)
         return try MappedFile(copying: UnsafeRawBufferPointer(start: file, count: l.size))
+    }
+
+    /// `body` over buffers of `arrays`' bytes.
+    private static func withBuffers<R>(
+        _ arrays: [[UInt8]], _ body: ([UnsafeBufferPointer<UInt8>]) throws(GeoLocError) -> R
+    ) throws(GeoLocError) -> R {
+        var flat: [UInt8] = []
+        var ranges: [(Int, Int)] = []
+        for a in arrays {
+            ranges.append((flat.count, flat.count + a.count))
+            flat.append(contentsOf: a)
+        }
+        let result: Result<R, GeoLocError> = flat.withUnsafeBufferPointer { t in
+            do throws(GeoLocError) {
+                return .success(try body(ranges.map { UnsafeBufferPointer(rebasing: t[$0.0..<$0.1]) }))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     /// The trie of sorted, distinct keys in breadth-first order: node 0 the root; a node's

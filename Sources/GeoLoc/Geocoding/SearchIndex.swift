@@ -134,42 +134,111 @@ final class SearchIndex: @unchecked Sendable {
 
     // MARK: - Typing errors
 
-    /// The keys of the typo trie within `maxEdits` (at most 2) edits of `query` (insertions,
+    /// The keys of the typo tries within `maxEdits` (at most 2) edits of `query` (insertions,
     /// deletions, substitutions and transpositions of adjacent bytes: the optimal string
-    /// alignment distance), with their distances; `query` at most 64 bytes.
+    /// alignment distance), with their distances, by key number; `query` at most 64 bytes.
     ///
     /// Subtrees that cannot hold a name scoring `floor` or more are skipped: a subtree's best
     /// typo score is 0.35 + 0.35 (pbest - 0.21 (e - 1)) + `slack`, with pbest its best
     /// prominence (trieBest) and e at least the smallest distance of the node's row (and 1). With
     /// `keep` > 0, the floor rises to the `keep`-th best such score of the names found so far.
+    ///
+    /// Two edits are found by two walks over the two halves of the query (the split). Cut an
+    /// alignment of at most two edits where it first reaches the query's byte h = (m - 1) / 2 + 1:
+    /// with no edit before the cut, the key starts with the query's first h - 1 bytes (also when a
+    /// transposition of bytes h - 1 and h crosses the cut: the alignment reaches byte h - 1 with
+    /// no edit); with one or two before it, at most one is left after it, and the key's end is
+    /// within one edit of the query's last m - h bytes (a transposition across the cut counts one
+    /// more on this side: with one edit before the cut, none is left, so still at most one). The
+    /// first walk goes down the forward trie only below the query's first h - 1 bytes; the second
+    /// down the reversed trie, with the query reversed, only along branches within one edit of
+    /// its last m - h bytes. Each finds its keys at their full distance; together they find every
+    /// key within two edits, the keys of both once. This spares the walk the trie's first
+    /// levels, where every node is within two edits (tens of thousands of nodes for one query).
+    /// One edit, and queries of fewer than 4 bytes, walk the forward trie alone.
     func typoKeys(_ query: UnsafeBufferPointer<UInt8>, maxEdits k: Int, floor: Double = 0, slack: Double = 0,
                   keep: Int = 0) -> [(key: Int, edits: Int)] {
         let l = image.layout
         let m = query.count
         guard l.nodes > 1, m > 0, m <= 64, k >= 0, k <= 2 else { return [] }
+        var state = TypoState(floor: floor, slack: slack, keep: keep)
+        if k < 2 || m < 4 || l.rnodes <= 1 {
+            walk(l.trie, l.trieBest, l.nodes, query, k, gate: (0, k), reversed: false, &state)
+        } else {
+            let h = (m - 1) / 2 + 1
+            walk(l.trie, l.trieBest, l.nodes, query, k, gate: (h - 1, 0), reversed: false, &state)
+            state.forward = state.found.count
+            let reversedQuery = [UInt8](query.reversed())
+            reversedQuery.withUnsafeBufferPointer {
+                walk(l.rtrie, l.rtrieBest, l.rnodes, $0, k, gate: (m - h, 1), reversed: true, &state)
+            }
+        }
+        state.found.sort { $0.key < $1.key }
+        return state.found
+    }
+
+    /// What the walks of one typo search share: the keys found and the rising floor.
+    struct TypoState {
+        var found: [(key: Int, edits: Int)] = []
+        var forward = 0  // found[..<forward], by the forward walk, in key order
+        var top: [Double] = []  // the best `keep` scores found, descending
+        var bar: Double
+        let floor: Double, slack: Double, keep: Int
+        func foundForward(_ j: Int) -> Bool {
+            var lo = 0
+            var hi = forward
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if found[mid].key < j { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < forward && found[lo].key == j
+        }
+        init(floor: Double, slack: Double, keep: Int) {
+            self.floor = floor
+            self.slack = slack
+            self.keep = keep
+            bar = floor
+        }
+    }
+
+    /// One walk of a trie (`records`, `bests`) for the keys within `k` edits of `query`, only
+    /// down branches with a prefix within `gate.edits` edits of the query's first `gate.bytes`
+    /// bytes.
+    /// Keys of a `reversed` trie are looked up with their bytes reversed.
+    private func walk(_ records: Int, _ bestsAt: Int, _ count: Int, _ query: UnsafeBufferPointer<UInt8>, _ k: Int, gate: (bytes: Int, edits: Int),
+                      reversed: Bool, _ state: inout TypoState) {
+        let m = query.count
         let w = m + 1
         let maxDepth = m + k
         let cap = UInt8(k + 1)
-        var out: [(key: Int, edits: Int)] = []
+        let g = gate.bytes
+        let ge = UInt8(gate.edits)
         let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: (maxDepth + 2) * w)
         let path = UnsafeMutablePointer<UInt8>.allocate(capacity: maxDepth + 2)
+        let key = UnsafeMutablePointer<UInt8>.allocate(capacity: maxDepth + 2)
         let next = UnsafeMutablePointer<Int>.allocate(capacity: maxDepth + 2)
         let end = UnsafeMutablePointer<Int>.allocate(capacity: maxDepth + 2)
-        defer { rows.deallocate(); path.deallocate(); next.deallocate(); end.deallocate() }
+        let open = UnsafeMutablePointer<Bool>.allocate(capacity: maxDepth + 2)  // the gate passed
+        let last = UnsafeMutablePointer<UInt8>.allocate(capacity: maxDepth + 2)  // the last key found
+        var lastCount = -1
+        defer {
+            rows.deallocate(); path.deallocate(); key.deallocate(); next.deallocate(); end.deallocate(); open.deallocate()
+            last.deallocate()
+        }
         rows.initialize(repeating: cap, count: (maxDepth + 2) * w)
         let q = query.baseAddress!
-        let first = (image.base + l.trieFirst).assumingMemoryBound(to: UInt32.self)
-        let labels = (image.base + l.trieLabel).assumingMemoryBound(to: UInt8.self)
-        let bests = (image.base + l.trieBest).assumingMemoryBound(to: UInt8.self)
+        let nodes = (image.base + records).assumingMemoryBound(to: UInt32.self)
+        let bests = (image.base + bestsAt).assumingMemoryBound(to: UInt8.self)
+        @inline(__always) func first(_ i: Int) -> Int { Int(UInt32(littleEndian: nodes[i]) & 0xFF_FFFF) }
         // The bound of a subtree: its best prominence and the fewest edits it can have.
-        var top: [Double] = []  // the best `keep` scores found, descending
-        var bar = floor
         @inline(__always) func bound(_ best: UInt8, _ e: Int) -> Double {
-            0.35 + 0.35 * (Double(best) / 255 - 0.21 * Double(Swift.max(e, 1) - 1)) + slack
+            0.35 + 0.35 * (Double(best) / 255 - 0.21 * Double(Swift.max(e, 1) - 1)) + state.slack
         }
         for i in 0...m { rows[i] = UInt8(Swift.min(i, k + 1)) }
-        next[0] = Int(UInt32(littleEndian: first[0]))
-        end[0] = Int(UInt32(littleEndian: first[1]))
+        open[0] = g <= gate.edits
+        next[0] = first(0)
+        end[0] = first(1)
+        guard count > 1, next[0] == 1, end[0] >= 1, end[0] <= count else { return }
         var depth = 0
         while depth >= 0 {
             if next[depth] >= end[depth] {
@@ -178,20 +247,38 @@ final class SearchIndex: @unchecked Sendable {
             }
             let c = next[depth]
             next[depth] = c + 1
-            let label = labels[c]
+            let label = UInt8(truncatingIfNeeded: UInt32(littleEndian: nodes[c]) >> 24)
             let prev = depth * w
             if label == 0 {
                 let dist = Int(rows[prev + m])
+                // A well-formed trie gives its keys in increasing order: a key that does not come
+                // after the last one (a forged trie's) is left out.
+                let p = UnsafePointer(path)
+                if lastCount >= 0 && !SearchImage.ascending(UnsafePointer(last), lastCount, p, depth) { continue }
+                last.update(from: p, count: depth)
+                lastCount = depth
                 if dist <= k && dist > 0 {
-                    let s = bound(bests[c], dist) - slack
-                    if s + slack >= bar, let j = exact(UnsafeBufferPointer(start: path, count: depth)) {
-                        out.append((j, dist))
-                        if keep > 0 {
-                            var at = top.count
-                            while at > 0 && top[at - 1] < s { at -= 1 }
-                            top.insert(s, at: at)
-                            if top.count > keep { top.removeLast() }
-                            if top.count == keep { bar = Swift.max(floor, top[keep - 1] + slack) }
+                    let s = bound(bests[c], dist) - state.slack
+                    if s + state.slack >= state.bar {
+                        var j: Int?
+                        if reversed {
+                            for i in 0..<depth { key[i] = path[depth - 1 - i] }
+                            j = exact(UnsafeBufferPointer(start: key, count: depth))
+                        } else {
+                            j = exact(UnsafeBufferPointer(start: path, count: depth))
+                        }
+                        // A key the other walk found already is not counted twice.
+                        if let j, !(reversed && state.foundForward(j)) {
+                            state.found.append((j, dist))
+                            if state.keep > 0 {
+                                var at = state.top.count
+                                while at > 0 && state.top[at - 1] < s { at -= 1 }
+                                state.top.insert(s, at: at)
+                                if state.top.count > state.keep { state.top.removeLast() }
+                                if state.top.count == state.keep {
+                                    state.bar = Swift.max(state.floor, state.top[state.keep - 1] + state.slack)
+                                }
+                            }
                         }
                     }
                 }
@@ -205,6 +292,7 @@ final class SearchIndex: @unchecked Sendable {
             rows[row] = UInt8(Swift.min(d, k + 1))
             if from > 1 { rows[row + from - 1] = cap }
             var least = rows[row]
+            var leastBefore = rows[row]  // over the columns up to the gate
             if from <= to {
                 let before = depth >= 1 ? path[depth - 1] : 0
                 for i in from...to {
@@ -221,17 +309,28 @@ final class SearchIndex: @unchecked Sendable {
                     if v > cap { v = cap }
                     rows[row + i] = v
                     if v < least { least = v }
+                    if i <= g && v < leastBefore { leastBefore = v }
                 }
             }
             if to < m { rows[row + to + 1] = cap }
             if least > UInt8(k) { continue }
-            if bound(bests[c], Int(least)) < bar { continue }
+            // Before the gate opens, a branch whose every cell up to its column is over its edits
+            // can no more bring the query's first bytes within them.
+            var passed = open[depth]
+            if !passed {
+                if leastBefore > ge { continue }
+                passed = rows[row + g] <= ge
+            }
+            if bound(bests[c], Int(least)) < state.bar { continue }
+            // The children: a range after the node, within the trie (else a leaf, in a forged trie).
+            let f = first(c), e = first(c + 1)
+            guard f > c, f <= e, e <= count else { continue }
             path[depth] = label
-            next[d] = Int(UInt32(littleEndian: first[c]))
-            end[d] = Int(UInt32(littleEndian: first[c + 1]))
+            open[d] = passed
+            next[d] = f
+            end[d] = e
             depth = d
         }
-        return out
     }
 }
 
