@@ -1,6 +1,7 @@
 // What every fuzz target shares: the checks of the C door's promises that hold for any input
 // (a failure has a message; text out is NUL-terminated with *needed = strlen + 1; coordinates
-// come back in range), and C string helpers. Linked into each target by tests/fuzz/run.
+// come back in range), C string helpers, and reading the data file a target edits. Linked into
+// each target by tests/fuzz/run.
 import CGeoLoc
 
 #if canImport(Glibc)
@@ -103,4 +104,19 @@ func exercise(_ places: OpaquePointer, attribute: [CChar]) {
                                         GEOLOC_UNIT_METERS, .infinity, &matches, matches.count, &n))
     geoloc_places_destroy(places)
     precondition(geoloc_places_count(places, &count) == GEOLOC_E_INVALID_ARGUMENT, "use after destroy not caught")
+}
+
+/// The bytes of the file at `path`; empty when it cannot be read (a target then fuzzes only the
+/// bytes it is given).
+func readFile(_ path: String) -> [UInt8] {
+    guard let f = fopen(path, "rb") else { return [] }
+    defer { fclose(f) }
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, f)
+        if n <= 0 { break }
+        out.append(contentsOf: chunk[0..<n])
+    }
+    return out
 }

@@ -87,18 +87,6 @@ private let placeFileTemplate: [[UInt8]] = {
     return files
 }()
 
-private func readFile(_ path: String) -> [UInt8] {
-    guard let f = fopen(path, "rb") else { return [] }
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, f)
-        if n <= 0 { break }
-        out.append(contentsOf: chunk[0..<n])
-    }
-    return out
-}
 
 /// Writes `bytes` as a file and opens it: a failure must come with a message; a set must read
 /// back (every text under the buffer contract: no NUL inside, valid UTF-8) and answer queries as

@@ -14,7 +14,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     fuzzIndex(bytes)
-    if bytes.count >= 3 {
+    if bytes.count >= 3, !indexTemplate.isEmpty {
         var file = indexTemplate
         var k = 1
         while k + 2 < bytes.count {
@@ -91,15 +91,3 @@ private func fuzzIndex(_ bytes: [UInt8]) -> geoloc_status {
     return st
 }
 
-private func readFile(_ path: String) -> [UInt8] {
-    let f = fopen(path, "rb")!
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, f)
-        if n <= 0 { break }
-        out.append(contentsOf: chunk[0..<n])
-    }
-    return out
-}

@@ -37,16 +37,7 @@ private let shipped: [UInt8] = {
     var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
     parts.removeLast(4)  // tests/fuzz/targets/time_rules.swift
     let path = parts.joined(separator: "/") + "/data/time/zoneinfo.rules"
-    guard let f = fopen(path, "rb") else { return [] }
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, f)
-        if n <= 0 { break }
-        out.append(contentsOf: chunk[0..<n])
-    }
-    return out
+    return readFile(path)
 }()
 
 /// Opens rules-file bytes: a refusal has a message; a database answers for every zone.

@@ -52,18 +52,6 @@ private let template: [UInt8] = {
 
 private let mapPath: String = "/tmp/geoloc-fuzz-\(getpid()).zones"
 
-private func readFile(_ path: String) -> [UInt8] {
-    guard let f = fopen(path, "rb") else { return [] }
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, f)
-        if n <= 0 { break }
-        out.append(contentsOf: chunk[0..<n])
-    }
-    return out
-}
 
 /// Points over the small map's cells (lat 40.9 ... 44.2, lon 3 ... 8), and a few elsewhere.
 private let points: [(Double, Double)] = {
