@@ -437,7 +437,7 @@ public func geoloc_search_text(
         guard field.rawValue <= 5 else { throw GeoLocError(.invalidArgument, "field \(field.rawValue) is not a known value") }
         let text: String
         if field.rawValue == 5 {
-            text = String(decoding: s.keyBytes(r.name_key), as: UTF8.self)
+            text = try s.keyText(r.name_key)
         } else {
             text = s.placeText(r.index, field: Int(field.rawValue))
         }

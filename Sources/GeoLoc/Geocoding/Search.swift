@@ -119,9 +119,18 @@ public final class PlaceSearch: @unchecked Sendable {
             matchedAlternate: h.alternate)
     }
 
-    /// The folded name of key `key` of the index (what ``SearchHit/key`` numbers).
+    /// The folded name of key `key` (what ``SearchHit/key`` numbers) as text for the C door: `.parse` for a key that is not UTF-8
+    /// text without NUL, which only a forged index holds (the generator writes none; opening
+    /// checks the keys' order, and their bytes are checked here, where they become text).
     @_spi(CABI)
-    public func keyBytes(_ key: Int) -> UnsafeBufferPointer<UInt8> { index.image.key(key) }
+    public func keyText(_ key: Int) throws(GeoLocError) -> String {
+        let bytes = index.image.key(key)
+        guard let p = bytes.baseAddress, !bytes.isEmpty else { return "" }
+        guard !bytes.contains(0), isValidUTF8(p, 0, bytes.count) else {
+            throw GeoLocError(.parse, "corrupted search index: key \(key) is not UTF-8 text")
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }
 
 /// How a candidate's name matched the query.
