@@ -241,7 +241,7 @@ def test_geojson_max_records_bounds_memory(from_file, tmp_path):
                       for i in range(n))
     path.write_text('{"type":"Feature","properties":{},"geometry":{"coordinates":[%s],"type":"LineString"}}' % coords)
     size = path.stat().st_size
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "python")] + [p for p in sys.path if p]))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(geoloc.__file__))] + [p for p in sys.path if p]))
     out = subprocess.run([sys.executable, "-c", _PEAK_CHILD, str(path), "file" if from_file else "bytes"],
                          env=env, capture_output=True, text=True, check=True)
     grew_kb = int(out.stdout.split()[-1])
