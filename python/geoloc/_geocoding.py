@@ -343,22 +343,7 @@ class Gazetteer(_Handle):
             with self._use() as ptr:
                 _lib.geoloc_reverse_geocode_localities(
                     ptr, _coords_ptr(pts), n, _options(max_distance_m, country_reach_m, False), out)
-        raw = numpy.frombuffer(out, dtype=_LOCALITY_DTYPE, count=n)
-
-        def index(name: str) -> "numpy.ndarray[Any, Any]":
-            v = raw[name]
-            return numpy.where(v == numpy.uint64(_NO_PLACE), -1, v.astype(numpy.int64)).astype(numpy.int64)
-
-        return {
-            "locality": index("locality"),
-            "distance_m": raw["distance_m"].astype(numpy.float64),
-            "sublocality": index("sublocality"),
-            "nearest": raw["nearest"].astype(numpy.int64),
-            "nearest_distance_m": raw["nearest_distance_m"].astype(numpy.float64),
-            "reach_m": raw["reach_m"].astype(numpy.float64),
-            "within_reach": raw["within_reach"].astype(bool),
-            "in_country": raw["in_country"].astype(bool),
-        }
+        return _locality_arrays(out, n)
 
     def reverse_geocode_many(
         self, points: Any, style: StyleLike = AddressStyle.CITY_STATE, *,
@@ -774,3 +759,24 @@ def search_places(query: str, limit: int = 10, min_score: float = 0.45, prefix: 
     """Places of the shipped gazetteer by name: ``search_places("Springfield, IL")[0].name`` is
     "Springfield". See :meth:`PlaceSearch.search`."""
     return shared_search().search(query, limit, min_score, prefix, near, country, max_edits)
+
+
+def _locality_arrays(out: Any, n: int) -> Dict[str, "numpy.ndarray[Any, Any]"]:
+    """The first n geoloc_locality records of ``out`` as the arrays of
+    :meth:`Gazetteer.localities` (an index that names no place as -1)."""
+    raw = numpy.frombuffer(out, dtype=_LOCALITY_DTYPE, count=n)
+
+    def index(name: str) -> "numpy.ndarray[Any, Any]":
+        v = raw[name]
+        return numpy.where(v == numpy.uint64(_NO_PLACE), -1, v.astype(numpy.int64)).astype(numpy.int64)
+
+    return {
+        "locality": index("locality"),
+        "distance_m": raw["distance_m"].astype(numpy.float64),
+        "sublocality": index("sublocality"),
+        "nearest": raw["nearest"].astype(numpy.int64),
+        "nearest_distance_m": raw["nearest_distance_m"].astype(numpy.float64),
+        "reach_m": raw["reach_m"].astype(numpy.float64),
+        "within_reach": raw["within_reach"].astype(bool),
+        "in_country": raw["in_country"].astype(bool),
+    }

@@ -639,24 +639,11 @@ def locality_zones(points: Any, gazetteer: Optional[Any] = None, timezones: Opti
             _lib.geoloc_reverse_geocode_zones(
                 gp, tp, _coords_ptr(pts), n, _geocoding._options(max_distance_m, country_reach_m, False), out,
                 zones.ctypes.data_as(POINTER(CLocalityZone)))
-    raw = numpy.frombuffer(out, dtype=_geocoding._LOCALITY_DTYPE, count=n)
-
-    def index(name: str) -> "numpy.ndarray[Any, Any]":
-        v = raw[name]
-        return numpy.where(v == numpy.uint64(_geocoding._NO_PLACE), -1, v.astype(numpy.int64)).astype(numpy.int64)
-
     ids = zones[:, :, :2].copy().view(numpy.uint16).reshape(n, 2)
     tz.names
     assert tz._names_array is not None
     return {
-        "locality": index("locality"),
-        "distance_m": raw["distance_m"].astype(numpy.float64),
-        "sublocality": index("sublocality"),
-        "nearest": raw["nearest"].astype(numpy.int64),
-        "nearest_distance_m": raw["nearest_distance_m"].astype(numpy.float64),
-        "reach_m": raw["reach_m"].astype(numpy.float64),
-        "within_reach": raw["within_reach"].astype(bool),
-        "in_country": raw["in_country"].astype(bool),
+        **_geocoding._locality_arrays(out, n),
         "zone": tz._names_array[ids[:, 0]],
         "place_zone": tz._names_array[ids[:, 1]],
         "zone_id": ids[:, 0].copy(),
