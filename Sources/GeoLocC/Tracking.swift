@@ -4,15 +4,6 @@
 import CGeoLoc
 @_spi(CABI) import GeoLoc
 
-// MARK: - Shared checks
-
-/// n fixes from C, checked for count and pointer (the fixes themselves are checked by the core).
-func fixBuffer(_ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ name: String = "fixes") throws(GeoLocError) -> FixBuffer {
-    let n = try checkCount(n, "n")
-    guard n == 0 || fixes != nil else { throw GeoLocError(.nullArgument, "\(name) is NULL with n = \(n)") }
-    return FixBuffer(fixes.map { UnsafeRawPointer($0).assumingMemoryBound(to: Double.self) }, count: n)
-}
-
 // MARK: - The fix filter
 
 extension geoloc_fix {

@@ -259,26 +259,6 @@ private func cStats(_ s: TrackStats) -> geoloc_segment_stats {
         start_time: s.startTime, end_time: s.endTime, backward_steps: s.backwardSteps)
 }
 
-/// The segments of n fixes that a caller's `starts` (k ascending indices; k = 0: one segment of
-/// all n) gives: segment j is starts[j] ..< starts[j + 1], the last one to n.
-func segmentRanges(_ starts: UnsafePointer<Int>?, _ k: Int, _ n: Int) throws(GeoLocError) -> [Range<Int>] {
-    guard k > 0, let starts else { return [0..<n] }
-    var ranges: [Range<Int>] = []
-    ranges.reserveCapacity(k)
-    for j in 0..<k {
-        let s = starts[j]
-        let e = j + 1 < k ? starts[j + 1] : n
-        guard s >= 0 && s <= n else {
-            throw GeoLocError(.outOfRange, "starts[\(j)] \(UInt(bitPattern: s)) is past n (\(n))")
-        }
-        guard e >= s && e <= n else {
-            throw GeoLocError(.outOfRange, "starts[\(j + 1)] \(UInt(bitPattern: e)) is before starts[\(j)] \(s) or past n")
-        }
-        ranges.append(s..<e)
-    }
-    return ranges
-}
-
 @c @implementation
 public func geoloc_track_measure_segments(
     _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ starts: UnsafePointer<Int>?, _ n_segments: Int, _ model: geoloc_model,
@@ -287,17 +267,12 @@ public func geoloc_track_measure_segments(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let whole = try required(whole, "whole")
-        let b = try fixBuffer(fixes, n)
-        let k = try checkCount(n_segments, "n_segments")
-        guard k == 0 || starts != nil else { throw GeoLocError(.nullArgument, "starts is NULL with n_segments = \(k)") }
-        let m = try decode(model.rawValue, as: EarthModel.self, "model")
-        let ranges = try segmentRanges(starts, k, b.count)
-        try b.check("fixes", absentTimes: true)
+        let (b, ranges, m) = try segmentedFixes(fixes, n, starts, n_segments, model)
         let r = try Track.measure(b, segments: ranges, model: m, movingSpeed: moving_speed_mps)
         let each = r.segments.map(cStats)
         for (j, s) in each.enumerated() { try checkFinite(s, "segments[\(j)]") }
         try deliver(cStats(r.whole), to: whole, "whole")
-        if let segments, k > 0 {
+        if let segments, n_segments > 0 {
             for (j, s) in each.enumerated() { segments[j] = s }
         }
         return GEOLOC_OK
