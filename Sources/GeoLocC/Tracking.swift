@@ -290,8 +290,7 @@ public func geoloc_track_resample(
         let b = try fixBuffer(fixes, n)
         let results = try CallerArray(out, cap, needed)
         guard mode.rawValue <= 1 else { throw GeoLocError(.invalidArgument, "mode \(mode.rawValue) is not a known value") }
-        try b.check("fixes")
-        try b.checkTimesNondecreasing("fixes")
+        try b.checkInTimeOrder("fixes")
         var points: [Fix] = []
         try Track.resample(b, step: mode.rawValue == 0 ? .distance(step) : .time(step)) { points.append($0) }
         return try results.fill(points.count, partial: false, "the track has \(points.count) points at this step") {
@@ -308,8 +307,7 @@ public func geoloc_track_stay_points(
     guarded { () throws(GeoLocError) in
         let b = try fixBuffer(fixes, n)
         let results = try CallerArray(out, cap, needed)
-        try b.check("fixes")
-        try b.checkTimesNondecreasing("fixes")
+        try b.checkInTimeOrder("fixes")
         var stays: [StayPoint] = []
         try Track.stayPoints(b, distance: distance_m, time: time_s) { stays.append($0) }
         return try results.fill(stays.count, partial: false, "the track has \(stays.count) stay points") {

@@ -132,8 +132,7 @@ extension Track {
     /// - Throws: as `measure`.
     public static func stats(_ fixes: [Fix], model: EarthModel = .sphere, movingSpeed: Double = 0.5) throws(GeoLocError) -> TrackStats {
         try withFixBuffer(fixes) { (b) throws(GeoLocError) in
-            try b.check("fixes")
-            try b.checkTimesNondecreasing("fixes")
+            try b.checkInTimeOrder("fixes")
             return try stats(b, model: model, movingSpeed: movingSpeed)
         }
     }
