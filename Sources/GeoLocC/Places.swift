@@ -200,19 +200,8 @@ public func geoloc_places_issue(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        try outputBuffer(buf, cap, needed)
-        let i = try index(i, h.issues.count, "issue")
-        try deliver(h.issues[i].record, toOptional: record, "record")
-        return writeText(h.issues[i].reason, buf, cap, needed)
+        return try issueResult(h.issues, i, record, buf, cap, needed)
     }
-}
-
-/// A size_t index checked against a count (size_t arrives as Int: above Int.max is negative).
-private func index(_ i: Int, _ count: Int, _ what: String) throws(GeoLocError) -> Int {
-    guard i >= 0 && i < count else {
-        throw GeoLocError(.outOfRange, "\(what) index \(UInt(bitPattern: i)) is not below the count \(count)")
-    }
-    return i
 }
 
 @c @implementation

@@ -129,6 +129,15 @@ func byteSpan(_ p: UnsafeRawPointer?, _ len: Int, _ what: @autoclosure () -> Str
     return UnsafeRawBufferPointer(start: len == 0 ? nil : p, count: len)
 }
 
+/// A size_t index checked against a count (size_t arrives as Int: above Int.max is negative):
+/// "place index 7 is not below the count 3".
+func index(_ i: Int, _ count: Int, _ what: String) throws(GeoLocError) -> Int {
+    guard i >= 0 && i < count else {
+        throw GeoLocError(.outOfRange, "\(what) index \(UInt(bitPattern: i)) is not below the count \(count)")
+    }
+    return i
+}
+
 // MARK: - Caller text and bytes
 
 /// The header's buffer contract for `size` bytes of output (`terminated`: text, whose size
@@ -238,6 +247,18 @@ func writeBytes(
     writeBuffer(size: bytes.count, terminated: false, buf, cap, needed, what) { dst in
         bytes.withUnsafeBytes { if let base = $0.baseAddress { dst.copyMemory(from: base, byteCount: $0.count) } }
     }
+}
+
+/// The shape of a loader's issue accessor (a place set's, a track's): the buffer's pointers,
+/// then the index, then issue i's record number (optional) and its reason as text.
+func issueResult(
+    _ issues: [LoadIssue], _ i: Int, _ record: UnsafeMutablePointer<Int>?, _ buf: UnsafeMutablePointer<CChar>?,
+    _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) throws(GeoLocError) -> geoloc_status {
+    try outputBuffer(buf, cap, needed)
+    let i = try index(i, issues.count, "issue")
+    try deliver(issues[i].record, toOptional: record, "record")
+    return writeText(issues[i].reason, buf, cap, needed)
 }
 
 // MARK: - Caller arrays

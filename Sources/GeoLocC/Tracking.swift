@@ -132,15 +132,12 @@ public func geoloc_geofences_count(_ fences: OpaquePointer?, _ count: UnsafeMuta
 
 @c @implementation
 public func geoloc_geofences_id(
-    _ fences: OpaquePointer?, _ index: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+    _ fences: OpaquePointer?, _ i: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
         _ = try required(needed, "needed")
-        guard index >= 0 && index < f.count else {
-            throw GeoLocError(.outOfRange, "region index \(UInt(bitPattern: index)) is not below the count \(f.count)")
-        }
-        return writeText(f.ids[index], buf, cap, needed)
+        return writeText(f.ids[try index(i, f.count, "region")], buf, cap, needed)
     }
 }
 
@@ -245,8 +242,7 @@ public func geoloc_track_measure(
         let out = try required(out, "out")
         let b = try fixBuffer(fixes, n)
         let m = try decode(model.rawValue, as: EarthModel.self, "model")
-        try b.check("fixes")
-        try b.checkTimesNondecreasing("fixes")
+        try b.checkInTimeOrder("fixes")
         let s = try Track.stats(b, model: m, movingSpeed: moving_speed_mps)
         try deliver(geoloc_track_stats(
             length_m: s.length, duration_s: s.duration, moving_time_s: s.movingTime, average_speed_mps: s.averageSpeed,

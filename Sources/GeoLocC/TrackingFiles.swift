@@ -191,9 +191,7 @@ public func geoloc_track_name(
         case 2: count = load.pathNames.count; noun = "path"
         default: throw GeoLocError(.invalidArgument, "item \(item.rawValue) is not a known value")
         }
-        guard i >= 0 && i < count else {
-            throw GeoLocError(.outOfRange, "\(noun) index \(UInt(bitPattern: i)) is not below the count \(count)")
-        }
+        let i = try index(i, count, noun)
         let name = switch item.rawValue {
         case 0: load.points.name(i)
         case 1: load.waypoints.name(i)
@@ -237,13 +235,7 @@ public func geoloc_track_issue(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        try outputBuffer(buf, cap, needed)
-        let issues = h.load.issues
-        guard i >= 0 && i < issues.count else {
-            throw GeoLocError(.outOfRange, "issue index \(UInt(bitPattern: i)) is not below the count \(issues.count)")
-        }
-        try deliver(issues[i].record, toOptional: record, "record")
-        return writeText(issues[i].reason, buf, cap, needed)
+        return try issueResult(h.load.issues, i, record, buf, cap, needed)
     }
 }
 
