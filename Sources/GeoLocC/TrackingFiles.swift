@@ -113,18 +113,21 @@ public func geoloc_track_destroy(_ track: OpaquePointer?) {
     release(track, .track, "track")
 }
 
-/// Writes points through (out, cap, count): the first cap of them, and BUFFER_TOO_SMALL when
-/// they did not all fit.
-private func writePoints(
-    _ points: TrackPoints, untimedAsIndex: Bool, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int,
-    _ count: UnsafeMutablePointer<Int>?, _ noun: String
-) throws(GeoLocError) -> geoloc_status {
-    let results = try CallerArray(out, cap, count, needed: "count")
-    let asIndex = untimedAsIndex && !points.hasTimes
-    return try results.fill(points.count, partial: true, "the track has \(points.count) \(noun)") {
-        var f = geoloc_fix(points[$0])
-        if asIndex { f.time = Double($0) }
-        return f
+/// The shape of the point accessors of a track: `points` of the track written through (out,
+/// cap, count): the first cap of them, and BUFFER_TOO_SMALL when they did not all fit.
+private func trackPoints(
+    _ track: OpaquePointer?, _ points: (TrackLoad) -> TrackPoints, untimedAsIndex: Bool,
+    _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?, _ noun: String
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let points = points(try borrow(track, .track, as: TrackHandle.self, "track").load)
+        let results = try CallerArray(out, cap, count, needed: "count")
+        let asIndex = untimedAsIndex && !points.hasTimes
+        return try results.fill(points.count, partial: true, "the track has \(points.count) \(noun)") {
+            var f = geoloc_fix(points[$0])
+            if asIndex { f.time = Double($0) }
+            return f
+        }
     }
 }
 
@@ -132,30 +135,21 @@ private func writePoints(
 public func geoloc_track_fixes(
     _ track: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        return try writePoints(h.load.points, untimedAsIndex: true, out, cap, count, "fixes")
-    }
+    trackPoints(track, { $0.points }, untimedAsIndex: true, out, cap, count, "fixes")
 }
 
 @c @implementation
 public func geoloc_track_points(
     _ track: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        return try writePoints(h.load.points, untimedAsIndex: false, out, cap, count, "points")
-    }
+    trackPoints(track, { $0.points }, untimedAsIndex: false, out, cap, count, "points")
 }
 
 @c @implementation
 public func geoloc_track_waypoints(
     _ track: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        return try writePoints(h.load.waypoints, untimedAsIndex: false, out, cap, count, "waypoints")
-    }
+    trackPoints(track, { $0.waypoints }, untimedAsIndex: false, out, cap, count, "waypoints")
 }
 
 @c @implementation
@@ -203,29 +197,17 @@ public func geoloc_track_name(
 
 @c @implementation
 public func geoloc_track_timed(_ track: OpaquePointer?, _ timed: UnsafeMutablePointer<Bool>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        try deliver(h.load.timed, to: try required(timed, "timed"), "timed")
-        return GEOLOC_OK
-    }
+    answer(track, .track, as: TrackHandle.self, "track", timed, "timed") { $0.load.timed }
 }
 
 @c @implementation
 public func geoloc_track_issue_count(_ track: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        try deliver(h.load.issues.count, to: try required(count, "count"), "count")
-        return GEOLOC_OK
-    }
+    answer(track, .track, as: TrackHandle.self, "track", count, "count") { $0.load.issues.count }
 }
 
 @c @implementation
 public func geoloc_track_issue_total(_ track: OpaquePointer?, _ total: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        try deliver(h.load.issueTotal, to: try required(total, "total"), "total")
-        return GEOLOC_OK
-    }
+    answer(track, .track, as: TrackHandle.self, "track", total, "total") { $0.load.issueTotal }
 }
 
 @c @implementation
