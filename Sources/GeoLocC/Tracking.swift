@@ -48,8 +48,7 @@ public func geoloc_fix_filter_destroy(_ filter: OpaquePointer?) {
 public func geoloc_fix_filter_run(
     _ filter: OpaquePointer?, _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ out: UnsafeMutablePointer<geoloc_fix_decision>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let f = try borrow(filter, .filter, as: FixFilter.self, "filter")
+    withHandle(filter, .filter, as: FixFilter.self, "filter") { (f) throws(GeoLocError) in
         let b = try fixBuffer(fixes, n)
         guard b.count == 0 || out != nil else { throw GeoLocError(.nullArgument, "out is NULL with n = \(b.count)") }
         try b.check("fixes")
@@ -70,8 +69,7 @@ public func geoloc_fix_filter_stationary(_ filter: OpaquePointer?, _ stationary:
 public func geoloc_fix_filter_save(
     _ filter: OpaquePointer?, _ buf: UnsafeMutableRawPointer?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let f = try borrow(filter, .filter, as: FixFilter.self, "filter")
+    withHandle(filter, .filter, as: FixFilter.self, "filter") { (f) throws(GeoLocError) in
         return writeBytes(f.saved(), buf, cap, needed)
     }
 }
@@ -134,8 +132,7 @@ public func geoloc_geofences_count(_ fences: OpaquePointer?, _ count: UnsafeMuta
 public func geoloc_geofences_id(
     _ fences: OpaquePointer?, _ i: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
+    withHandle(fences, .geofences, as: Geofences.self, "fences") { (f) throws(GeoLocError) in
         _ = try required(needed, "needed")
         return writeText(f.ids[try index(i, f.count, "region")], buf, cap, needed)
     }
@@ -158,8 +155,7 @@ public func geoloc_monitor_options_default(_ out: UnsafeMutablePointer<geoloc_mo
 public func geoloc_monitor_create(
     _ fences: OpaquePointer?, _ options: UnsafePointer<geoloc_monitor_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
+    withHandle(fences, .geofences, as: Geofences.self, "fences") { (f) throws(GeoLocError) in
         let out = try required(out, "out")
         var o = MonitorOptions()
         if let c = options?.pointee {
@@ -181,8 +177,7 @@ public func geoloc_monitor_run(
     _ monitor: OpaquePointer?, _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int,
     _ events: UnsafeMutablePointer<geoloc_geofence_event>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(monitor, .monitor, as: MonitorHandle.self, "monitor")
+    withHandle(monitor, .monitor, as: MonitorHandle.self, "monitor") { (h) throws(GeoLocError) in
         let b = try fixBuffer(fixes, n)
         let results = try CallerArray(events, cap, needed, out: "events")
         try h.monitor.check(b, "fixes")
@@ -200,8 +195,7 @@ public func geoloc_monitor_run(
 public func geoloc_monitor_inside(
     _ monitor: OpaquePointer?, _ regions: UnsafeMutablePointer<Int>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(monitor, .monitor, as: MonitorHandle.self, "monitor")
+    withHandle(monitor, .monitor, as: MonitorHandle.self, "monitor") { (h) throws(GeoLocError) in
         let results = try CallerArray(regions, cap, count, out: "regions", needed: "count")
         let inside = h.monitor.insideRegions
         return try results.fill(inside.count, partial: true, "the stream is inside \(inside.count) regions") { inside[$0] }
@@ -212,8 +206,7 @@ public func geoloc_monitor_inside(
 public func geoloc_monitor_save(
     _ monitor: OpaquePointer?, _ buf: UnsafeMutableRawPointer?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(monitor, .monitor, as: MonitorHandle.self, "monitor")
+    withHandle(monitor, .monitor, as: MonitorHandle.self, "monitor") { (h) throws(GeoLocError) in
         return writeBytes(h.monitor.saved(), buf, cap, needed)
     }
 }
@@ -222,8 +215,7 @@ public func geoloc_monitor_save(
 public func geoloc_monitor_restore(
     _ fences: OpaquePointer?, _ bytes: UnsafeRawPointer?, _ len: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
+    withHandle(fences, .geofences, as: Geofences.self, "fences") { (f) throws(GeoLocError) in
         let out = try required(out, "out")
         let b = try byteSpan(bytes, len, "bytes")
         try deliver(retained(MonitorHandle(try GeofenceMonitor(fences: f, restoring: b)), .monitor), to: out, "out")

@@ -157,8 +157,7 @@ public func geoloc_track_segments(
     _ track: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_track_segment>?, _ cap: Int,
     _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+    withHandle(track, .track, as: TrackHandle.self, "track") { (h) throws(GeoLocError) in
         let results = try CallerArray(out, cap, count, needed: "count")
         let segments = h.load.segments
         return try results.fill(segments.count, partial: true, "the track has \(segments.count) segments") {
@@ -174,8 +173,7 @@ public func geoloc_track_name(
     _ track: OpaquePointer?, _ item: geoloc_track_item, _ i: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
     _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+    withHandle(track, .track, as: TrackHandle.self, "track") { (h) throws(GeoLocError) in
         try outputBuffer(buf, cap, needed)
         let load = h.load
         let count: Int, noun: String
@@ -215,8 +213,7 @@ public func geoloc_track_issue(
     _ track: OpaquePointer?, _ i: Int, _ record: UnsafeMutablePointer<Int>?, _ buf: UnsafeMutablePointer<CChar>?,
     _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+    withHandle(track, .track, as: TrackHandle.self, "track") { (h) throws(GeoLocError) in
         return try issueResult(h.load.issues, i, record, buf, cap, needed)
     }
 }
@@ -259,8 +256,7 @@ public func geoloc_track_statistics(
     _ whole: UnsafeMutablePointer<geoloc_segment_stats>?, _ segments: UnsafeMutablePointer<geoloc_segment_stats>?,
     _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+    withHandle(track, .track, as: TrackHandle.self, "track") { (h) throws(GeoLocError) in
         let whole = try required(whole, "whole")
         let results = try CallerArray(segments, cap, count, out: "segments", needed: "count")
         let m = try decode(model.rawValue, as: EarthModel.self, "model")
