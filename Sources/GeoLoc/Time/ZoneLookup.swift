@@ -200,8 +200,9 @@ extension TimeZoneMap {
             var below = y <= qyU
             var dx = 0, dy = 0
             for _ in 0..<k {
-                dx &+= unzigzag(r.rice(kx, mkx))
-                dy &+= unzigzag(r.rice(ky, mky))
+                let (ux, uy) = r.rice2(kx, mkx, ky, mky)
+                dx &+= unzigzag(ux)
+                dy &+= unzigzag(uy)
                 let xa = x, ya = y
                 x &+= dx
                 y &+= dy
@@ -287,6 +288,29 @@ struct LeafBits {
         }
         pos &+= 16
         return take(32)
+    }
+
+    /// Two Rice codes in a row (parameters kx then ky), from one load of the window when both
+    /// fit in it (the usual case), else one at a time.
+    @inline(__always)
+    mutating func rice2(_ kx: Int, _ mkx: UInt64, _ ky: Int, _ mky: UInt64) -> (UInt64, UInt64) {
+        let w = window()
+        let q1 = w.trailingZeroBitCount
+        if _fastPath(q1 < 15) {
+            let used = q1 &+ 1 &+ kx
+            let v1 = UInt64(truncatingIfNeeded: q1) &<< UInt64(kx) | (w &>> UInt64(q1 &+ 1)) & mkx
+            let w2 = w &>> UInt64(used)
+            let q2 = w2.trailingZeroBitCount
+            // The window holds 57 valid bits at least; zeros shifted in past them make q2 long.
+            if _fastPath(q2 < 15 && used &+ q2 &+ 1 &+ ky <= 57) {
+                pos &+= used &+ q2 &+ 1 &+ ky
+                return (v1, UInt64(truncatingIfNeeded: q2) &<< UInt64(ky) | (w2 &>> UInt64(q2 &+ 1)) & mky)
+            }
+            pos &+= used
+            return (v1, rice(ky, mky))
+        }
+        let v1 = rice(kx, mkx)
+        return (v1, rice(ky, mky))
     }
 }
 

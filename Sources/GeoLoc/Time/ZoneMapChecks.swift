@@ -151,13 +151,18 @@ extension TimeZoneMap {
     /// answer).
     @inline(never)
     func checkBlock(_ k: Int) throws(GeoLocError) {
-        let stored = UInt64(littleEndian: sums.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self))
-        guard TimeZoneFile.blockChecksum(leaves + (k << TimeZoneFile.blockShift), block: k) == stored else {
+        let sum = UInt64(littleEndian: sums.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self))
+        guard TimeZoneFile.blockChecksum(leaves + (k << TimeZoneFile.blockShift), block: k) == sum else {
             throw GeoLocError(.parse, "corrupted time-zone map: block \(k) of its borders does not match its checksum")
         }
         let index = try leafIndex()
+        // The crossings of a record, stored and recomputed: one pair of buffers for the block.
+        var stored: [(t: Int, mask: UInt64)] = []
+        var crossings: [(t: Int, mask: UInt64)] = []
+        stored.reserveCapacity(64)
+        crossings.reserveCapacity(64)
         for i in Int(index.firstOfBlock[k])..<Int(index.firstOfBlock[k + 1]) {
-            try checkRecord(i, index)
+            try checkRecord(i, index, &stored, &crossings)
         }
         _ = glk_publish(checked + k, UnsafeMutableRawPointer(mutating: leaves))
     }
@@ -168,7 +173,8 @@ extension TimeZoneMap {
     /// edges touching its cell, its row span the sixteenths its vertices lie in, its bit count
     /// the bits its edges take, and the record within its bytes (up to the next record or the
     /// end of its block).
-    func checkRecord(_ i: Int, _ leafIndex: TimeZoneFile.LeafIndex) throws(GeoLocError) {
+    func checkRecord(_ i: Int, _ leafIndex: TimeZoneFile.LeafIndex, _ stored: inout [(t: Int, mask: UInt64)],
+                     _ crossings: inout [(t: Int, mask: UInt64)]) throws(GeoLocError) {
         let start = Int(leafIndex.offsets[i])
         let next = i + 1 < leafIndex.offsets.count ? Int(leafIndex.offsets[i + 1]) : leafBytes
         let end = Swift.min(next, ((start >> TimeZoneFile.blockShift) + 1) << TimeZoneFile.blockShift)
@@ -189,8 +195,7 @@ extension TimeZoneMap {
         _ = r.mask(nz)
         let nt = Int(r.take(5))
         var lastT = -1
-        var stored: [(t: Int, mask: UInt64)] = []
-        stored.reserveCapacity(nt)
+        stored.removeAll(keepingCapacity: true)
         for _ in 0..<nt {
             let t = Int(r.take(h))
             guard t >= lastT else { throw bad("its east-side crossings are not sorted") }
@@ -202,8 +207,7 @@ extension TimeZoneMap {
         // The crossings of the east side x = xr = x0 + size - 1/2 that the edges give (with the
         // generator's rule, eastSideCrossing), to compare with the stored ones.
         let xr2 = 2 * (x0 + size) - 1
-        var crossings: [(t: Int, mask: UInt64)] = []
-        crossings.reserveCapacity(nt)
+        crossings.removeAll(keepingCapacity: true)
         var cm: UInt64 = 0
         let bx = x0 / 10, by = y0 / 10
         var px = 0, py = 0, lx = 0, ly = 0
@@ -279,26 +283,33 @@ extension TimeZoneMap {
         // must flip the same zones at the same rows as the edges do (compared as the XOR of the
         // masks at each row, rows whose flips cancel left out).
         crossings.sort { $0.t < $1.t }
-        guard Self.flips(stored) == Self.flips(crossings) else {
+        guard Self.sameFlips(stored, crossings) else {
             throw bad("its east-side crossings do not match its edges (\(nt) stored, \(crossings.count) from the edges)")
         }
     }
 
-    /// Crossings as (row, mask) in increasing rows, each row's masks XORed, rows whose flips
-    /// cancel left out: two lists flip the same zones at the same rows when these are equal.
-    static func flips(_ sorted: [(t: Int, mask: UInt64)]) -> [UInt64] {
-        var out: [UInt64] = []
-        var i = 0
-        while i < sorted.count {
-            let t = sorted[i].t
-            var m: UInt64 = 0
-            while i < sorted.count && sorted[i].t == t {
-                m ^= sorted[i].mask
-                i += 1
+    /// Whether two lists of crossings, each in increasing rows, flip the same zones at the same
+    /// rows: compared row by row as the XOR of each row's masks, rows whose flips cancel left out.
+    static func sameFlips(_ a: [(t: Int, mask: UInt64)], _ b: [(t: Int, mask: UInt64)]) -> Bool {
+        // The next row at or after `i` whose masks do not cancel, its XOR, and where it ends.
+        func next(_ l: [(t: Int, mask: UInt64)], _ i: inout Int) -> (t: Int, mask: UInt64)? {
+            while i < l.count {
+                let t = l[i].t
+                var m: UInt64 = 0
+                while i < l.count && l[i].t == t {
+                    m ^= l[i].mask
+                    i += 1
+                }
+                if m != 0 { return (t, m) }
             }
-            if m != 0 { out.append(contentsOf: [UInt64(bitPattern: Int64(t)), m]) }
+            return nil
         }
-        return out
+        var i = 0, j = 0
+        while true {
+            let x = next(a, &i), y = next(b, &j)
+            guard let x, let y else { return x == nil && y == nil }
+            guard x.t == y.t, x.mask == y.mask else { return false }
+        }
     }
 
     /// The row at which the edge (x1, y1)-(x2, y2) (1e-7 units, x1 != x2, crossing x = xr2 / 2)
