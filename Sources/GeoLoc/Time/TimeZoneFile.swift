@@ -256,9 +256,10 @@ public final class TimeZoneMap: @unchecked Sendable {
     public var count: Int { zoneCount }
 
     /// Opens a map written by tools/gen_timezones.py: maps it read-only and checks its header
-    /// and index (the format and its checks are at the top of TimeZoneFile.swift), without
-    /// copying or rebuilding anything; the borders are checked a block at a time as lookups
-    /// first read them. Processes that open one file share its pages. The file must not be
+    /// and the checksum of its index (the format and its checks are at the top of
+    /// TimeZoneFile.swift), without copying or rebuilding anything; the first lookup that reads
+    /// the borders checks every index entry, and the borders are checked a block at a time as
+    /// lookups first read them. Processes that open one file share its pages. The file must not be
     /// changed in place while it is open.
     /// - Throws: `.notFound` for a missing file; `.parse` for a file that is not a time-zone map,
     ///   is truncated or corrupted (the message says which); `.unsupported` for a newer format
