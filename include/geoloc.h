@@ -2783,10 +2783,11 @@ typedef struct geoloc_timezone {
  * the shipped map, looked for at $GEOLOC_TIMEZONES, then timezones.zones where the shipped
  * gazetteer is looked for (<libdir>/../share/geoloc/, beside the library, the source tree's
  * data/time/); the shipped map is opened once per process and shared by every handle.
- * The file is mapped read-only. Opening checks its format version, size, the checksum of its
- * index and every index entry; the borders (the rest of the file) are checked a 4 KB block at a
- * time, when a lookup first reads the block: its checksum, then every field of its records that
- * a lookup relies on. A damaged or forged file (even one resealed to pass its checksums) fails
+ * The file is mapped read-only. Opening checks its format version, size and the checksum of
+ * its index; the first lookup that reads the borders checks every index entry (once per
+ * process), and the borders (the rest of the file) are checked a 4 KB block at a time, when a
+ * lookup first reads the block: its checksum, then every field of its records that a lookup
+ * relies on, and that the crossings of each cell's east side match its edges. A damaged or forged file (even one resealed to pass its checksums) fails
  * each lookup that reads an inconsistent block with GEOLOC_E_PARSE naming the field: such a
  * lookup never answers GEOLOC_OK, and no lookup reads outside the file.
  * [out] out  free it with geoloc_timezones_destroy

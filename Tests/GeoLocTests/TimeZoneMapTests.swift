@@ -161,16 +161,20 @@ final class TimeZoneMapTests: XCTestCase {
         let m = try map()
         try m.verify()  // the shipped map passes every check
         let leavesAt = m.mapping.base.distance(to: m.leaves)
-        // The first record with a block of edges; the bit offsets of its fields.
-        var found: (record: Int, zone: Int, head: Int, count: Int, countWidth: Int)?
-        for i in 0..<m.leafIndex.offsets.count where found == nil {
-            let (_, _, h) = TimeZoneFile.LeafIndex.unpack(m.leafIndex.cells[i])
-            var r = LeafBits(m.leaves, m.leafBytes, Int(m.leafIndex.offsets[i]) * 8)
+        let index = try m.leafIndex()
+        // The first record with a block of edges and a crossing of its east side; the bit
+        // offsets of its fields.
+        var found: (record: Int, zone: Int, crossing: Int, head: Int, count: Int, countWidth: Int)?
+        for i in 0..<index.offsets.count where found == nil {
+            let (_, _, h) = TimeZoneFile.LeafIndex.unpack(index.cells[i])
+            var r = LeafBits(m.leaves, m.leafBytes, Int(index.offsets[i]) * 8)
             let nz = Int(r.take(6)) + 1
             let zone = r.pos
             r.pos += nz * m.zoneBits
             _ = r.mask(nz)
             let nt = Int(r.take(5))
+            guard nt > 0 else { continue }
+            let crossing = r.pos + h  // the first crossing's mask
             r.pos += nt * (h + nz)
             guard r.take(10) > 0 else { continue }
             _ = r.take(1)
@@ -180,10 +184,10 @@ final class TimeZoneMapTests: XCTestCase {
             r.pos += 14
             for _ in 0..<2 { r.pos += Int(r.take(5)) }
             let w = Int(r.take(5))
-            found = (i, zone, head, r.pos, w)
+            found = (i, zone, crossing, head, r.pos, w)
         }
         let f = try XCTUnwrap(found)
-        let (x0, y0, h) = TimeZoneFile.LeafIndex.unpack(m.leafIndex.cells[f.record])
+        let (x0, y0, h) = TimeZoneFile.LeafIndex.unpack(index.cells[f.record])
         let inside = try Coordinate(
             latitude: Double(y0 + (1 << h) / 2 - Int(TimeZoneFile.yShift)) * 1e-7,
             longitude: Double(x0 + (1 << h) / 2 - Int(TimeZoneFile.xShift)) * 1e-7)
@@ -210,12 +214,16 @@ final class TimeZoneMapTests: XCTestCase {
             }
             XCTAssertThrowsError(try forged.verify(), line: line)
         }
-        let start = Int(m.leafIndex.offsets[f.record]) * 8
+        let start = Int(index.offsets[f.record]) * 8
         try refused({ put(&$0, bit: start + f.zone, width: m.zoneBits, (1 << m.zoneBits) - 1) }, "zone \((1 << m.zoneBits) - 1) is not below")
         let lo = get(bit: start + f.head + 6, width: 4), hi = get(bit: start + f.head + 10, width: 4)
         try refused({ put(&$0, bit: start + f.head + 10, width: 4, hi == 15 ? lo == 0 ? 1 : 0 : 15) }, "row span")
         let n = get(bit: start + f.count, width: f.countWidth)
         try refused({ put(&$0, bit: start + f.count, width: f.countWidth, n ^ 1) }, "bit count")
+        // One zone swapped for another on the east side (a valid mask, a valid row): the
+        // crossings no longer match the edges.
+        let flip = get(bit: start + f.crossing, width: 1)
+        try refused({ put(&$0, bit: start + f.crossing, width: 1, flip ^ 1) }, "east-side crossings do not match its edges")
     }
 
     func testThreads() throws {

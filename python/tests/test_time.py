@@ -526,6 +526,36 @@ def test_forged_leaf(tmp_path):
             z.zone_at((lat, lon))
 
 
+def test_forged_crossing(tmp_path):
+    """A map forged and resealed to swap one valid zone for another on a leaf's east side: the
+    first leaf record's first crossing (24 bits of row, then its zone mask) flips another zone
+    set. Every field is in range; the crossings no longer match the record's edges, so a lookup
+    in that cell fails with a parse error saying so, one call or a batch."""
+    data = bytearray(SHIPPED.read_bytes())
+    root, sums, leaves = _map_layout(bytes(data))
+    cols, rows = struct.unpack_from("<II", data, 24)
+    cell = next(k for k in range(cols * rows) if struct.unpack_from("<I", data, root + 4 * k)[0] >> 30 == 2)
+    lon = (((cell % cols) << 24) + (1 << 23) - 1_800_000_000) * 1e-7
+    lat = (((cell // cols) << 24) + (1 << 23) - 900_000_000) * 1e-7
+    record = int.from_bytes(data[leaves:leaves + 16], "little")
+    zone_bits = struct.unpack_from("<I", data, 104)[0]
+    nz = (record & 63) + 1
+    at = 6 + nz * zone_bits + nz
+    assert (record >> at) & 31 >= 1  # it has a crossing
+    at += 5 + 24
+    data[leaves + at // 8] ^= 1 << (at % 8)
+    struct.pack_into("<Q", data, sums, _map_checksum(bytes(data[leaves:leaves + 4096]), seed=0))
+    struct.pack_into("<Q", data, 120, _map_checksum(bytes(data[:leaves]), header=True))
+    (tmp_path / "forged").write_bytes(data)
+    with TimeZones.open(tmp_path / "forged") as z:
+        for _ in range(2):
+            with pytest.raises(geoloc.ParseError, match="east-side crossings do not match"):
+                z.zone_at((lat, lon))
+        with pytest.raises(geoloc.ParseError, match="east-side crossings"):
+            z.zone_ids_at(numpy.array([[0.0, -30.0], [lat, lon]]))
+        assert z.zone_at((0.0, -30.0)) == "Etc/GMT+2"
+
+
 def test_closed():
     z = TimeZones.open(str(SHIPPED))
     z.close()

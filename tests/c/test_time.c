@@ -730,6 +730,15 @@ static void reseal_map(unsigned char *map, size_t b)
     put64(map + 120, map_checksum(map, leaves, 0, 1));
 }
 
+/* `n` (at most 32) bits of a leaf record's bit stream at bit `pos`, least significant first. */
+static uint32_t leaf_bits(const unsigned char *p, size_t pos, unsigned n)
+{
+    uint32_t v = 0;
+    unsigned i;
+    for (i = 0; i < n; i++) v |= (uint32_t)(p[(pos + i) >> 3] >> ((pos + i) & 7) & 1) << i;
+    return v;
+}
+
 /* A map forged and resealed: the checksums pass, the leaf records do not. The first leaf record
  * (byte 0 of the leaf section) belongs to the first root cell that is a leaf: its first zone
  * number is made 511 (the map has 444 zones). Opening succeeds (the index is sound); a lookup
@@ -740,6 +749,7 @@ static void test_timezone_forged(const char *shipped)
     unsigned char *map;
     long size;
     size_t blocks, leaves, root, k, cols, cell = SIZE_MAX;
+    unsigned char b0, b1;
     geoloc_timezones *t = NULL;
     geoloc_timezone tz;
     geoloc_coord c;
@@ -778,6 +788,8 @@ static void test_timezone_forged(const char *shipped)
     /* The middle of that root cell (2^24 units of 1e-7 degree). */
     c.lon = ((double)((cell % cols) << 24) + 8388608.0 - 1.8e9) * 1e-7;
     c.lat = ((double)((cell / cols) << 24) + 8388608.0 - 9e8) * 1e-7;
+    b0 = map[leaves];
+    b1 = map[leaves + 1];
     map[leaves] |= 0xC0;
     map[leaves + 1] |= 0x7F;
     reseal_map(map, 0);
@@ -796,6 +808,28 @@ static void test_timezone_forged(const char *shipped)
         CHECK_ERR(GEOLOC_E_PARSE, geoloc_timezone_at(t, c, &tz));
         CHECK(strstr(geoloc_last_error(), "checksum") != NULL);
         geoloc_timezones_destroy(t);
+    }
+    /* One zone swapped for another on the east side: the record's first crossing (a root cell's
+     * record: 24 bits of row, then its mask) flips another zone set, a valid one, resealed. Every
+     * field is in range; the crossings no longer match the record's edges. */
+    map[leaves] = b0;
+    map[leaves + 1] = b1;
+    {
+        size_t zb = map[104], nz = (size_t)(map[leaves] & 63) + 1;
+        size_t at = 6 + nz * zb + nz;
+        if (CHECK(leaf_bits(map + leaves, at, 5) >= 1)) {
+            at += 5 + 24; /* the first crossing's mask */
+            map[leaves + at / 8] ^= (unsigned char)(1u << (at % 8));
+            reseal_map(map, 0);
+            path = temp_file(map, (size_t)size);
+            if (CHECK_OK(geoloc_timezones_open(path, &t))) {
+                CHECK_ERR(GEOLOC_E_PARSE, geoloc_timezone_at(t, c, &tz));
+                CHECK(strstr(geoloc_last_error(), "east-side crossings do not match") != NULL);
+                CHECK_ERR(GEOLOC_E_PARSE, geoloc_timezone_at(t, c, &tz));
+                CHECK_OK(geoloc_timezone_at(t, (geoloc_coord){0.0, -30.0}, &tz));
+                geoloc_timezones_destroy(t);
+            }
+        }
     }
     unlink(path);
     free(map);

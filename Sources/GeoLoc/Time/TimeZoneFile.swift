@@ -112,16 +112,19 @@ import GeoLocKernels
 // tools/gen_timezones.py); that the file is exactly as long as the header says (a truncated file
 // is named as such); the checksum of everything before the leaf section (the header, the zones
 // and their names, the root grid, the nodes and the blocks' checksums: about 1 MB); the zone
-// names (ends in order, NULs in place, valid UTF-8, the nautical zones present); and every entry
-// of the root grid and the nodes (zones below Z, nodes numbered in the order their cells are
-// met, each once, none deeper than a leaf can be, leaf records in range and in the order of the
-// leaf section, each within one block). The leaf section (the borders, 13 MB) is checked a
+// names (ends in order, NULs in place, valid UTF-8, the nautical zones present). The first
+// lookup that reads a leaf record checks every entry of the root grid and the nodes, once for
+// the map's life (zones below Z, nodes numbered in the order their cells are met, each once,
+// none deeper than a leaf can be, leaf records in range and in the order of the leaf section,
+// each within one block), building the leaf index the block checks need; lookups check the
+// entries they follow in any case. The leaf section (the borders, 13 MB) is checked a
 // block at a time, the first time a lookup reads a leaf record in it: the block's checksum, then
 // every record that starts in it decoded in full against its cell (zones below Z and
 // increasing, east-side crossings sorted, each piece flipping some zone, continuing blocks
 // starting where the block before ends, vertices on the Earth, every edge touching its cell, row
 // spans equal to the sixteenths the vertices lie in, bit counts equal to the bits the edges
-// take, the record within its bytes). A block that fails fails every lookup that reads it with
+// take, the record within its bytes, and the east-side crossings flipping the same zones at the
+// same rows as the edges that cross the east side do). A block that fails fails every lookup that reads it with
 // .parse naming the field; a block that passed is not checked again (its state is published
 // with an atomic slot, so threads may race to check it). So opening costs the index alone, a
 // process's memory holds only the pages its lookups read, and a file forged and resealed to pass
@@ -229,8 +232,13 @@ public final class TimeZoneMap: @unchecked Sendable {
     /// One slot per block of the leaf section: non-nil once the block passed its checksum and
     /// every record in it its checks (published with glk_publish, read with glk_load_acquire).
     let checked: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-    /// The leaf records and their cells, for the checks of a block (ZoneMapChecks.swift).
-    let leafIndex: TimeZoneFile.LeafIndex
+    /// The header's layout (for the leaf index, built on the first read of a block).
+    let layout: TimeZoneFile.Layout
+    /// One slot: the leaf index (the records and their cells, for the checks of a block:
+    /// ZoneMapChecks.swift), or the error its checks of the index found, built by the first
+    /// lookup that reads a block of the borders and published with glk_publish (a retained
+    /// TimeZoneFile.LeafIndexBox).
+    let indexSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     /// The zone names, in zone order.
     public let names: [String]
     /// Each zone's precedence rank (lower wins where the source's polygons overlap).
@@ -248,9 +256,10 @@ public final class TimeZoneMap: @unchecked Sendable {
     public var count: Int { zoneCount }
 
     /// Opens a map written by tools/gen_timezones.py: maps it read-only and checks its header
-    /// and index (the format and its checks are at the top of TimeZoneFile.swift), without
-    /// copying or rebuilding anything; the borders are checked a block at a time as lookups
-    /// first read them. Processes that open one file share its pages. The file must not be
+    /// and the checksum of its index (the format and its checks are at the top of
+    /// TimeZoneFile.swift), without copying or rebuilding anything; the first lookup that reads
+    /// the borders checks every index entry, and the borders are checked a block at a time as
+    /// lookups first read them. Processes that open one file share its pages. The file must not be
     /// changed in place while it is open.
     /// - Throws: `.notFound` for a missing file; `.parse` for a file that is not a time-zone map,
     ///   is truncated or corrupted (the message says which); `.unsupported` for a newer format
@@ -374,7 +383,8 @@ public final class TimeZoneMap: @unchecked Sendable {
         guard let release = utf8(88, 16), let source = utf8(layout.source, layout.sourceBytes) else {
             throw GeoLocError(.parse, "corrupted time-zone map: its release or source text is not UTF-8")
         }
-        let leafIndex = try TimeZoneFile.LeafIndex(layout, base)
+        let indexSlot = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
+        indexSlot.initialize(to: nil)
         let checked = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: layout.blocks)
         checked.initialize(repeating: nil, count: layout.blocks)
         self.mapping = mapping
@@ -392,7 +402,8 @@ public final class TimeZoneMap: @unchecked Sendable {
         self.sums = base.advanced(by: layout.sums)
         self.leaves = base.advanced(by: layout.leaves)
         self.checked = checked
-        self.leafIndex = leafIndex
+        self.layout = layout
+        self.indexSlot = indexSlot
         self.names = names
         self.ranks = ranks
         self.index = index
@@ -404,6 +415,8 @@ public final class TimeZoneMap: @unchecked Sendable {
 
     deinit {
         checked.deallocate()
+        if let box = glk_load_acquire(indexSlot) { Unmanaged<TimeZoneFile.LeafIndexBox>.fromOpaque(box).release() }
+        indexSlot.deallocate()
     }
 
     /// Checks every block of the borders now, as lookups check each the first time they read it

@@ -143,19 +143,26 @@ extension TimeZoneMap {
                           _ longitude: Double) throws(GeoLocError) -> TimeZoneID {
         let block = offset &>> TimeZoneFile.blockShift
         if glk_load_acquire(checked + block) == nil { try checkBlock(block) }
-        var r = LeafBits(leaves, leafBytes, offset &* 8)
+        // The record starts in a block that passed its checks: every read of it stays within
+        // the record (checkRecord decoded it in full), so the reader need not clamp its loads.
+        var r = LeafBits(leaves, Int.max, offset &* 8)
         let nz = Int(r.take(6)) &+ 1
         let zonesAt = r.pos
         r.pos &+= nz &* zoneBits
         var m = r.mask(nz)
         let nt = Int(r.take(5))
+        // The crossings are sorted by row: read up to the first above the point's row.
+        let crossingsEnd = r.pos &+ nt &* (shift &+ nz)
         for _ in 0..<nt {
             let t = y0 &+ Int(r.take(shift))
-            let tm = r.mask(nz)
-            if t <= qy { m ^= tm }
+            if t > qy { break }
+            m ^= r.mask(nz)
         }
+        r.pos = crossingsEnd
         let xr2 = 2 &* (x0 &+ (1 &<< shift)) &- 1
         let qx2 = 2 &* qx
+        // Row tests in the vertices' units (1e-6 degree): qy > 10 y exactly when y <= qyU.
+        let qyU = (qy &- 1) / 10
         let row = Int(truncatingIfNeeded: (qy &- y0) &>> (shift &- 4))
         let nb = Int(r.take(10))
         let bx = x0 / 10, by = y0 / 10
@@ -190,23 +197,25 @@ extension TimeZoneMap {
                 r.pos &+= n
                 continue
             }
-            var x1 = 10 &* x, y1 = 10 &* y
+            var below = y <= qyU
             var dx = 0, dy = 0
             for _ in 0..<k {
-                dx &+= unzigzag(r.rice(kx, mkx))
-                dy &+= unzigzag(r.rice(ky, mky))
+                let (ux, uy) = r.rice2(kx, mkx, ky, mky)
+                dx &+= unzigzag(ux)
+                dy &+= unzigzag(uy)
+                let xa = x, ya = y
                 x &+= dx
                 y &+= dy
-                let x2 = 10 &* x, y2 = 10 &* y
-                if (qy > y1) != (qy > y2) {
+                let nowBelow = y <= qyU
+                if below != nowBelow {
                     // Crossed between the point and the east side: x_e >= qx and not x_e >= xr.
+                    let x1 = 10 &* xa, y1 = 10 &* ya, x2 = 10 &* x, y2 = 10 &* y
                     let lo = Swift.min(x1, x2), hi = Swift.max(x1, x2)
                     let atOrEast = qx <= lo ? true : qx > hi ? false : eastOf(x1, y1, x2, y2, doubled: qx2, qy)
                     let pastSide = 2 &* hi < xr2 ? false : 2 &* lo > xr2 ? true : eastOf(x1, y1, x2, y2, doubled: xr2, qy)
                     if atOrEast != pastSide { m ^= cm }
                 }
-                x1 = x2
-                y1 = y2
+                below = nowBelow
             }
         }
         m &= nz == 64 ? ~0 : (1 &<< UInt64(nz)) &- 1
@@ -216,7 +225,7 @@ extension TimeZoneMap {
         while m != 0 {
             let i = m.trailingZeroBitCount
             m &= m &- 1
-            var at = LeafBits(leaves, leafBytes, zonesAt &+ i &* zoneBits)
+            var at = LeafBits(leaves, Int.max, zonesAt &+ i &* zoneBits)
             let z = Int(at.take(zoneBits))
             guard z < zoneCount else { throw corrupted() }
             let rank = Int(ranks[z])
@@ -279,6 +288,29 @@ struct LeafBits {
         }
         pos &+= 16
         return take(32)
+    }
+
+    /// Two Rice codes in a row (parameters kx then ky), from one load of the window when both
+    /// fit in it (the usual case), else one at a time.
+    @inline(__always)
+    mutating func rice2(_ kx: Int, _ mkx: UInt64, _ ky: Int, _ mky: UInt64) -> (UInt64, UInt64) {
+        let w = window()
+        let q1 = w.trailingZeroBitCount
+        if _fastPath(q1 < 15) {
+            let used = q1 &+ 1 &+ kx
+            let v1 = UInt64(truncatingIfNeeded: q1) &<< UInt64(kx) | (w &>> UInt64(q1 &+ 1)) & mkx
+            let w2 = w &>> UInt64(used)
+            let q2 = w2.trailingZeroBitCount
+            // The window holds 57 valid bits at least; zeros shifted in past them make q2 long.
+            if _fastPath(q2 < 15 && used &+ q2 &+ 1 &+ ky <= 57) {
+                pos &+= used &+ q2 &+ 1 &+ ky
+                return (v1, UInt64(truncatingIfNeeded: q2) &<< UInt64(ky) | (w2 &>> UInt64(q2 &+ 1)) & mky)
+            }
+            pos &+= used
+            return (v1, rice(ky, mky))
+        }
+        let v1 = rice(kx, mkx)
+        return (v1, rice(ky, mky))
     }
 }
 

@@ -2,15 +2,16 @@ import GeoLocKernels
 
 // The checks of a time-zone map that a forged file, resealed to pass its checksums, must pass
 // before a lookup relies on what it reads (the format is at the top of TimeZoneFile.swift):
-// the index when the map opens (every entry of the root grid and the nodes: zones below the
+// the index when a lookup first reads the borders (every entry of the root grid and the nodes: zones below the
 // zone count, nodes numbered in the order their cells are met, each once, none deeper than a
 // leaf can be, leaf records in range and in the order of the leaf section), and each block of
 // the leaf section the first time a lookup reads it: its checksum, then every leaf record that
-// starts in it, decoded in full against the cell the index gives it.
+// starts in it, decoded in full against the cell the index gives it, its east-side crossings
+// recomputed from its edges.
 
 extension TimeZoneFile {
     /// Every leaf record of a map in the order of the leaf section, with its cell: what the
-    /// checks of a block need. Built, and the index checked, when the map opens.
+    /// checks of a block need. Built, and the index checked, by the first check of a block.
     struct LeafIndex {
         /// Byte offsets of the records in the leaf section, increasing.
         let offsets: [UInt32]
@@ -113,18 +114,55 @@ extension TimeZoneFile {
     }
 }
 
+extension TimeZoneFile {
+    /// A leaf index, or the error the checks of the index found, as published in a map's slot.
+    final class LeafIndexBox {
+        let result: Result<LeafIndex, GeoLocError>
+        init(_ result: Result<LeafIndex, GeoLocError>) { self.result = result }
+    }
+}
+
 extension TimeZoneMap {
+    /// The leaf index, built (and the whole index checked) by the first call in the map's life,
+    /// which publishes it, or the error it found, for every later call (threads may race to
+    /// build it: one copy wins, the others are freed). Opening does not build it, so a map opens
+    /// in the time of its index's checksum; the first lookup that reads a block of the borders
+    /// pays for it (about 21 M instructions, 1.4 MB).
+    func leafIndex() throws(GeoLocError) -> TimeZoneFile.LeafIndex {
+        if let p = glk_load_acquire(indexSlot) {
+            return try Unmanaged<TimeZoneFile.LeafIndexBox>.fromOpaque(p).takeUnretainedValue().result.get()
+        }
+        let built: Result<TimeZoneFile.LeafIndex, GeoLocError>
+        do {
+            built = .success(try TimeZoneFile.LeafIndex(layout, mapping.base))
+        } catch {
+            built = .failure(error)
+        }
+        let box = Unmanaged.passRetained(TimeZoneFile.LeafIndexBox(built))
+        if glk_publish(indexSlot, box.toOpaque()) == 0 {
+            box.release()
+            return try Unmanaged<TimeZoneFile.LeafIndexBox>.fromOpaque(glk_load_acquire(indexSlot)!).takeUnretainedValue().result.get()
+        }
+        return try built.get()
+    }
+
     /// Checks block `k` of the leaf section, its checksum then every leaf record that starts in
     /// it, and publishes that it passed (threads may race to check a block: each gets the same
     /// answer).
     @inline(never)
     func checkBlock(_ k: Int) throws(GeoLocError) {
-        let stored = UInt64(littleEndian: sums.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self))
-        guard TimeZoneFile.blockChecksum(leaves + (k << TimeZoneFile.blockShift), block: k) == stored else {
+        let sum = UInt64(littleEndian: sums.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self))
+        guard TimeZoneFile.blockChecksum(leaves + (k << TimeZoneFile.blockShift), block: k) == sum else {
             throw GeoLocError(.parse, "corrupted time-zone map: block \(k) of its borders does not match its checksum")
         }
-        for i in Int(leafIndex.firstOfBlock[k])..<Int(leafIndex.firstOfBlock[k + 1]) {
-            try checkRecord(i)
+        let index = try leafIndex()
+        // The crossings of a record, stored and recomputed: one pair of buffers for the block.
+        var stored: [(t: Int, mask: UInt64)] = []
+        var crossings: [(t: Int, mask: UInt64)] = []
+        stored.reserveCapacity(64)
+        crossings.reserveCapacity(64)
+        for i in Int(index.firstOfBlock[k])..<Int(index.firstOfBlock[k + 1]) {
+            try checkRecord(i, index, &stored, &crossings)
         }
         _ = glk_publish(checked + k, UnsafeMutableRawPointer(mutating: leaves))
     }
@@ -135,7 +173,8 @@ extension TimeZoneMap {
     /// edges touching its cell, its row span the sixteenths its vertices lie in, its bit count
     /// the bits its edges take, and the record within its bytes (up to the next record or the
     /// end of its block).
-    func checkRecord(_ i: Int) throws(GeoLocError) {
+    func checkRecord(_ i: Int, _ leafIndex: TimeZoneFile.LeafIndex, _ stored: inout [(t: Int, mask: UInt64)],
+                     _ crossings: inout [(t: Int, mask: UInt64)]) throws(GeoLocError) {
         let start = Int(leafIndex.offsets[i])
         let next = i + 1 < leafIndex.offsets.count ? Int(leafIndex.offsets[i + 1]) : leafBytes
         let end = Swift.min(next, ((start >> TimeZoneFile.blockShift) + 1) << TimeZoneFile.blockShift)
@@ -156,14 +195,20 @@ extension TimeZoneMap {
         _ = r.mask(nz)
         let nt = Int(r.take(5))
         var lastT = -1
+        stored.removeAll(keepingCapacity: true)
         for _ in 0..<nt {
             let t = Int(r.take(h))
             guard t >= lastT else { throw bad("its east-side crossings are not sorted") }
             lastT = t
-            _ = r.mask(nz)
+            stored.append((y0 + t, r.mask(nz)))
         }
         let nb = Int(r.take(10))
         let size = 1 << h
+        // The crossings of the east side x = xr = x0 + size - 1/2 that the edges give (with the
+        // generator's rule, eastSideCrossing), to compare with the stored ones.
+        let xr2 = 2 * (x0 + size) - 1
+        crossings.removeAll(keepingCapacity: true)
+        var cm: UInt64 = 0
         let bx = x0 / 10, by = y0 / 10
         var px = 0, py = 0, lx = 0, ly = 0
         var kx = 0, ky = 0
@@ -181,7 +226,8 @@ extension TimeZoneMap {
                 ox = px
                 oy = py
             } else {
-                guard r.mask(nz) != 0 else { throw bad("block \(j): its piece flips no zone") }
+                cm = r.mask(nz)
+                guard cm != 0 else { throw bad("block \(j): its piece flips no zone") }
                 kx = Int(r.take(5))
                 ky = Int(r.take(5))
                 mkx = (1 << UInt64(kx)) - 1
@@ -216,6 +262,10 @@ extension TimeZoneMap {
                 guard 10 * Swift.max(x1, x) >= x0 - 1, 10 * Swift.min(x1, x) <= x0 + size,
                       10 * Swift.max(y1, y) >= y0 - 1, 10 * Swift.min(y1, y) <= y0 + size
                 else { throw bad("block \(j): an edge lies outside its cell") }
+                if 20 * Swift.min(x1, x) < xr2 && 20 * Swift.max(x1, x) > xr2 {
+                    let t = Self.eastSideCrossing(10 * x1, 10 * y1, 10 * x, 10 * y, xr2)
+                    if t > y0 && t < y0 + size { crossings.append((t, cm)) }
+                }
                 minY = Swift.min(minY, y)
                 maxY = Swift.max(maxY, y)
                 x1 = x
@@ -229,5 +279,60 @@ extension TimeZoneMap {
             ly = y
         }
         guard r.pos <= limit else { throw bad("it runs past its end (byte \(end))") }
+        // The rows' masks on the east side are what a lookup starts from: the stored crossings
+        // must flip the same zones at the same rows as the edges do (compared as the XOR of the
+        // masks at each row, rows whose flips cancel left out).
+        crossings.sort { $0.t < $1.t }
+        guard Self.sameFlips(stored, crossings) else {
+            throw bad("its east-side crossings do not match its edges (\(nt) stored, \(crossings.count) from the edges)")
+        }
+    }
+
+    /// Whether two lists of crossings, each in increasing rows, flip the same zones at the same
+    /// rows: compared row by row as the XOR of each row's masks, rows whose flips cancel left out.
+    static func sameFlips(_ a: [(t: Int, mask: UInt64)], _ b: [(t: Int, mask: UInt64)]) -> Bool {
+        // The next row at or after `i` whose masks do not cancel, its XOR, and where it ends.
+        func next(_ l: [(t: Int, mask: UInt64)], _ i: inout Int) -> (t: Int, mask: UInt64)? {
+            while i < l.count {
+                let t = l[i].t
+                var m: UInt64 = 0
+                while i < l.count && l[i].t == t {
+                    m ^= l[i].mask
+                    i += 1
+                }
+                if m != 0 { return (t, m) }
+            }
+            return nil
+        }
+        var i = 0, j = 0
+        while true {
+            let x = next(a, &i), y = next(b, &j)
+            guard let x, let y else { return x == nil && y == nil }
+            guard x.t == y.t, x.mask == y.mask else { return false }
+        }
+    }
+
+    /// The row at which the edge (x1, y1)-(x2, y2) (1e-7 units, x1 != x2, crossing x = xr2 / 2)
+    /// flips the parity of a ray cast east from x = xr2 / 2: the first row whose point on that
+    /// line is on the edge's other side under the row rule (an edge counts on row y when y is in
+    /// (min(y1, y2), max(y1, y2)], a point on it counts as west). tools/gen_timezones.py
+    /// (thresholds) computes the same.
+    static func eastSideCrossing(_ x1: Int, _ y1: Int, _ x2: Int, _ y2: Int, _ xr2: Int) -> Int {
+        if y1 == y2 { return y1 + 1 }
+        // y_c = y1 + (xr - x1)(y2 - y1) / (x2 - x1) = num / den, exactly.
+        var num = 2 * Int128(y1) * Int128(x2 - x1) + Int128(xr2 - 2 * x1) * Int128(y2 - y1)
+        var den = 2 * Int128(x2 - x1)
+        if den < 0 {
+            num = -num
+            den = -den
+        }
+        var floor = num / den
+        let exact = floor * den == num
+        if !exact && num < 0 { floor -= 1 }
+        if exact {
+            let slopeUp = (y2 > y1) == (x2 > x1)
+            return Int(slopeUp ? floor : floor + 1)
+        }
+        return Int(floor + 1)
     }
 }
