@@ -181,7 +181,10 @@ extension Gazetteer {
     func withLocalityIndex<R, E: Error>(_ body: (LocalityIndex) throws(E) -> R) throws(E) -> R {
         let slot = localitySlot
         let p = glk_load_acquire(slot) ?? Unmanaged.passUnretained(makeLocalityIndex(slot)).toOpaque()
-        return try body(Unmanaged<LocalityIndex>.fromOpaque(p).takeUnretainedValue())
+        let result: Result<R, E> = Unmanaged<LocalityIndex>.fromOpaque(p)._withUnsafeGuaranteedRef { index in
+            do throws(E) { return .success(try body(index)) } catch { return .failure(error) }
+        }
+        return try result.get()
     }
 
     @inline(never)
