@@ -150,10 +150,12 @@ private func manyText(
         let o = try reverseOptions(options)
         // The searches, kept (so that nothing is written before every point passed), and the size.
         let found = UnsafeMutablePointer<LocalityMatch>.allocate(capacity: Swift.max(n, 1))
+        let texts = UnsafeMutablePointer<UnsafeRawBufferPointer>.allocate(capacity: Swift.max(n, 1))
         var made = 0
         defer {
             found.deinitialize(count: made)
             found.deallocate()
+            texts.deallocate()
         }
         let gz = g.gazetteer
         var size = 0
@@ -161,7 +163,9 @@ private func manyText(
             (i: Int, m: LocalityMatch) throws(GeoLocError) in
             (found + i).initialize(to: m)
             made += 1
-            size += try gz.textBytes(m, s, subLocality: o.subLocality).count + 1
+            let text = try gz.textBytes(m, s, subLocality: o.subLocality)
+            (texts + i).initialize(to: text)
+            size += text.count + 1
         }
         needed.pointee = size
         // size_t arrives as Int: a capacity above Int.max is negative here and is certainly enough.
@@ -174,7 +178,7 @@ private func manyText(
         var at = 0
         for i in 0..<n {
             let m = found[i]
-            let text = try gz.textBytes(m, s, subLocality: o.subLocality)
+            let text = texts[i]
             // The cached text is followed by its NUL in memory: one copy of count + 1 bytes.
             dst.advanced(by: at).copyMemory(from: text.baseAddress!, byteCount: text.count + 1)
             offsets?[i] = at

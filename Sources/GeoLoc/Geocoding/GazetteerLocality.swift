@@ -138,26 +138,32 @@ extension Gazetteer {
                 locality: nil, distance: m.distance, subLocality: nil, nearest: m.index, nearestDistance: m.distance,
                 reach: 0, withinReach: false, inCountry: m.distance <= options.countryReach)
         }
-        let index = localityIndex
-        let nearestReach = Double(index.reach[m.index])
-        var locality = m.index
-        var sub: Int? = nil
-        if let parent = index.parent(m.index) {
-            locality = parent
-            sub = m.index
+        return withLocalityIndex { index in
+            // One 16-byte record says what the rule needs of the nearest place (and of its locality).
+            let near = index.records[m.index]
+            let nearestReach = Double(near.reach)
+            var locality = m.index
+            var sub: Int? = nil
+            var reach = near.reach
+            if near.parent >= 0 {
+                locality = Int(near.parent)
+                sub = m.index
+                reach = index.records[locality].reach
+            }
+            if m.distance > Swift.max(nearestReach, Gazetteer.minimumReach),
+                let (q, _) = index.covering(c, largerThan: reach)
+            {
+                locality = q
+                sub = nil
+                reach = index.records[q].reach
+            }
+            let distance =
+                locality == m.index ? m.distance : c.distance(to: places.coordinate(at: locality), model: model, unit: .meters)
+            let r = Double(reach)
+            return LocalityMatch(
+                locality: locality, distance: distance, subLocality: sub, nearest: m.index, nearestDistance: m.distance,
+                reach: r, withinReach: distance <= r || (sub != nil && m.distance <= nearestReach), inCountry: true)
         }
-        var covered = m.distance <= Swift.max(nearestReach, Gazetteer.minimumReach)
-        if !covered, let (q, _) = index.covering(c, largerThan: index.reach[locality]) {
-            locality = q
-            sub = nil
-            covered = true
-        }
-        let distance = locality == m.index ? m.distance : c.distance(to: places.coordinate(at: locality), model: model, unit: .meters)
-        let reach = Double(index.reach[locality])
-        return LocalityMatch(
-            locality: locality, distance: distance, subLocality: sub, nearest: m.index, nearestDistance: m.distance,
-            reach: reach, withinReach: distance <= reach || (sub != nil && m.distance <= nearestReach),
-            inCountry: true)
     }
 
     /// The locality of each place, each place's reach and the large localities, read from the
@@ -167,6 +173,18 @@ extension Gazetteer {
         let slot = localitySlot
         if let p = glk_load_acquire(slot) { return Unmanaged<LocalityIndex>.fromOpaque(p).takeUnretainedValue() }
         return makeLocalityIndex(slot)
+    }
+
+    /// `body` with the locality index, without the reference counting of ``localityIndex`` (the
+    /// gazetteer keeps the index alive).
+    @inline(__always)
+    func withLocalityIndex<R, E: Error>(_ body: (LocalityIndex) throws(E) -> R) throws(E) -> R {
+        let slot = localitySlot
+        let p = glk_load_acquire(slot) ?? Unmanaged.passUnretained(makeLocalityIndex(slot)).toOpaque()
+        let result: Result<R, E> = Unmanaged<LocalityIndex>.fromOpaque(p)._withUnsafeGuaranteedRef { index in
+            do throws(E) { return .success(try body(index)) } catch { return .failure(error) }
+        }
+        return try result.get()
     }
 
     @inline(never)
@@ -179,20 +197,50 @@ extension Gazetteer {
     }
 }
 
+/// What the rule needs of one place, in 16 bytes, so that a query reads one record of its nearest
+/// place: the place's locality when it is a section (`parent`, -1 when it is a locality itself),
+/// its reach in meters, and its text as a locality in the `.cityState` style (the one most
+/// callers ask for), formatted on first use (the slot of ``PlaceTextCache``'s other texts).
+struct LocalityRecord {
+    var parent: Int32
+    var reach: Float
+    var text: UnsafeMutableRawPointer?
+}
+
+/// A locality whose reach is larger than the minimum, as the grid lists it: its coordinate and
+/// reach, so that a point's candidates are tested without reading the place set.
+struct CoverEntry {
+    var latitude: Double
+    var longitude: Double
+    var reach: Float
+    var index: Int32
+}
+
 /// The section structure of a gazetteer: each place's locality (when it is a section), each
-/// place's reach, and a grid of the localities whose reach is larger than the minimum.
+/// place's reach, and a grid of the localities whose reach is larger than the minimum. Flat
+/// arrays, made once and then only read (but for the texts' slots, filled with
+/// ``PlaceTextCache``'s compare-and-swap).
 final class LocalityIndex: @unchecked Sendable {
-    /// parents[i]: the index of place i's locality, or -1 when place i is a locality.
-    let parents: [Int32]
-    /// reach[i]: place i's reach in meters.
-    let reach: [Float]
+    /// records[i]: place i's locality, reach and cached `.cityState` text.
+    let records: UnsafeMutablePointer<LocalityRecord>
+    let count: Int
     /// The localities that reach farther than `Gazetteer.minimumReach`, by the cells of a
-    /// latitude/longitude grid (`cellDegrees` wide) that their reach touches: a point's
-    /// candidates are the list of its cell (key `latCell * lonCells + lonCell`).
-    let cells: [Int: [Int32]]
-    let places: PlaceSet
+    /// latitude/longitude grid (`cellDegrees` wide) that their reach touches: cell `key`
+    /// (`latCell * lonCells + lonCell`) lists `entries[start..<start + count]` of the slot whose
+    /// key it is in `cellSlots`, an open-addressing table of `cellMask + 1` slots (key -1: empty).
+    let cellSlots: UnsafeMutablePointer<CellSlot>
+    let cellMask: Int
+    let entries: UnsafeMutablePointer<CoverEntry>
+    let entryCount: Int
     static let cellDegrees = 0.25
     static let lonCells = 1440
+
+    struct CellSlot {
+        var key: Int32
+        var start: Int32
+        var count: Int32
+        var unused: Int32
+    }
 
     init(_ g: Gazetteer) {
         let places = g.places
@@ -231,6 +279,10 @@ final class LocalityIndex: @unchecked Sendable {
                 }
             }
         }
+        records = .allocate(capacity: Swift.max(n, 1))
+        for i in 0..<n { (records + i).initialize(to: LocalityRecord(parent: parents[i], reach: reach[i], text: nil)) }
+        count = n
+
         var cells: [Int: [Int32]] = [:]
         let cd = LocalityIndex.cellDegrees
         let latCells = Int(180 / cd)
@@ -255,16 +307,47 @@ final class LocalityIndex: @unchecked Sendable {
                 for b in lons { cells[a * LocalityIndex.lonCells + b, default: []].append(Int32(i)) }
             }
         }
-        self.parents = parents
-        self.reach = reach
-        self.cells = cells
-        self.places = places
+        // Flattened: every cell's list in one array of entries, the cells in a table of at least
+        // twice as many slots.
+        var slots = 1
+        while slots < 2 * cells.count { slots *= 2 }
+        cellMask = slots - 1
+        cellSlots = .allocate(capacity: slots)
+        cellSlots.initialize(repeating: CellSlot(key: -1, start: 0, count: 0, unused: 0), count: slots)
+        let total = cells.values.reduce(0) { $0 + $1.count }
+        entries = .allocate(capacity: Swift.max(total, 1))
+        entryCount = total
+        var at = 0
+        for (key, list) in cells {
+            var s = LocalityIndex.hash(key) & cellMask
+            while cellSlots[s].key >= 0 { s = (s + 1) & cellMask }
+            cellSlots[s] = CellSlot(key: Int32(key), start: Int32(at), count: Int32(list.count), unused: 0)
+            for k in list {
+                let c = places.coordinate(at: Int(k))
+                (entries + at).initialize(
+                    to: CoverEntry(latitude: c.latitude, longitude: c.longitude, reach: reach[Int(k)], index: k))
+                at += 1
+            }
+        }
+    }
+
+    deinit {
+        for i in 0..<count { records[i].text?.deallocate() }
+        records.deallocate()
+        cellSlots.deallocate()
+        entries.deallocate()
     }
 
     @inline(__always)
-    func parent(_ i: Int) -> Int? {
-        let p = parents[i]
-        return p < 0 ? nil : Int(p)
+    static func hash(_ key: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(truncatingIfNeeded: key) &* 0x9E37_79B9_7F4A_7C15) >> 40)
+    }
+
+    /// The slot of place `i`'s `.cityState` text (see ``LocalityRecord``).
+    @inline(__always)
+    func textSlot(_ i: Int) -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+        UnsafeMutableRawPointer(records + i).advanced(by: MemoryLayout<LocalityRecord>.offset(of: \.text)!)
+            .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
     }
 
     /// The locality with a reach larger than `least` meters whose reach covers `c`, the one `c`
@@ -275,13 +358,26 @@ final class LocalityIndex: @unchecked Sendable {
         var lon = c.longitude.truncatingRemainder(dividingBy: 360)
         if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
         let b = Swift.min(LocalityIndex.lonCells - 1, Swift.max(0, Int(((lon + 180) / cd).rounded(.down))))
-        guard let list = cells[a * LocalityIndex.lonCells + b] else { return nil }
+        let key = a * LocalityIndex.lonCells + b
+        var s = LocalityIndex.hash(key) & cellMask
+        while cellSlots[s].key != Int32(key) {
+            if cellSlots[s].key < 0 { return nil }
+            s = (s + 1) & cellMask
+        }
+        let cell = cellSlots[s]
+        // A great-circle distance is at least the arc of the latitudes' difference: a candidate
+        // whose reach is shorter than that arc (with a margin far beyond rounding) is passed over
+        // without measuring.
+        let metersPerDegree = Earth.meanRadius * .pi / 180
         var best: (Int, Double, Double)? = nil
-        for k in list {
-            let i = Int(k)
-            guard reach[i] > least else { continue }
-            let r = Double(reach[i])
-            let d = c.distance(to: places.coordinate(at: i), model: .sphere, unit: .meters)
+        for e in entries + Int(cell.start)..<entries + Int(cell.start + cell.count) {
+            let entry = e.pointee
+            guard entry.reach > least else { continue }
+            let r = Double(entry.reach)
+            guard abs(entry.latitude - c.latitude) * metersPerDegree <= r * (1 + 1e-9) else { continue }
+            let i = Int(entry.index)
+            let d = c.distance(
+                to: Coordinate(checkedLatitude: entry.latitude, longitude: entry.longitude), model: .sphere, unit: .meters)
             guard d <= r else { continue }
             let depth = d / r
             if best == nil || depth < best!.2 || (depth == best!.2 && i < best!.0) { best = (i, d, depth) }

@@ -79,13 +79,22 @@ final class PlaceTextCache: @unchecked Sendable {
         guard let slots = table(kind) else {
             throw GeoLocError(.noMemory, "no memory for the texts of \(count) places")
         }
-        let slot = slots + index
+        return bytes(in: slots + index, index, kind, make)
+    }
+
+    /// The text in `slot`, a slot of this cache's kind or one kept elsewhere for as long as the
+    /// cache (``LocalityRecord/text``), made by `make(index, kind)` and published the first time.
+    @inline(__always)
+    func bytes(
+        in slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ index: Int, _ kind: Kind, _ make: (Int, Kind) -> String
+    ) -> UnsafeRawBufferPointer {
         if let block = glk_load_acquire(slot) {
             return PlaceTextCache.view(block)
         }
         return PlaceTextCache.view(fill(slot, make(index, kind)))
     }
 
+    @inline(never)
     private func fill(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ text: String) -> UnsafeMutableRawPointer {
         var text = text
         let block = text.withUTF8 { utf8 -> UnsafeMutableRawPointer in
@@ -157,7 +166,15 @@ extension Gazetteer {
     @_spi(CABI)
     @inline(__always)
     public func textBytes(_ index: Int, _ style: AddressStyle) throws(GeoLocError) -> UnsafeRawBufferPointer {
-        try texts.bytes(index, .locality(style)) { i, _ in self.place(at: i, distance: 0).formatted(style) }
+        if style == .cityState {
+            // Kept in the place's record of the locality index, which the query has just read.
+            return withLocalityIndex { index_ in
+                texts.bytes(in: index_.textSlot(index), index, .locality(style)) { i, _ in
+                    self.place(at: i, distance: 0).formatted(style)
+                }
+            }
+        }
+        return try texts.bytes(index, .locality(style)) { i, _ in self.place(at: i, distance: 0).formatted(style) }
     }
 
     /// The cached UTF-8 bytes of the text of a locality match: the locality's text, or with
