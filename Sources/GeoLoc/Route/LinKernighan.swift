@@ -807,6 +807,8 @@ struct LinKernighan<Costs: TourCosts> {
             prev = cur
             cur = nx
         }
+        // A split home may be met again at the walk's end, through its own two ids.
+        if child.count == n + 1 && child.last == child.first { child.removeLast() }
         guard child.count == n else { return nil }
         var queue: [Int32] = []
         for k in 0..<candidates.count where switched[k] {
