@@ -75,13 +75,23 @@ func solveStopOrder(_ m: CostMatrix, end: RouteEnd, options: StopOrderOptions) -
 /// True when the costs between every two nodes are the same both ways (home's return column
 /// not counted unless the route returns home).
 func isSymmetric(_ d: [Double], size: Int, end: RouteEnd) -> Bool {
-    for i in 0..<size {
-        for j in (i + 1)..<size where d[i * size + j] != d[j * size + i] {
-            if i == 0 && end != .home { continue }
-            return false
+    // In tiles of 64 × 64, so the columns read stay in cache (4,096 stops: 134 MB).
+    let tile = 64
+    return d.withUnsafeBufferPointer { d in
+        for bi in stride(from: 0, to: size, by: tile) {
+            for bj in stride(from: bi, to: size, by: tile) {
+                for i in bi..<min(bi + tile, size) {
+                    let lo = max(bj, i + 1), hi = min(bj + tile, size)
+                    if lo >= hi { continue }
+                    for j in lo..<hi where d[i * size + j] != d[j * size + i] {
+                        if i == 0 && end != .home { continue }
+                        return false
+                    }
+                }
+            }
         }
+        return true
     }
-    return true
 }
 
 /// The heuristic: chained Lin-Kernighan on symmetric costs, or on the two-node transformation
