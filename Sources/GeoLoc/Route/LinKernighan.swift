@@ -20,6 +20,13 @@
 /// local search's moves and the kick from a log, so a kick costs time in proportion to what it
 /// changed, never to the tour's length. Fixed edges are never removed. The tour is an array with
 /// positions; a 2-opt move reverses the shorter side.
+///
+/// A chain of kicks stalls (on 1,000 stops it finds nothing shorter after a few thousand kicks),
+/// so on tours of `mergeFrom` nodes or more the kicks are spent in trials: a trial's chain ends
+/// after `stallPerNode` × n kicks in a row without a shorter tour, the next trial starts from a
+/// nearest-neighbour tour from a random node, and each trial's final tour is merged with the
+/// best so far by partition crossover (GPX2), whose child is never longer than either. The
+/// kicks and the deadline bound all trials together; a seed still gives one answer.
 struct LinKernighan<Costs: TourCosts> {
     let costs: Costs
     let n: Int
@@ -52,6 +59,13 @@ struct LinKernighan<Costs: TourCosts> {
     let breadth1: Int
     let breadth2: Int
     static var maxDepth: Int { 50 }
+    /// Tours of this many nodes or more spend their kicks in trials merged by partition
+    /// crossover; smaller ones in one chain.
+    static var mergeFrom: Int { 300 }
+    /// A trial ends after max(stallMin, stallPerNode × n) kicks in a row that found nothing
+    /// shorter.
+    static var stallMin: Int { 1_000 }
+    static var stallPerNode: Int { 3 }
 
     /// The kick's largest segment.
     let span: Int
@@ -263,10 +277,11 @@ struct LinKernighan<Costs: TourCosts> {
         }
     }
 
-    /// The starting tour: nearest neighbour from home, always taking a fixed partner first.
-    private func nearestNeighbourTour() {
+    /// A starting tour: nearest neighbour from `first` (home for the first trial), always taking
+    /// a fixed partner first.
+    private func nearestNeighbourTour(from first: Int32? = nil) {
         var used = [Bool](repeating: false, count: n)
-        var cur = costs.home
+        var cur = first ?? costs.home
         tour[0] = cur
         used[Int(cur)] = true
         for p in 1..<n {
@@ -562,27 +577,271 @@ struct LinKernighan<Costs: TourCosts> {
         return nil
     }
 
-    /// The chained search: local search from the start, then up to `kicks` kicks (each a kick
-    /// and a local search), keeping the kicked tour when it is no worse, until the deadline.
-    /// Returns the tour as search nodes starting at home.
-    mutating func run(kicks: Int, deadline: Double?) -> [Int32] {
-        for p in 0..<n { push(tour[p]) }
-        var finished = localSearch(deadline: deadline)
-        log.removeAll(keepingCapacity: true)
-        var it = 0
-        while finished && it < kicks {
-            if let deadline, monotonicSeconds() >= deadline { break }
+    /// One chain of kicks from the current (locally optimal) tour: up to `kicks` kicks in all
+    /// (`it` counts them), each a kick and a local search, keeping the kicked tour when it is no
+    /// worse; stops after `stall` kicks in a row that did not shorten the tour, or at the
+    /// deadline. Returns false when the deadline passed.
+    mutating func chain(_ it: inout Int, kicks: Int, stall: Int, deadline: Double?) -> Bool {
+        var since = 0
+        while it < kicks && since < stall {
+            if let deadline, monotonicSeconds() >= deadline { return false }
             it += 1
+            since += 1
             log.removeAll(keepingCapacity: true)
             gained = 0
-            guard let (p, l1, l2, delta) = kick() else { break }
-            finished = localSearch(deadline: deadline)
+            guard let (p, l1, l2, delta) = kick() else { return true }
+            let finished = localSearch(deadline: deadline)
             if delta - gained > eps {
                 // Worse: back to the tour before the kick (the queue is empty or abandoned).
                 while queueCount > 0 { _ = pop() }
                 while !log.isEmpty { undoLast() }
                 swapSegments(p, l2, l1)
+            } else if gained - delta > eps {
+                since = 0
             }
+            if !finished { return false }
+        }
+        return true
+    }
+
+    /// The length of the tour given as nodes in order.
+    func length(of t: [Int32]) -> Double {
+        var s = 0.0
+        for p in 0..<n { s += c(t[p], t[p + 1 == n ? 0 : p + 1]) }
+        return s
+    }
+
+    /// Makes `t` (nodes in order) the current tour.
+    func load(_ t: [Int32]) {
+        for p in 0..<n {
+            tour[p] = t[p]
+            pos[Int(t[p])] = Int32(p)
+        }
+    }
+
+    /// Partition crossover (GPX2: Whitley, Hains and Howe; Tinós, Whitley and Ochoa) of the
+    /// current tour with `other`: the edges the two tours do not share form components; in each
+    /// component where `other`'s edges cost less, they replace the current tour's, as long as the
+    /// result is still one tour. A node that shares no edge between the tours is split in two
+    /// (entered at one, left from the other, joined by an edge both tours share), which cuts the
+    /// components smaller; `other` is tried in both directions. The child is never longer than
+    /// the shorter parent; it becomes the current tour, and the nodes of the components it
+    /// changed are queued for a local search.
+    mutating func crossover(_ other: [Int32]) {
+        if length(of: other) < length() {
+            let mine = Array(UnsafeBufferPointer(start: tour, count: n))
+            load(other)
+            crossoverInto(mine)
+        } else {
+            crossoverInto(other)
+        }
+    }
+
+    private mutating func crossoverInto(_ other: [Int32]) {
+        let a0 = Array(UnsafeBufferPointer(start: tour, count: n))
+        let here = length()
+        guard let (t1, l1, q1) = partitionChild(a0, other) else { return }
+        guard let (t2, l2, q2) = partitionChild(a0, Array(other.reversed())) else { return }
+        let (t, l, q) = l2 < l1 ? (t2, l2, q2) : (t1, l1, q1)
+        if l >= here - eps { return }
+        load(t)
+        for x in q { push(x) }
+    }
+
+    /// The child of `a` (the shorter parent) and `b` (both nodes in order; `b`'s direction
+    /// matters for the split nodes), its length and the nodes of the components taken from `b`;
+    /// nil when nothing of `b` pays.
+    private func partitionChild(_ a: [Int32], _ b: [Int32]) -> ([Int32], Double, [Int32])? {
+        var aS = [Int32](repeating: 0, count: n), aP = aS, bS = aS, bP = aS
+        for p in 0..<n {
+            let x = a[p], y = a[p + 1 == n ? 0 : p + 1]
+            aS[Int(x)] = y
+            aP[Int(y)] = x
+            let u = b[p], v = b[p + 1 == n ? 0 : p + 1]
+            bS[Int(u)] = v
+            bP[Int(v)] = u
+        }
+        // Ids: node v is id v; a split node's exit is id n + v.
+        var split = [Bool](repeating: false, count: n)
+        for i in 0..<n {
+            split[i] = aS[i] != bS[i] && aS[i] != bP[i] && aP[i] != bS[i] && aP[i] != bP[i]
+        }
+        let ids = 2 * n
+        var adjA = [Int32](repeating: -1, count: 2 * ids), adjB = adjA
+        func add(_ adj: inout [Int32], _ x: Int32, _ y: Int32) {
+            if adj[2 * Int(x)] < 0 { adj[2 * Int(x)] = y } else { adj[2 * Int(x) + 1] = y }
+            if adj[2 * Int(y)] < 0 { adj[2 * Int(y)] = x } else { adj[2 * Int(y) + 1] = x }
+        }
+        func exit(_ v: Int32) -> Int32 { split[Int(v)] ? v + Int32(n) : v }
+        for p in 0..<n {
+            add(&adjA, exit(a[p]), a[p + 1 == n ? 0 : p + 1])
+            add(&adjB, exit(b[p]), b[p + 1 == n ? 0 : p + 1])
+        }
+        for i in 0..<n where split[i] {
+            add(&adjA, Int32(i), Int32(n + i))
+            add(&adjB, Int32(i), Int32(n + i))
+        }
+        func has(_ adj: [Int32], _ x: Int32, _ y: Int32) -> Bool {
+            adj[2 * Int(x)] == y || adj[2 * Int(x) + 1] == y
+        }
+        func node(_ x: Int32) -> Int32 { x >= Int32(n) ? x - Int32(n) : x }
+        // Components of the edges in one tour only (union-find).
+        var root = [Int32](0..<Int32(ids))
+        func find(_ x: Int32) -> Int32 {
+            var x = x
+            while root[Int(x)] != x {
+                root[Int(x)] = root[Int(root[Int(x)])]
+                x = root[Int(x)]
+            }
+            return x
+        }
+        var inDiff = [Bool](repeating: false, count: ids)
+        var costA = [Double](repeating: 0, count: ids), costB = costA
+        for x in 0..<Int32(ids) {
+            for e in 0..<2 {
+                let ya = adjA[2 * Int(x) + e]
+                if ya > x && !has(adjB, x, ya) {
+                    inDiff[Int(x)] = true
+                    inDiff[Int(ya)] = true
+                    let r = find(x), s = find(ya)
+                    if r != s { root[Int(r)] = s }
+                }
+                let yb = adjB[2 * Int(x) + e]
+                if yb > x && !has(adjA, x, yb) {
+                    inDiff[Int(x)] = true
+                    inDiff[Int(yb)] = true
+                    let r = find(x), s = find(yb)
+                    if r != s { root[Int(r)] = s }
+                }
+            }
+        }
+        for x in 0..<Int32(ids) where inDiff[Int(x)] {
+            let r = Int(find(x))
+            for e in 0..<2 {
+                let ya = adjA[2 * Int(x) + e]
+                if ya > x && !has(adjB, x, ya) { costA[r] += c(node(x), node(ya)) }
+                let yb = adjB[2 * Int(x) + e]
+                if yb > x && !has(adjA, x, yb) { costB[r] += c(node(x), node(yb)) }
+            }
+        }
+        var candidates: [Int32] = []
+        var paying = 0
+        for x in 0..<ids where inDiff[x] && root[x] == Int32(x) {
+            candidates.append(Int32(x))
+            if costA[x] - costB[x] > eps { paying += 1 }
+        }
+        guard paying > 0 else { return nil }
+        candidates.sort { (costA[Int($0)] - costB[Int($0)], $1) > (costA[Int($1)] - costB[Int($1)], $0) }
+        var slot = [Int32](repeating: -1, count: ids)
+        for (k, r) in candidates.enumerated() { slot[Int(r)] = Int32(k) }
+        var members = [[Int32]](repeating: [], count: candidates.count)
+        for x in 0..<Int32(ids) where inDiff[Int(x)] {
+            let k = slot[Int(find(x))]
+            if k >= 0 { members[Int(k)].append(x) }
+        }
+        // The child's edges: A's, with a switched component's edges taken from B.
+        var adj = adjA
+        func switchTo(_ k: Int, _ toB: Bool) {
+            for x in members[k] {
+                let from = toB ? adjA : adjB, to = toB ? adjB : adjA
+                let otherAdj = toB ? adjB : adjA, fromAdj = toB ? adjA : adjB
+                var out: [Int32] = [], inn: [Int32] = []
+                for e in 0..<2 {
+                    let y = from[2 * Int(x) + e]
+                    if y >= 0 && !has(otherAdj, x, y) { out.append(y) }
+                    let z = to[2 * Int(x) + e]
+                    if z >= 0 && !has(fromAdj, x, z) { inn.append(z) }
+                }
+                for (y, z) in zip(out, inn) {
+                    if adj[2 * Int(x)] == y { adj[2 * Int(x)] = z } else { adj[2 * Int(x) + 1] = z }
+                }
+            }
+        }
+        let used = n + split.reduce(0) { $0 + ($1 ? 1 : 0) }
+        let start = costs.home
+        func oneTour() -> Bool {
+            var prev: Int32 = -1, cur = start, steps = 0
+            repeat {
+                let nx = adj[2 * Int(cur)] != prev ? adj[2 * Int(cur)] : adj[2 * Int(cur) + 1]
+                prev = cur
+                cur = nx
+                steps += 1
+            } while cur != start && steps <= used
+            return steps == used
+        }
+        // The paying components all at once; when that breaks the tour, one at a time, then each
+        // one left together with another component whose loss it outweighs (a fusion of two).
+        func gain(_ k: Int) -> Double { costA[Int(candidates[k])] - costB[Int(candidates[k])] }
+        var switched = [Bool](repeating: false, count: candidates.count)
+        for k in 0..<paying { switchTo(k, true) }
+        if oneTour() {
+            for k in 0..<paying { switched[k] = true }
+        } else {
+            for k in 0..<paying { switchTo(k, false) }
+            for k in 0..<paying {
+                switchTo(k, true)
+                switched[k] = oneTour()
+                if !switched[k] { switchTo(k, false) }
+            }
+            for k in 0..<paying where !switched[k] {
+                for j in 0..<candidates.count where j != k && !switched[j] && gain(k) + gain(j) > eps {
+                    switchTo(k, true)
+                    switchTo(j, true)
+                    if oneTour() {
+                        switched[k] = true
+                        switched[j] = true
+                        break
+                    }
+                    switchTo(k, false)
+                    switchTo(j, false)
+                }
+            }
+        }
+        var child: [Int32] = []
+        child.reserveCapacity(n)
+        var prev: Int32 = -1, cur = start
+        for _ in 0..<used {
+            let v = node(cur)
+            if child.last != v { child.append(v) }
+            let nx = adj[2 * Int(cur)] != prev ? adj[2 * Int(cur)] : adj[2 * Int(cur) + 1]
+            prev = cur
+            cur = nx
+        }
+        // A split home may be met again at the walk's end, through its own two ids.
+        if child.count == n + 1 && child.last == child.first { child.removeLast() }
+        guard child.count == n else { return nil }
+        var queue: [Int32] = []
+        for k in 0..<candidates.count where switched[k] {
+            for x in members[k] where x < Int32(n) { queue.append(x) }
+        }
+        return (child, length(of: child), queue)
+    }
+
+    /// The chained search: local search from the start, then up to `kicks` kicks. On tours of
+    /// `mergeFrom` nodes or more the kicks go to trials: each chain ends after `stallKicks` kicks
+    /// in a row that found nothing shorter; the next trial starts from a nearest-neighbour tour
+    /// from a random node, and its final tour is merged with the best so far by partition
+    /// crossover (then a local search), until the kicks or the time run out.
+    /// Returns the tour as search nodes starting at home.
+    mutating func run(kicks: Int, deadline: Double?) -> [Int32] {
+        for p in 0..<n { push(tour[p]) }
+        var finished = localSearch(deadline: deadline)
+        var it = 0
+        if finished {
+            let stall = n >= Self.mergeFrom ? max(Self.stallMin, Self.stallPerNode * n) : Int.max
+            finished = chain(&it, kicks: kicks, stall: stall, deadline: deadline)
+            var best = Array(UnsafeBufferPointer(start: tour, count: n))
+            while finished && it < kicks && n >= Self.mergeFrom {
+                nearestNeighbourTour(from: Int32(next() % UInt64(n)))
+                for p in 0..<n { push(tour[p]) }
+                finished = localSearch(deadline: deadline)
+                if finished { finished = chain(&it, kicks: kicks, stall: stall, deadline: deadline) }
+                crossover(best)
+                if finished { finished = localSearch(deadline: deadline) }
+                let mine = Array(UnsafeBufferPointer(start: tour, count: n))
+                if length(of: mine) < length(of: best) { best = mine }
+            }
+            load(best)
         }
         // From home, in the direction the route reads.
         var h = 0
