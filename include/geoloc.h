@@ -651,7 +651,10 @@ typedef enum geoloc_order_mode {
      *  a matrix whose costs are the same both ways; open and fixed-end routes included):
      *  nearest-neighbour start, then chains of 2-opt moves (sequential k-opt, breadth 5, 3, 1,
      *  depth 50) over each stop's 8 cheapest neighbours with "don't look" bits, kicked by
-     *  segment swaps, keeping the best tour. One-way costs: Or-opt moves of 1 to 3 stops over
+     *  segment swaps, keeping the best tour; on 300 stops or more the kicks are spent in
+     *  trials (each ends after max(1000, 3n) kicks without a shorter tour and starts the next
+     *  from a nearest-neighbour tour of a random stop), each trial's tour merged with the best
+     *  so far by partition crossover (never longer than either). One-way costs: Or-opt moves of 1 to 3 stops over
      *  each stop's 10 nearest, kicked the same way. Not proven optimal (except for 3 stops or
      *  fewer). */
     GEOLOC_ORDER_HEURISTIC = 2
