@@ -267,6 +267,12 @@ extension PlaceSet {
             names.append(contentsOf: u)
         }
         let attributeColumns = UnsafeBufferPointer(start: d.attributeColumns, count: a)
+        // A set opened from a file of version 1 or 2 has the tree that file stores, built on
+        // vectors of libm's arithmetic (or another machine's): saved as version 3, whose vectors
+        // are derived on open by this version's arithmetic, its tree is made anew from its
+        // coordinates (what building the set now makes), so that the file's gaps and box are
+        // those its derived vectors give. The same places, the same answers.
+        let kdtree = version >= 3 && self.kdtree.mapping != nil && self.kdtree.derived == nil ? rebuiltTree() : self.kdtree
         guard let layout = PlaceFileLayout(
             version: version, count: count, attributes: a, numberedIDs: source.numberedIDs,
             bucket: kdtree.bucketSize, textBytes: d.bytes.count, namesBytes: names.count,
@@ -324,7 +330,23 @@ extension PlaceSet {
         names.withUnsafeBytes { copy($0.baseAddress, names.count, layout.names) }
         DataFileChecksum.seal(file)
         withExtendedLifetime(source) {}
+        withExtendedLifetime(kdtree) {}
         return file
+    }
+
+    /// The set's tree made anew from its coordinates (in place order), as building the set now
+    /// makes it.
+    func rebuiltTree() -> UnitVectorTree {
+        let n = count
+        let t = kdtree
+        let latLon = UnsafeMutableBufferPointer<Double>.allocate(capacity: Swift.max(2 * n, 1))
+        defer { latLon.deallocate() }
+        for i in 0..<n {
+            let p = Int(t.positions[i])
+            latLon[2 * i] = t.latLon[2 * p]
+            latLon[2 * i + 1] = t.latLon[2 * p + 1]
+        }
+        return UnitVectorTree(latLon: UnsafeBufferPointer(rebasing: latLon[0..<(2 * n)]), bucket: t.bucketSize)
     }
 
     /// The set's ids, names and attributes in the current layout (attribute columns of their
