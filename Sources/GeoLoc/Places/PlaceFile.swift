@@ -59,7 +59,7 @@ import Darwin
 // exactly as it did, and a vector, position or gap that disagrees with the rest can no longer be
 // written into a file. Each distinct attribute value of a column is stored once (the shipped
 // gazetteer's 170,391 places have 246 country names, 3,658 region names). The shipped gazetteer:
-// 60 bytes a place (97 in version 2, 144 in version 1), 4.8 MB deflated (10.2 MB in version 2,
+// 62 bytes a place (97 in version 2, 144 in version 1), 4.8 MB deflated (10.2 MB in version 2,
 // whose vectors hardly compress).
 //
 // Memory: the file is mapped read-only and shared by every process that opens it; what is
@@ -481,9 +481,27 @@ extension PlaceSet {
             }
         }
         if let derived {
-            // The inverse of `ids` (in range): a place `ids` repeats leaves another's position
-            // unwritten or overwritten, which the index maps' check below finds.
-            for p in 0..<n { derived.positions[Int(ids[p])] = Int32(truncatingIfNeeded: p) }
+            // The inverse of `ids` (in range), and the check that `ids` is a permutation in the
+            // same pass: a place `ids` names twice finds its position already written.
+            let positions = derived.positions
+            positions.initialize(repeating: -1, count: n)
+            var repeated: Int32 = 0
+            for p in 0..<n {
+                let i = Int(ids[p])
+                repeated |= positions[i] &+ 1  // 0 while unwritten
+                positions[i] = Int32(truncatingIfNeeded: p)
+            }
+            if repeated != 0 {
+                positions.initialize(repeating: -1, count: n)
+                for p in 0..<n {
+                    let i = Int(ids[p])
+                    if positions[i] >= 0 {
+                        throw corrupted(
+                            "place \(i) is at tree positions \(positions[i]) and \(p) (its index maps repeat a place and lose another)")
+                    }
+                    positions[i] = Int32(truncatingIfNeeded: p)
+                }
+            }
         }
         let dims = base.advanced(by: layout.dims).assumingMemoryBound(to: UInt8.self)
         var badDim: UInt8 = 0
@@ -525,7 +543,7 @@ extension PlaceSet {
                     "a coordinate is out of range (\(show(latLon[2 * p])), \(show(latLon[2 * p + 1])) at tree position \(p), place \(ids[p]))")
             }
         }
-        try PlaceFileCheck.indexMaps(ids: ids, positions: positions, count: n)
+        if derived == nil { try PlaceFileCheck.indexMaps(ids: ids, positions: positions, count: n) }
         var names: [String] = []
         var at = layout.names
         let namesEnd = layout.names + namesBytes

@@ -171,7 +171,7 @@ enum PlaceFileCheck {
         /// and the gap of an internal node on the way.
         mutating func box(node: Int, lo: Int, hi: Int) -> Box {
             if node >= internalCount, let derived {
-                let b = PlaceVectors.derive(latLon: latLon + 2 * lo, count: hi - lo, into: derived + lo, level: level)
+                let b = PlaceVectors.derive(latLon: latLon + 2 * lo, count: hi - lo, into: derived + lo, level: level, scratch: scratch)
                 return Box(lx: b.low.x, ly: b.low.y, lz: b.low.z, hx: b.high.x, hy: b.high.y, hz: b.high.z)
             }
             if node >= internalCount {
