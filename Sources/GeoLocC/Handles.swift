@@ -122,6 +122,14 @@ func borrow<T: AnyObject>(
     return Unmanaged<T>.fromOpaque(object).takeUnretainedValue()
 }
 
+/// The shape of a handle's method, check, call, map: borrow the handle (named `what`), then
+/// `body` with its object (which checks the other arguments, calls and maps).
+func withHandle<T: AnyObject>(
+    _ p: OpaquePointer?, _ kind: HandleKind, as: T.Type, _ what: String, _ body: (T) throws(GeoLocError) -> geoloc_status
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in try body(try borrow(p, kind, as: T.self, what)) }
+}
+
 /// The shape of a handle's accessor, check, call, map: borrow the handle (named `what`), require
 /// the out-pointer (named `outName`), deliver what `value` reads from the object.
 func answer<T: AnyObject, R: CResult>(

@@ -86,8 +86,7 @@ public func geoloc_places_within_many(
     _ model: geoloc_model, _ unit: geoloc_unit, _ limit: Int, _ offsets: UnsafeMutablePointer<Int>?,
     _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
+    withHandle(places, .places, as: PlacesHandle.self, "places") { (h) throws(GeoLocError) in
         let centers = try inputArray(centers, n, "centers")
         let n = centers.count
         let offsets = try required(offsets, "offsets")
@@ -134,8 +133,7 @@ public func geoloc_places_nearest_many(
     _ unit: geoloc_unit, _ maxDistance: Double, _ indices: UnsafeMutablePointer<Int>?,
     _ distances: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
+    withHandle(places, .places, as: PlacesHandle.self, "places") { (h) throws(GeoLocError) in
         let points = try inputArray(points, n, "points")
         let n = points.count
         let k = try checkCount(k, "k")
@@ -197,8 +195,7 @@ public func geoloc_places_in_region(
     _ unit: geoloc_unit, _ limit: Int, _ out: UnsafeMutablePointer<geoloc_match>?, _ cap: Int,
     _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let r = try borrow(region, .region, as: Region.self, "region")
+    withHandle(region, .region, as: Region.self, "region") { (r) throws(GeoLocError) in
         let (h, results, m, u, lim) = try queryArguments(places, out, cap, count, limit: limit, model: model, unit: unit)
         let from: Coordinate? = if let origin { try coordinate(origin.pointee) } else { nil }
         let key = QueryKey(function: 1, numbers: [

@@ -154,8 +154,7 @@ public func geoloc_places_parse_geojson(
 
 @c @implementation
 public func geoloc_places_save(_ places: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
+    withHandle(places, .places, as: PlacesHandle.self, "places") { (h) throws(GeoLocError) in
         let file = try readText(path, "path")
         if file.isEmpty { throw GeoLocError(.invalidArgument, "path is empty") }
         try h.set.save(to: file)
@@ -198,29 +197,16 @@ public func geoloc_places_issue(
     _ places: OpaquePointer?, _ i: Int, _ record: UnsafeMutablePointer<Int>?, _ buf: UnsafeMutablePointer<CChar>?,
     _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
-        try outputBuffer(buf, cap, needed)
-        let i = try index(i, h.issues.count, "issue")
-        try deliver(h.issues[i].record, toOptional: record, "record")
-        return writeText(h.issues[i].reason, buf, cap, needed)
+    withHandle(places, .places, as: PlacesHandle.self, "places") { (h) throws(GeoLocError) in
+        return try issueResult(h.issues, i, record, buf, cap, needed)
     }
-}
-
-/// A size_t index checked against a count (size_t arrives as Int: above Int.max is negative).
-private func index(_ i: Int, _ count: Int, _ what: String) throws(GeoLocError) -> Int {
-    guard i >= 0 && i < count else {
-        throw GeoLocError(.outOfRange, "\(what) index \(UInt(bitPattern: i)) is not below the count \(count)")
-    }
-    return i
 }
 
 @c @implementation
 public func geoloc_places_coord(
     _ places: OpaquePointer?, _ i: Int, _ out: UnsafeMutablePointer<geoloc_coord>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
+    withHandle(places, .places, as: PlacesHandle.self, "places") { (h) throws(GeoLocError) in
         let out = try required(out, "out")
         let c = h.set.coordinate(at: try index(i, h.set.count, "place"))
         try deliver(geoloc_coord(lat: c.latitude, lon: c.longitude), to: out, "out")
@@ -232,8 +218,7 @@ public func geoloc_places_coord(
 public func geoloc_places_coords(
     _ places: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_coord>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
+    withHandle(places, .places, as: PlacesHandle.self, "places") { (h) throws(GeoLocError) in
         let results = try CallerArray(out, cap, count, needed: "count")
         return try results.fill(h.set.count, partial: true, "the set has \(h.set.count) places") {
             let c = h.set.coordinate(at: $0)
@@ -247,8 +232,7 @@ private func placeText(
     _ places: OpaquePointer?, _ i: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
     _ needed: UnsafeMutablePointer<Int>?, _ text: (PlaceSet, Int) -> String
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
+    withHandle(places, .places, as: PlacesHandle.self, "places") { (h) throws(GeoLocError) in
         try outputBuffer(buf, cap, needed)
         let i = try index(i, h.set.count, "place")
         return writeText(text(h.set, i), buf, cap, needed)
@@ -275,8 +259,7 @@ private func placeTexts(
     _ places: OpaquePointer?, _ first: Int, _ count: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
     _ needed: UnsafeMutablePointer<Int>?, _ text: (PlaceSet, Int) -> String
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
+    withHandle(places, .places, as: PlacesHandle.self, "places") { (h) throws(GeoLocError) in
         try outputBuffer(buf, cap, needed)
         let count = try checkCount(count, "count")
         let n = h.set.count
@@ -313,8 +296,7 @@ public func geoloc_places_attribute_count(_ places: OpaquePointer?, _ count: Uns
 public func geoloc_places_attribute_name(
     _ places: OpaquePointer?, _ j: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
+    withHandle(places, .places, as: PlacesHandle.self, "places") { (h) throws(GeoLocError) in
         try outputBuffer(buf, cap, needed)
         let names = h.set.attributeNames
         return writeText(names[try index(j, names.count, "attribute")], buf, cap, needed)
@@ -326,8 +308,7 @@ public func geoloc_places_attribute(
     _ places: OpaquePointer?, _ i: Int, _ name: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
     _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(places, .places, as: PlacesHandle.self, "places")
+    withHandle(places, .places, as: PlacesHandle.self, "places") { (h) throws(GeoLocError) in
         try outputBuffer(buf, cap, needed)
         let key = try readText(name, "name")
         let i = try index(i, h.set.count, "place")

@@ -129,6 +129,15 @@ func byteSpan(_ p: UnsafeRawPointer?, _ len: Int, _ what: @autoclosure () -> Str
     return UnsafeRawBufferPointer(start: len == 0 ? nil : p, count: len)
 }
 
+/// A size_t index checked against a count (size_t arrives as Int: above Int.max is negative):
+/// "place index 7 is not below the count 3".
+func index(_ i: Int, _ count: Int, _ what: String) throws(GeoLocError) -> Int {
+    guard i >= 0 && i < count else {
+        throw GeoLocError(.outOfRange, "\(what) index \(UInt(bitPattern: i)) is not below the count \(count)")
+    }
+    return i
+}
+
 // MARK: - Caller text and bytes
 
 /// The header's buffer contract for `size` bytes of output (`terminated`: text, whose size
@@ -238,6 +247,18 @@ func writeBytes(
     writeBuffer(size: bytes.count, terminated: false, buf, cap, needed, what) { dst in
         bytes.withUnsafeBytes { if let base = $0.baseAddress { dst.copyMemory(from: base, byteCount: $0.count) } }
     }
+}
+
+/// The shape of a loader's issue accessor (a place set's, a track's): the buffer's pointers,
+/// then the index, then issue i's record number (optional) and its reason as text.
+func issueResult(
+    _ issues: [LoadIssue], _ i: Int, _ record: UnsafeMutablePointer<Int>?, _ buf: UnsafeMutablePointer<CChar>?,
+    _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) throws(GeoLocError) -> geoloc_status {
+    try outputBuffer(buf, cap, needed)
+    let i = try index(i, issues.count, "issue")
+    try deliver(issues[i].record, toOptional: record, "record")
+    return writeText(issues[i].reason, buf, cap, needed)
 }
 
 // MARK: - Caller arrays
@@ -550,4 +571,46 @@ func copyText<T>(_ text: String, into field: inout T) {
         for (i, b) in utf8.enumerated() { bytes[i] = b }
         bytes[utf8.count] = 0
     }
+}
+
+// MARK: - Fixes and a track's segments
+
+/// n fixes from C, checked for count and pointer (the fixes themselves are checked by the core).
+func fixBuffer(_ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ name: String = "fixes") throws(GeoLocError) -> FixBuffer {
+    let n = try checkCount(n, "n")
+    guard n == 0 || fixes != nil else { throw GeoLocError(.nullArgument, "\(name) is NULL with n = \(n)") }
+    return FixBuffer(fixes.map { UnsafeRawPointer($0).assumingMemoryBound(to: Double.self) }, count: n)
+}
+
+/// A track given as its fixes, its segment starts and the Earth model that measures it (fixes, n,
+/// starts, n_segments, model), checked in the header's order: the fixes' count and pointer,
+/// n_segments and starts, the model, every start, then every fix (a time may be NaN: a point
+/// without one). The segments: k ascending starts give segment j = starts[j] ..< starts[j + 1],
+/// the last one to n; k = 0 gives one segment of all n.
+func segmentedFixes(
+    _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ starts: UnsafePointer<Int>?, _ nSegments: Int, _ model: geoloc_model
+) throws(GeoLocError) -> (fixes: FixBuffer, segments: [Range<Int>], model: EarthModel) {
+    let b = try fixBuffer(fixes, n)
+    let k = try checkCount(nSegments, "n_segments")
+    guard k == 0 || starts != nil else { throw GeoLocError(.nullArgument, "starts is NULL with n_segments = \(k)") }
+    let m = try decode(model.rawValue, as: EarthModel.self, "model")
+    var ranges: [Range<Int>] = []
+    if k > 0, let starts {
+        ranges.reserveCapacity(k)
+        for j in 0..<k {
+            let s = starts[j]
+            let e = j + 1 < k ? starts[j + 1] : b.count
+            guard s >= 0 && s <= b.count else {
+                throw GeoLocError(.outOfRange, "starts[\(j)] \(UInt(bitPattern: s)) is past n (\(b.count))")
+            }
+            guard e >= s && e <= b.count else {
+                throw GeoLocError(.outOfRange, "starts[\(j + 1)] \(UInt(bitPattern: e)) is before starts[\(j)] \(s) or past n")
+            }
+            ranges.append(s..<e)
+        }
+    } else {
+        ranges = [0..<b.count]
+    }
+    try b.check("fixes", absentTimes: true)
+    return (b, ranges, m)
 }

@@ -372,12 +372,7 @@ public func geoloc_track_local_days(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let out = try CallerArray(days, cap, count, out: "days", needed: "count")
-        let b = try fixBuffer(fixes, n)
-        let k = try checkCount(n_segments, "n_segments")
-        guard k == 0 || starts != nil else { throw GeoLocError(.nullArgument, "starts is NULL with n_segments = \(k)") }
-        let m = try decode(model.rawValue, as: EarthModel.self, "model")
-        let ranges = try segmentRanges(starts, k, b.count)
-        try b.check("fixes", absentTimes: true)
+        let (b, ranges, m) = try segmentedFixes(fixes, n, starts, n_segments, model)
         let map = try mapOrShipped(timezones)
         let found = try map.localDays(of: b, segments: ranges, model: m)
         return try out.fill(found.count, partial: false, "the track has \(found.count) local days") { i in

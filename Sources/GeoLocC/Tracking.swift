@@ -4,15 +4,6 @@
 import CGeoLoc
 @_spi(CABI) import GeoLoc
 
-// MARK: - Shared checks
-
-/// n fixes from C, checked for count and pointer (the fixes themselves are checked by the core).
-func fixBuffer(_ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ name: String = "fixes") throws(GeoLocError) -> FixBuffer {
-    let n = try checkCount(n, "n")
-    guard n == 0 || fixes != nil else { throw GeoLocError(.nullArgument, "\(name) is NULL with n = \(n)") }
-    return FixBuffer(fixes.map { UnsafeRawPointer($0).assumingMemoryBound(to: Double.self) }, count: n)
-}
-
 // MARK: - The fix filter
 
 extension geoloc_fix {
@@ -57,8 +48,7 @@ public func geoloc_fix_filter_destroy(_ filter: OpaquePointer?) {
 public func geoloc_fix_filter_run(
     _ filter: OpaquePointer?, _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ out: UnsafeMutablePointer<geoloc_fix_decision>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let f = try borrow(filter, .filter, as: FixFilter.self, "filter")
+    withHandle(filter, .filter, as: FixFilter.self, "filter") { (f) throws(GeoLocError) in
         let b = try fixBuffer(fixes, n)
         guard b.count == 0 || out != nil else { throw GeoLocError(.nullArgument, "out is NULL with n = \(b.count)") }
         try b.check("fixes")
@@ -79,8 +69,7 @@ public func geoloc_fix_filter_stationary(_ filter: OpaquePointer?, _ stationary:
 public func geoloc_fix_filter_save(
     _ filter: OpaquePointer?, _ buf: UnsafeMutableRawPointer?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let f = try borrow(filter, .filter, as: FixFilter.self, "filter")
+    withHandle(filter, .filter, as: FixFilter.self, "filter") { (f) throws(GeoLocError) in
         return writeBytes(f.saved(), buf, cap, needed)
     }
 }
@@ -141,15 +130,11 @@ public func geoloc_geofences_count(_ fences: OpaquePointer?, _ count: UnsafeMuta
 
 @c @implementation
 public func geoloc_geofences_id(
-    _ fences: OpaquePointer?, _ index: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+    _ fences: OpaquePointer?, _ i: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
+    withHandle(fences, .geofences, as: Geofences.self, "fences") { (f) throws(GeoLocError) in
         _ = try required(needed, "needed")
-        guard index >= 0 && index < f.count else {
-            throw GeoLocError(.outOfRange, "region index \(UInt(bitPattern: index)) is not below the count \(f.count)")
-        }
-        return writeText(f.ids[index], buf, cap, needed)
+        return writeText(f.ids[try index(i, f.count, "region")], buf, cap, needed)
     }
 }
 
@@ -170,8 +155,7 @@ public func geoloc_monitor_options_default(_ out: UnsafeMutablePointer<geoloc_mo
 public func geoloc_monitor_create(
     _ fences: OpaquePointer?, _ options: UnsafePointer<geoloc_monitor_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
+    withHandle(fences, .geofences, as: Geofences.self, "fences") { (f) throws(GeoLocError) in
         let out = try required(out, "out")
         var o = MonitorOptions()
         if let c = options?.pointee {
@@ -193,8 +177,7 @@ public func geoloc_monitor_run(
     _ monitor: OpaquePointer?, _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int,
     _ events: UnsafeMutablePointer<geoloc_geofence_event>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(monitor, .monitor, as: MonitorHandle.self, "monitor")
+    withHandle(monitor, .monitor, as: MonitorHandle.self, "monitor") { (h) throws(GeoLocError) in
         let b = try fixBuffer(fixes, n)
         let results = try CallerArray(events, cap, needed, out: "events")
         try h.monitor.check(b, "fixes")
@@ -212,8 +195,7 @@ public func geoloc_monitor_run(
 public func geoloc_monitor_inside(
     _ monitor: OpaquePointer?, _ regions: UnsafeMutablePointer<Int>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(monitor, .monitor, as: MonitorHandle.self, "monitor")
+    withHandle(monitor, .monitor, as: MonitorHandle.self, "monitor") { (h) throws(GeoLocError) in
         let results = try CallerArray(regions, cap, count, out: "regions", needed: "count")
         let inside = h.monitor.insideRegions
         return try results.fill(inside.count, partial: true, "the stream is inside \(inside.count) regions") { inside[$0] }
@@ -224,8 +206,7 @@ public func geoloc_monitor_inside(
 public func geoloc_monitor_save(
     _ monitor: OpaquePointer?, _ buf: UnsafeMutableRawPointer?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(monitor, .monitor, as: MonitorHandle.self, "monitor")
+    withHandle(monitor, .monitor, as: MonitorHandle.self, "monitor") { (h) throws(GeoLocError) in
         return writeBytes(h.monitor.saved(), buf, cap, needed)
     }
 }
@@ -234,8 +215,7 @@ public func geoloc_monitor_save(
 public func geoloc_monitor_restore(
     _ fences: OpaquePointer?, _ bytes: UnsafeRawPointer?, _ len: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let f = try borrow(fences, .geofences, as: Geofences.self, "fences")
+    withHandle(fences, .geofences, as: Geofences.self, "fences") { (f) throws(GeoLocError) in
         let out = try required(out, "out")
         let b = try byteSpan(bytes, len, "bytes")
         try deliver(retained(MonitorHandle(try GeofenceMonitor(fences: f, restoring: b)), .monitor), to: out, "out")
@@ -254,8 +234,7 @@ public func geoloc_track_measure(
         let out = try required(out, "out")
         let b = try fixBuffer(fixes, n)
         let m = try decode(model.rawValue, as: EarthModel.self, "model")
-        try b.check("fixes")
-        try b.checkTimesNondecreasing("fixes")
+        try b.checkInTimeOrder("fixes")
         let s = try Track.stats(b, model: m, movingSpeed: moving_speed_mps)
         try deliver(geoloc_track_stats(
             length_m: s.length, duration_s: s.duration, moving_time_s: s.movingTime, average_speed_mps: s.averageSpeed,
@@ -299,8 +278,7 @@ public func geoloc_track_resample(
         let b = try fixBuffer(fixes, n)
         let results = try CallerArray(out, cap, needed)
         guard mode.rawValue <= 1 else { throw GeoLocError(.invalidArgument, "mode \(mode.rawValue) is not a known value") }
-        try b.check("fixes")
-        try b.checkTimesNondecreasing("fixes")
+        try b.checkInTimeOrder("fixes")
         var points: [Fix] = []
         try Track.resample(b, step: mode.rawValue == 0 ? .distance(step) : .time(step)) { points.append($0) }
         return try results.fill(points.count, partial: false, "the track has \(points.count) points at this step") {
@@ -317,8 +295,7 @@ public func geoloc_track_stay_points(
     guarded { () throws(GeoLocError) in
         let b = try fixBuffer(fixes, n)
         let results = try CallerArray(out, cap, needed)
-        try b.check("fixes")
-        try b.checkTimesNondecreasing("fixes")
+        try b.checkInTimeOrder("fixes")
         var stays: [StayPoint] = []
         try Track.stayPoints(b, distance: distance_m, time: time_s) { stays.append($0) }
         return try results.fill(stays.count, partial: false, "the track has \(stays.count) stay points") {

@@ -113,18 +113,21 @@ public func geoloc_track_destroy(_ track: OpaquePointer?) {
     release(track, .track, "track")
 }
 
-/// Writes points through (out, cap, count): the first cap of them, and BUFFER_TOO_SMALL when
-/// they did not all fit.
-private func writePoints(
-    _ points: TrackPoints, untimedAsIndex: Bool, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int,
-    _ count: UnsafeMutablePointer<Int>?, _ noun: String
-) throws(GeoLocError) -> geoloc_status {
-    let results = try CallerArray(out, cap, count, needed: "count")
-    let asIndex = untimedAsIndex && !points.hasTimes
-    return try results.fill(points.count, partial: true, "the track has \(points.count) \(noun)") {
-        var f = geoloc_fix(points[$0])
-        if asIndex { f.time = Double($0) }
-        return f
+/// The shape of the point accessors of a track: `points` of the track written through (out,
+/// cap, count): the first cap of them, and BUFFER_TOO_SMALL when they did not all fit.
+private func trackPoints(
+    _ track: OpaquePointer?, _ points: (TrackLoad) -> TrackPoints, untimedAsIndex: Bool,
+    _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?, _ noun: String
+) -> geoloc_status {
+    guarded { () throws(GeoLocError) in
+        let points = points(try borrow(track, .track, as: TrackHandle.self, "track").load)
+        let results = try CallerArray(out, cap, count, needed: "count")
+        let asIndex = untimedAsIndex && !points.hasTimes
+        return try results.fill(points.count, partial: true, "the track has \(points.count) \(noun)") {
+            var f = geoloc_fix(points[$0])
+            if asIndex { f.time = Double($0) }
+            return f
+        }
     }
 }
 
@@ -132,30 +135,21 @@ private func writePoints(
 public func geoloc_track_fixes(
     _ track: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        return try writePoints(h.load.points, untimedAsIndex: true, out, cap, count, "fixes")
-    }
+    trackPoints(track, { $0.points }, untimedAsIndex: true, out, cap, count, "fixes")
 }
 
 @c @implementation
 public func geoloc_track_points(
     _ track: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        return try writePoints(h.load.points, untimedAsIndex: false, out, cap, count, "points")
-    }
+    trackPoints(track, { $0.points }, untimedAsIndex: false, out, cap, count, "points")
 }
 
 @c @implementation
 public func geoloc_track_waypoints(
     _ track: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_fix>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        return try writePoints(h.load.waypoints, untimedAsIndex: false, out, cap, count, "waypoints")
-    }
+    trackPoints(track, { $0.waypoints }, untimedAsIndex: false, out, cap, count, "waypoints")
 }
 
 @c @implementation
@@ -163,8 +157,7 @@ public func geoloc_track_segments(
     _ track: OpaquePointer?, _ out: UnsafeMutablePointer<geoloc_track_segment>?, _ cap: Int,
     _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+    withHandle(track, .track, as: TrackHandle.self, "track") { (h) throws(GeoLocError) in
         let results = try CallerArray(out, cap, count, needed: "count")
         let segments = h.load.segments
         return try results.fill(segments.count, partial: true, "the track has \(segments.count) segments") {
@@ -180,8 +173,7 @@ public func geoloc_track_name(
     _ track: OpaquePointer?, _ item: geoloc_track_item, _ i: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
     _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+    withHandle(track, .track, as: TrackHandle.self, "track") { (h) throws(GeoLocError) in
         try outputBuffer(buf, cap, needed)
         let load = h.load
         let count: Int, noun: String
@@ -191,9 +183,7 @@ public func geoloc_track_name(
         case 2: count = load.pathNames.count; noun = "path"
         default: throw GeoLocError(.invalidArgument, "item \(item.rawValue) is not a known value")
         }
-        guard i >= 0 && i < count else {
-            throw GeoLocError(.outOfRange, "\(noun) index \(UInt(bitPattern: i)) is not below the count \(count)")
-        }
+        let i = try index(i, count, noun)
         let name = switch item.rawValue {
         case 0: load.points.name(i)
         case 1: load.waypoints.name(i)
@@ -205,29 +195,17 @@ public func geoloc_track_name(
 
 @c @implementation
 public func geoloc_track_timed(_ track: OpaquePointer?, _ timed: UnsafeMutablePointer<Bool>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        try deliver(h.load.timed, to: try required(timed, "timed"), "timed")
-        return GEOLOC_OK
-    }
+    answer(track, .track, as: TrackHandle.self, "track", timed, "timed") { $0.load.timed }
 }
 
 @c @implementation
 public func geoloc_track_issue_count(_ track: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        try deliver(h.load.issues.count, to: try required(count, "count"), "count")
-        return GEOLOC_OK
-    }
+    answer(track, .track, as: TrackHandle.self, "track", count, "count") { $0.load.issues.count }
 }
 
 @c @implementation
 public func geoloc_track_issue_total(_ track: OpaquePointer?, _ total: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        try deliver(h.load.issueTotal, to: try required(total, "total"), "total")
-        return GEOLOC_OK
-    }
+    answer(track, .track, as: TrackHandle.self, "track", total, "total") { $0.load.issueTotal }
 }
 
 @c @implementation
@@ -235,15 +213,8 @@ public func geoloc_track_issue(
     _ track: OpaquePointer?, _ i: Int, _ record: UnsafeMutablePointer<Int>?, _ buf: UnsafeMutablePointer<CChar>?,
     _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
-        try outputBuffer(buf, cap, needed)
-        let issues = h.load.issues
-        guard i >= 0 && i < issues.count else {
-            throw GeoLocError(.outOfRange, "issue index \(UInt(bitPattern: i)) is not below the count \(issues.count)")
-        }
-        try deliver(issues[i].record, toOptional: record, "record")
-        return writeText(issues[i].reason, buf, cap, needed)
+    withHandle(track, .track, as: TrackHandle.self, "track") { (h) throws(GeoLocError) in
+        return try issueResult(h.load.issues, i, record, buf, cap, needed)
     }
 }
 
@@ -259,26 +230,6 @@ private func cStats(_ s: TrackStats) -> geoloc_segment_stats {
         start_time: s.startTime, end_time: s.endTime, backward_steps: s.backwardSteps)
 }
 
-/// The segments of n fixes that a caller's `starts` (k ascending indices; k = 0: one segment of
-/// all n) gives: segment j is starts[j] ..< starts[j + 1], the last one to n.
-func segmentRanges(_ starts: UnsafePointer<Int>?, _ k: Int, _ n: Int) throws(GeoLocError) -> [Range<Int>] {
-    guard k > 0, let starts else { return [0..<n] }
-    var ranges: [Range<Int>] = []
-    ranges.reserveCapacity(k)
-    for j in 0..<k {
-        let s = starts[j]
-        let e = j + 1 < k ? starts[j + 1] : n
-        guard s >= 0 && s <= n else {
-            throw GeoLocError(.outOfRange, "starts[\(j)] \(UInt(bitPattern: s)) is past n (\(n))")
-        }
-        guard e >= s && e <= n else {
-            throw GeoLocError(.outOfRange, "starts[\(j + 1)] \(UInt(bitPattern: e)) is before starts[\(j)] \(s) or past n")
-        }
-        ranges.append(s..<e)
-    }
-    return ranges
-}
-
 @c @implementation
 public func geoloc_track_measure_segments(
     _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ starts: UnsafePointer<Int>?, _ n_segments: Int, _ model: geoloc_model,
@@ -287,17 +238,12 @@ public func geoloc_track_measure_segments(
 ) -> geoloc_status {
     guarded { () throws(GeoLocError) in
         let whole = try required(whole, "whole")
-        let b = try fixBuffer(fixes, n)
-        let k = try checkCount(n_segments, "n_segments")
-        guard k == 0 || starts != nil else { throw GeoLocError(.nullArgument, "starts is NULL with n_segments = \(k)") }
-        let m = try decode(model.rawValue, as: EarthModel.self, "model")
-        let ranges = try segmentRanges(starts, k, b.count)
-        try b.check("fixes", absentTimes: true)
+        let (b, ranges, m) = try segmentedFixes(fixes, n, starts, n_segments, model)
         let r = try Track.measure(b, segments: ranges, model: m, movingSpeed: moving_speed_mps)
         let each = r.segments.map(cStats)
         for (j, s) in each.enumerated() { try checkFinite(s, "segments[\(j)]") }
         try deliver(cStats(r.whole), to: whole, "whole")
-        if let segments, k > 0 {
+        if let segments, n_segments > 0 {
             for (j, s) in each.enumerated() { segments[j] = s }
         }
         return GEOLOC_OK
@@ -310,8 +256,7 @@ public func geoloc_track_statistics(
     _ whole: UnsafeMutablePointer<geoloc_segment_stats>?, _ segments: UnsafeMutablePointer<geoloc_segment_stats>?,
     _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(track, .track, as: TrackHandle.self, "track")
+    withHandle(track, .track, as: TrackHandle.self, "track") { (h) throws(GeoLocError) in
         let whole = try required(whole, "whole")
         let results = try CallerArray(segments, cap, count, out: "segments", needed: "count")
         let m = try decode(model.rawValue, as: EarthModel.self, "model")

@@ -25,42 +25,14 @@ import pytest
 import geoloc
 from geoloc import Gazetteer, Places
 
+from _datafiles import reseal
+
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                         "tests", "places")
 MASK = (1 << 64) - 1
 
 
 # -- the format ----------------------------------------------------------------------------------
-
-def _step(lane, word):
-    x = ((lane ^ word) * 0x9FB21C651E98DF25) & MASK
-    return x ^ (x >> 32)
-
-
-def checksum(b):
-    """The place file checksum: four lanes over the little-endian 8-byte words (bytes 120..127
-    read as 0), the tail in lane 4, folded with the length."""
-    n = len(b)
-    lanes = [0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0, 0x082EFA98EC4E6C89]
-    words = [0 if i == 120 else struct.unpack_from("<Q", b, i)[0] for i in range(0, n - n % 8, 8)]
-    full = (n // 32) * 4
-    for k, w in enumerate(words[:full]):
-        lanes[k % 4] = _step(lanes[k % 4], w)
-    for k, w in enumerate(words[full:]):
-        lanes[k] = _step(lanes[k], w)
-    if n % 8:
-        lanes[3] = _step(lanes[3], int.from_bytes(b[n - n % 8:], "little"))
-    h = _step(n, lanes[0])
-    for lane in lanes[1:]:
-        h = _step(h, lane)
-    return _step(h, 0x5851F42D4C957F2D)
-
-
-def reseal(b):
-    b = bytearray(b)
-    struct.pack_into("<Q", b, 120, checksum(b))
-    return bytes(b)
-
 
 def layout(b):
     """Where each section starts (and the counts), from the header."""

@@ -13,6 +13,8 @@ import pytest
 import geoloc
 from geoloc import PlaceSearch, search_places
 
+from _datafiles import reseal
+
 GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden" / "search.tsv"
 GOALS = {"exact": 99, "city_st": 99, "city_state": 99, "city_country": 99, "city_state_country": 99,
          "alternate": 97, "accents_case": 97, "typo1": 95, "typo2": 85, "prefix": 98}
@@ -134,33 +136,6 @@ def test_save_open(search, tmp_path):
     with PlaceSearch.open(g, tmp_path / "own.search") as again:
         assert again.search("Springfeld")[0].match == "typo"
     g.close()
-
-
-MASK = (1 << 64) - 1
-
-
-def _step(lane: int, word: int) -> int:
-    x = ((lane ^ word) * 0x9FB21C651E98DF25) & MASK
-    return x ^ (x >> 32)
-
-
-def reseal(b: bytearray) -> bytes:
-    """A fresh checksum (every data file's: Core/MappedFile.swift), as a forger would write."""
-    n = len(b)
-    lanes = [0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0, 0x082EFA98EC4E6C89]
-    words = [0 if i == 120 else int.from_bytes(b[i:i + 8], "little") for i in range(0, n - n % 8, 8)]
-    full = (n // 32) * 4
-    for k, w in enumerate(words[:full]):
-        lanes[k % 4] = _step(lanes[k % 4], w)
-    for k, w in enumerate(words[full:]):
-        lanes[k] = _step(lanes[k], w)
-    if n % 8:
-        lanes[3] = _step(lanes[3], int.from_bytes(b[n - n % 8:], "little"))
-    h = _step(n, lanes[0])
-    for lane in lanes[1:]:
-        h = _step(h, lane)
-    b[120:128] = _step(h, 0x5851F42D4C957F2D).to_bytes(8, "little")
-    return bytes(b)
 
 
 def test_forged_keys_out_of_order(tmp_path):

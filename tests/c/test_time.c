@@ -815,8 +815,12 @@ static void test_timezone_files(void)
     CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_timezones_open("\xff", &t));
     path = temp_file("GEOLOCTZ", 8);
     CHECK_ERR(GEOLOC_E_PARSE, geoloc_timezones_open(path, &t));
-    path = temp_file("hello, world: not a map at all, but long enough to hold a header of 128 bytes, "
-                     "......................................................", 136);
+    {
+        static const char not_a_map[] =
+            "hello, world: not a map at all, but long enough to hold a header of 128 bytes, "
+            "......................................................";
+        path = temp_file(not_a_map, sizeof not_a_map - 1);
+    }
     CHECK_ERR(GEOLOC_E_PARSE, geoloc_timezones_open(path, &t));
     CHECK(strstr(geoloc_last_error(), "not a libgeoloc time-zone map") != NULL);
     if (shipped == NULL || (f = fopen(shipped, "rb")) == NULL) {

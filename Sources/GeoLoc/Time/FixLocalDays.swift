@@ -61,16 +61,7 @@ extension TimeZoneMap {
     /// As ``localDays(of:segments:model:)`` over fixes already checked (a C array).
     @_spi(CABI)
     public func localDays(of b: FixBuffer, segments: [Range<Int>], model: EarthModel) throws(GeoLocError) -> [LocalDay] {
-        var previousEnd = 0
-        for (k, r) in segments.enumerated() {
-            guard r.lowerBound >= previousEnd else {
-                throw GeoLocError(.outOfRange, "segment \(k) starts at \(r.lowerBound), before the end of the previous one (\(previousEnd))")
-            }
-            guard r.upperBound <= b.count else {
-                throw GeoLocError(.outOfRange, "segment \(k) ends at \(r.upperBound), after the last of the \(b.count) fixes")
-            }
-            previousEnd = r.upperBound
-        }
+        try checkSegments(segments, of: b.count, "fixes")
         // The local day number (days since 1970-01-01 on the local clocks) of every timed fix in
         // a segment, from one batch of zones and rules; checked before anything is summed.
         var timed: [Int] = []

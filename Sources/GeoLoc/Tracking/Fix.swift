@@ -106,6 +106,13 @@ public struct FixBuffer {
         }
     }
 
+    /// Checks the fixes of a track followed in time (its statistics, resampling, stay points):
+    /// every fix (`check`), then that times never decrease (`checkTimesNondecreasing`).
+    public func checkInTimeOrder(_ name: String) throws(GeoLocError) {
+        try check(name)
+        try checkTimesNondecreasing(name)
+    }
+
     /// Checks that times never decrease; the error names the first fix that goes back.
     public func checkTimesNondecreasing(_ name: String, after last: Double = -.infinity) throws(GeoLocError) {
         var prev = last

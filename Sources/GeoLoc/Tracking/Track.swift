@@ -221,8 +221,7 @@ public enum Track {
     /// linearly (absent if either fix lacks them), its course is absent.
     public static func resample(_ fixes: [Fix], step: ResampleStep) throws(GeoLocError) -> [Fix] {
         try withFixBuffer(fixes) { (b) throws(GeoLocError) in
-            try b.check("fixes")
-            try b.checkTimesNondecreasing("fixes")
+            try b.checkInTimeOrder("fixes")
             var out: [Fix] = []
             try resample(b, step: step) { out.append($0) }
             return out
@@ -299,8 +298,7 @@ public enum Track {
     /// search goes on after j, else from i + 1.
     public static func stayPoints(_ fixes: [Fix], distance: Double, time: Double) throws(GeoLocError) -> [StayPoint] {
         try withFixBuffer(fixes) { (b) throws(GeoLocError) in
-            try b.check("fixes")
-            try b.checkTimesNondecreasing("fixes")
+            try b.checkInTimeOrder("fixes")
             var out: [StayPoint] = []
             try stayPoints(b, distance: distance, time: time) { out.append($0) }
             return out

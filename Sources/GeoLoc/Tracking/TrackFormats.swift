@@ -66,10 +66,7 @@ public enum TrackFormat {
 
     /// Reads GPX text.
     public static func readGPX(text: String, options: LoadOptions) throws(GeoLocError) -> TrackLoad {
-        let result: Result<TrackLoad, GeoLocError> = Array(text.utf8).withUnsafeBytes { b in
-            do throws(GeoLocError) { return .success(try readGPX(b, options: options)) } catch { return .failure(error) }
-        }
-        return try result.get()
+        try withUTF8Bytes(text) { (b) throws(GeoLocError) in try readGPX(UnsafeRawBufferPointer(b), options: options) }
     }
 
     /// Reads GPX text with the default limits.
@@ -79,10 +76,7 @@ public enum TrackFormat {
 
     /// Reads GeoJSON text.
     public static func readGeoJSON(text: String, options: LoadOptions) throws(GeoLocError) -> TrackLoad {
-        let result: Result<TrackLoad, GeoLocError> = Array(text.utf8).withUnsafeBytes { b in
-            do throws(GeoLocError) { return .success(try readGeoJSON(b, options: options)) } catch { return .failure(error) }
-        }
-        return try result.get()
+        try withUTF8Bytes(text) { (b) throws(GeoLocError) in try readGeoJSON(UnsafeRawBufferPointer(b), options: options) }
     }
 
     /// Reads GeoJSON text with the default limits.

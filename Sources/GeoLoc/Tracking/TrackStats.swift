@@ -132,8 +132,7 @@ extension Track {
     /// - Throws: as `measure`.
     public static func stats(_ fixes: [Fix], model: EarthModel = .sphere, movingSpeed: Double = 0.5) throws(GeoLocError) -> TrackStats {
         try withFixBuffer(fixes) { (b) throws(GeoLocError) in
-            try b.check("fixes")
-            try b.checkTimesNondecreasing("fixes")
+            try b.checkInTimeOrder("fixes")
             return try stats(b, model: model, movingSpeed: movingSpeed)
         }
     }
@@ -185,15 +184,8 @@ extension Track {
         var whole = Sums()
         var each: [TrackStats] = []
         each.reserveCapacity(segments.count)
-        var previousEnd = 0
+        try checkSegments(segments, of: p.count, "points")
         for (k, r) in segments.enumerated() {
-            guard r.lowerBound >= previousEnd else {
-                throw GeoLocError(.outOfRange, "segment \(k) starts at \(r.lowerBound), before the end of the previous one (\(previousEnd))")
-            }
-            guard r.upperBound <= p.count else {
-                throw GeoLocError(.outOfRange, "segment \(k) ends at \(r.upperBound), after the last of the \(p.count) points")
-            }
-            previousEnd = r.upperBound
             var seg = Sums()
             seg.s.pointCount = r.count
             var lastAlt = Double.nan
@@ -267,5 +259,20 @@ extension Track {
             try whole.add(seg)
         }
         return TrackMeasure(whole: try whole.finished(), segments: each)
+    }
+}
+
+/// Checks a track's segments against its `count` points (named `noun` in the message): each
+/// starts at or after the end of the one before it and ends at or before the last point.
+func checkSegments(_ segments: [Range<Int>], of count: Int, _ noun: String) throws(GeoLocError) {
+    var previousEnd = 0
+    for (k, r) in segments.enumerated() {
+        guard r.lowerBound >= previousEnd else {
+            throw GeoLocError(.outOfRange, "segment \(k) starts at \(r.lowerBound), before the end of the previous one (\(previousEnd))")
+        }
+        guard r.upperBound <= count else {
+            throw GeoLocError(.outOfRange, "segment \(k) ends at \(r.upperBound), after the last of the \(count) \(noun)")
+        }
+        previousEnd = r.upperBound
     }
 }

@@ -224,12 +224,6 @@ final class XMLInput {
     private var pendingBad: Int? = nil
 
     private func grow(_ needed: Int) {
-        var c = capacity
-        while c < needed { c *= 2 }
-        let b = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
-        b.update(from: buf, count: rawEnd)
-        buf.deallocate()
-        buf = b
-        capacity = c
+        buf = regrow(buf, count: rawEnd, capacity: &capacity, needed: needed)
     }
 }

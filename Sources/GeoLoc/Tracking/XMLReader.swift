@@ -667,14 +667,21 @@ final class ByteBuffer {
     }
 
     private func grow(_ needed: Int) {
-        var c = capacity * 2
-        while c < needed { c *= 2 }
-        let b = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
-        b.update(from: base, count: count)
-        base.deallocate()
-        base = b
-        capacity = c
+        base = regrow(base, count: count, capacity: &capacity, needed: needed)
     }
+}
+
+/// How the reader's byte buffers grow (`ByteBuffer`, `XMLInput`'s window): the first `count`
+/// bytes of `base` move to a new allocation of `capacity` doubled until it holds `needed`
+/// (more than `capacity`), which becomes the new `capacity`; `base` is freed.
+func regrow(_ base: UnsafeMutablePointer<UInt8>, count: Int, capacity: inout Int, needed: Int) -> UnsafeMutablePointer<UInt8> {
+    var c = capacity * 2
+    while c < needed { c *= 2 }
+    let b = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
+    b.update(from: base, count: count)
+    base.deallocate()
+    capacity = c
+    return b
 }
 
 /// The reader's fixed scratch: the open elements' names and ends, the current tag's attributes.
