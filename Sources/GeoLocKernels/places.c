@@ -1,10 +1,18 @@
 /*
- * places.c -- Places' kernel: the check a place file's unit vectors get on open
- * (Sources/GeoLoc/Places/PlaceFileCheck.swift, `vectorMismatch` and the leaf loop of `TreeWalk`)
- * for AVX2 with FMA, four places at a time. The Swift code is the baseline and has the reasoning;
- * this is the same arithmetic on the same doubles (FMA may round a product-sum differently, a
- * last bit well inside the check's tolerance of 2e-15). No AVX-512 instance: the check reads 48
- * bytes a place and is near the memory's pace at four lanes.
+ * places.c -- Places' kernels, four places at a time on AVX2:
+ *
+ * - glk_place_derive (AVX2 alone): the unit vectors (x, y, z) and cos latitude of places from
+ *   their coordinates, as a place set is built (Places/PlaceKDTree.swift) and as a place file of
+ *   version 3 is opened (Places/PlaceFile.swift): the arithmetic of `PlaceVectors.derive`
+ *   (Places/PlaceFileVectors.swift, the Swift baseline and the reasoning) operation for
+ *   operation, so the two give the same bits: cos latitude from libm's cos, the other three from
+ *   the polynomial sine, every product and sum rounded on its own. The instance is compiled for
+ *   AVX2 without FMA, so the compiler cannot fuse a product and a sum (Swift never does).
+ * - glk_place_vectors (AVX2 with FMA): the check of the vectors a place file of version 1 or 2
+ *   stores (Places/PlaceFileCheck.swift, `vectorMismatch` and the leaf loop of `TreeWalk`): the
+ *   same arithmetic on the same doubles (FMA may round a product-sum differently, a last bit
+ *   well inside the check's tolerance of 2e-15). No AVX-512 instance: the check reads 48 bytes
+ *   a place and is near the memory's pace at four lanes.
  *
  * The sine is lanes_impl.h's, the polynomial of the haversine kernels and of Core/VectorMath.swift.
  */
@@ -88,6 +96,73 @@ KTARGET static size_t glk_place_vectors_avx2(const double *points, const double 
     return n;
 }
 
+#undef KV
+#undef KM
+#undef KSUF
+#undef KTARGET
+#undef KW
+
+/* The derivation's instance: AVX2 alone (no FMA: see the top). */
+#define KSUF(name) name##_derive
+#define KTARGET __attribute__((target("avx2")))
+#define KW 4
+#include "lanes_impl.h"
+
+KTARGET static void glk_place_derive_avx2(const double *lat_lon, size_t n, double *points, double *box)
+{
+    KV lo = (KV){0} + INFINITY, hi = (KV){0} - INFINITY;
+    for (size_t i = 0; i < n; i += 4) {
+        /* The last few places: the last place repeated up to four (the box does not change). */
+        size_t k[4];
+        for (int j = 0; j < 4; j++)
+            k[j] = i + (size_t)j < n ? i + (size_t)j : n - 1;
+        KV lat, lon;
+        for (int j = 0; j < 4; j++) {
+            lat[j] = lat_lon[2 * k[j]];
+            lon[j] = lat_lon[2 * k[j] + 1];
+        }
+        KV phi = lat * GLK_D2R, lam = lon * GLK_D2R;
+        /* cos latitude: libm's, the cosine every distance's haversine takes (one call a place). */
+        KV c;
+        for (int j = 0; j < 4; j++)
+            c[j] = cos(phi[j]);
+        KV alam = KSUF(vabs)(lam);
+        KM over = alam > GLK_PIO2_HI;
+        KV sphi = KSUF(sin_poly)(phi);
+        KV clam = KSUF(sin_poly)((GLK_PIO2_HI - alam) + GLK_PIO2_LO);
+        KV slam = KSUF(sin_poly)(KSUF(sel)(over, (GLK_PI_HI - alam) + GLK_PI_LO, alam));
+        KM negative = lam < 0.0;
+        slam = (KV)((KM)slam ^ (negative & ((KM){0} + (long long)(1ULL << 63))));
+        KV x = c * clam, y = c * slam;
+        /* 4x4 transpose: x, y, z, w of the four places into their rows (x, y, z, cos lat). */
+        __m256d t0 = _mm256_unpacklo_pd((__m256d)x, (__m256d)y), t1 = _mm256_unpackhi_pd((__m256d)x, (__m256d)y);
+        __m256d t2 = _mm256_unpacklo_pd((__m256d)sphi, (__m256d)c), t3 = _mm256_unpackhi_pd((__m256d)sphi, (__m256d)c);
+        __m256d r0 = _mm256_permute2f128_pd(t0, t2, 0x20), r1 = _mm256_permute2f128_pd(t1, t3, 0x20);
+        __m256d r2 = _mm256_permute2f128_pd(t0, t2, 0x31), r3 = _mm256_permute2f128_pd(t1, t3, 0x31);
+        _mm256_storeu_pd(points + 4 * k[0], r0);
+        _mm256_storeu_pd(points + 4 * k[1], r1);
+        _mm256_storeu_pd(points + 4 * k[2], r2);
+        _mm256_storeu_pd(points + 4 * k[3], r3);
+        lo = (KV)_mm256_min_pd((__m256d)lo, _mm256_min_pd(_mm256_min_pd(r0, r1), _mm256_min_pd(r2, r3)));
+        hi = (KV)_mm256_max_pd((__m256d)hi, _mm256_max_pd(_mm256_max_pd(r0, r1), _mm256_max_pd(r2, r3)));
+    }
+    for (int d = 0; d < 3; d++) {
+        box[d] = lo[d];
+        box[3 + d] = hi[d];
+    }
+}
+
+int glk_place_derive(const double *lat_lon, size_t n, double *points, double *box, int level)
+{
+    int have = glk_level_supported();
+    if (level > have)
+        level = have;
+    if (level < GLK_LEVEL_AVX2_FMA)
+        return 0;
+    glk_place_derive_avx2(lat_lon, n, points, box);
+    return 1;
+}
+
 long glk_place_vectors(const double *points, const double *lat_lon, size_t n, double tol, double ctol,
                        double *box, int level)
 {
@@ -106,6 +181,12 @@ long glk_place_vectors(const double *points, const double *lat_lon, size_t n, do
 {
     (void)points, (void)lat_lon, (void)n, (void)tol, (void)ctol, (void)box, (void)level;
     return -1;
+}
+
+int glk_place_derive(const double *lat_lon, size_t n, double *points, double *box, int level)
+{
+    (void)lat_lon, (void)n, (void)points, (void)box, (void)level;
+    return 0;
 }
 
 #endif

@@ -13,29 +13,33 @@ import Glibc
 /// Each finding of the issue is a test named after it: every forged file is refused with `.parse`
 /// and a message that says what is wrong, where 0.3 opened it and answered wrongly.
 ///
-/// The files: 100 places without attributes saved as they are (version 2) and the same bytes as
-/// version 1 (without attributes the layouts are the same: 0.3 opens them), and the fixtures
+/// The files: 100 places without attributes saved as they are (version 3, no unit vectors), the
+/// same set as version 2 wrote it (its vectors stored) and those bytes as version 1 (without
+/// attributes the layouts of 1 and 2 are the same: 0.3 opens them), and the fixtures
 /// tests/places/gazetteer-v1.places and places-v1.places (saved by libgeoloc 0.3.0).
 final class PlaceFileForgedTests: XCTestCase {
     static let fixtures = String(#filePath.dropLast("Tests/GeoLocTests/PlaceFileForgedTests.swift".count)) + "tests/places/"
 
     func c(_ lat: Double, _ lon: Double) -> Coordinate { try! Coordinate(latitude: lat, longitude: lon) }
 
-    /// The 100 places (ids "p0"..., names "Place 0"...), saved: [version 1 bytes, version 2 bytes].
+    /// The 100 places (ids "p0"..., names "Place 0"...): [version 1 bytes, version 2 bytes,
+    /// version 3 bytes (saved)].
     lazy var base: [[UInt8]] = {
         var g = SplitMix64(seed: 21)
         var b = PlaceSetBuilder()
         for i in 0..<100 {
             try! b.append(c(g.latitude(), g.uniform(-180, 180)), id: "p\(i)", name: "Place \(i)", attributes: [])
         }
+        let set = try! b.build()
         let path = NSTemporaryDirectory() + "geoloc-forged-\(getpid()).places"
-        try! b.build().save(to: path)
+        try! set.save(to: path)
         defer { unlink(path) }
-        let v2 = [UInt8](try! Data(contentsOf: URL(fileURLWithPath: path)))
+        let v3 = [UInt8](try! Data(contentsOf: URL(fileURLWithPath: path)))
+        let v2 = try! set.placeFileBytes(version: 2)
         var v1 = v2
         v1[8] = 1
         v1.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
-        return [v1, v2]
+        return [v1, v2, v3]
     }()
 
     func layout(_ file: [UInt8]) -> PlaceFileLayout {
@@ -59,7 +63,7 @@ final class PlaceFileForgedTests: XCTestCase {
     }
 
     /// Each base file edited by `edit`, resealed and opened: `.parse`, a message with `says`.
-    func refused(_ says: String, versions: [Int] = [1, 2], file: StaticString = #filePath, line: UInt = #line,
+    func refused(_ says: String, versions: [Int] = [1, 2, 3], file: StaticString = #filePath, line: UInt = #line,
                  _ edit: (inout [UInt8], PlaceFileLayout) -> Void) {
         for v in versions {
             var bytes = base[v - 1]
@@ -84,7 +88,9 @@ final class PlaceFileForgedTests: XCTestCase {
     }
 
     func testForgedFilesStartFromFilesThatOpen() throws {
-        for v in [1, 2] {
+        XCTAssertEqual(base[2][8], 3)
+        XCTAssertGreaterThan(base[1].count, base[2].count + 32 * 100, "version 3 stores no vectors, positions or gaps")
+        for v in [1, 2, 3] {
             var bytes = base[v - 1]
             bytes.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
             XCTAssertEqual(bytes, base[v - 1])
@@ -137,21 +143,27 @@ final class PlaceFileForgedTests: XCTestCase {
         XCTAssertEqual(try g.text(ofPlace: try XCTUnwrap(g.places.nearest(to: c(39.8, -89.6)).first).index), "Springfield, IL")
     }
 
-    /// 0.3: NaN or zeroed unit vectors made nearest return 0 results.
+    /// 0.3: NaN or zeroed unit vectors made nearest return 0 results. Files of versions 1 and 2
+    /// store vectors, checked against the coordinates; version 3 stores none to forge.
     func testForgedNanOrZeroedUnitVectorsAreRefused() {
-        refused("does not match its coordinates") { f, l in putDouble(.nan, l.points + 32 * 10, &f) }
-        refused("does not match its coordinates") { f, l in for k in 0..<4 { putDouble(0, l.points + 32 * 10 + 8 * k, &f) } }
-        refused("does not match its coordinates") { f, l in putDouble(0.5 * double(l.points + 32 * 10 + 24, f), l.points + 32 * 10 + 24, &f) }
+        refused("does not match its coordinates", versions: [1, 2]) { f, l in putDouble(.nan, l.points + 32 * 10, &f) }
+        refused("does not match its coordinates", versions: [1, 2]) { f, l in
+            for k in 0..<4 { putDouble(0, l.points + 32 * 10 + 8 * k, &f) }
+        }
+        refused("does not match its coordinates", versions: [1, 2]) { f, l in
+            putDouble(0.5 * double(l.points + 32 * 10 + 24, f), l.points + 32 * 10 + 24, &f)
+        }
     }
 
-    /// 0.3: bad split gaps or boxes made a 20,000 km `within` find 0 of 100.
+    /// 0.3: bad split gaps or boxes made a 20,000 km `within` find 0 of 100. (Version 3 stores
+    /// no gaps: they are derived from the derived vectors; its box is checked.)
     func testForgedSplitGapsOrBoxAreRefused() {
         XCTAssertEqual(layout(base[1]).internalCount, 7)
         let gap = "of the index does not bound the points below it"
-        refused(gap) { f, l in putDouble(-2, l.gaps, &f) }       // the root's left half reaches past its gap
-        refused(gap) { f, l in putDouble(2, l.gaps + 8, &f) }    // its right half starts before its gap
-        refused(gap) { f, l in putDouble(.nan, l.gaps + 16, &f) }
-        refused("node 0 of the index") { f, l in                 // low above high
+        refused(gap, versions: [1, 2]) { f, l in putDouble(-2, l.gaps, &f) }       // the root's left half reaches past its gap
+        refused(gap, versions: [1, 2]) { f, l in putDouble(2, l.gaps + 8, &f) }    // its right half starts before its gap
+        refused(gap, versions: [1, 2]) { f, l in putDouble(.nan, l.gaps + 16, &f) }
+        refused("node 0 of the index", versions: [1, 2]) { f, l in                 // low above high
             let low = double(l.gaps, f), high = double(l.gaps + 8, f)
             putDouble(high + 0.5, l.gaps, &f)
             putDouble(low, l.gaps + 8, &f)
@@ -161,15 +173,18 @@ final class PlaceFileForgedTests: XCTestCase {
     }
 
     /// 0.3: place 58 came first at 3,024 km when it is 11,242 km away (a search finds a place by
-    /// its vector and measures it from its coordinates). Two places exchange coordinates; the
-    /// tree still holds their vectors.
+    /// its vector and measures it from its coordinates). Two places exchange coordinates: in
+    /// versions 1 and 2 the tree still holds their vectors; in version 3 their derived vectors
+    /// follow them into subtrees whose gaps do not bound them.
     func testForgedCoordinatesThatLeaveTheirVectorsAreRefused() {
-        refused("does not match its coordinates") { f, l in
+        let exchange = { (f: inout [UInt8], l: PlaceFileLayout) in
             let p = l.latLon + 16 * 5, q = l.latLon + 16 * 80
             let a = Array(f[p..<(p + 16)])
             f.replaceSubrange(p..<(p + 16), with: f[q..<(q + 16)])
             f.replaceSubrange(q..<(q + 16), with: a)
         }
+        refused("does not match its coordinates", versions: [1, 2], exchange)
+        refused("of the index does not bound the points below it", versions: [3], exchange)
     }
 
     /// 0.3: a file whose index maps all say place 0 returned index 0 five times.
@@ -229,14 +244,22 @@ final class PlaceFileForgedTests: XCTestCase {
         }
         refused("its leaf size 0 is not in 1...4096") { f, _ in putU32(0, 20, &f) }
         refused("its leaf size 8192 is not in 1...4096") { f, _ in putU32(8192, 20, &f) }
-        for v in [1, 2] {
+        for v in [1, 2, 3] {
             var f = base[v - 1]
             putU64(UInt64(f.count + 64), 56, &f)
             opened(f, .parse, "truncated place file")
             f = base[v - 1]
-            putU32(3, 8, &f)
-            opened(f, .unsupported, "place file version 3 is newer")
+            putU32(4, 8, &f)
+            opened(f, .unsupported, "place file version 4 is newer than this library reads (3)")
         }
+        // A version 3 header on a version 2 file (the vectors where version 3 has none) and the
+        // other way round: the sizes disagree.
+        var f = base[1]
+        putU32(3, 8, &f)
+        refused(f, "make a file of \(base[2].count) bytes, not \(base[1].count)")
+        f = base[2]
+        putU32(2, 8, &f)
+        refused(f, "make a file of \(base[1].count) bytes, not \(base[2].count)")
     }
 
     /// The bytes, resealed, opened: the error `code` with a message holding `says`.
@@ -258,7 +281,10 @@ final class PlaceFileForgedTests: XCTestCase {
     func testForgedTreeIndicesOutOfRangeAreRefused() {
         refused("the place index at tree position 2 (100) is out of range (100 places)") { f, l in putU32(100, l.ids + 8, &f) }
         refused("the place index at tree position 3 (-1) is out of range") { f, l in putU32(.max, l.ids + 12, &f) }
-        refused("the tree position of place 7 (2147483647) is out of range") { f, l in putU32(0x7FFF_FFFF, l.positions + 28, &f) }
+        // (Version 3 stores no positions: they are derived from the ids.)
+        refused("the tree position of place 7 (2147483647) is out of range", versions: [1, 2]) { f, l in
+            putU32(0x7FFF_FFFF, l.positions + 28, &f)
+        }
         refused("node 4 of the index splits along dimension 3, not 0, 1 or 2") { f, l in f[l.dims + 4] = 3 }
         refused("a coordinate is out of range (91,") { f, l in putDouble(91, l.latLon + 16 * 9, &f) }
         refused("a coordinate is out of range") { f, l in putDouble(.infinity, l.latLon + 16 * 9 + 8, &f) }
@@ -274,7 +300,7 @@ final class PlaceFileForgedTests: XCTestCase {
         }
     }
 
-    /// Version 2's column table and column sections, and the names section, pointing outside the
+    /// The column table and column sections (version 3), and the names section, pointing outside the
     /// file or past their values.
     func testForgedAttributeTablesPointingOutsideAreRefused() throws {
         var b = PlaceSetBuilder(attributeNames: ["state"])
@@ -286,7 +312,7 @@ final class PlaceFileForgedTests: XCTestCase {
         defer { unlink(path) }
         let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let l = try XCTUnwrap(PlaceFileLayout(
-            version: 2, count: 3, attributes: 1, numberedIDs: false, bucket: Int(file[20]), textBytes: Int(file[40]),
+            version: 3, count: 3, attributes: 1, numberedIDs: false, bucket: Int(file[20]), textBytes: Int(file[40]),
             namesBytes: 9, valueCounts: [2], valueBytes: [12]))
         XCTAssertEqual(l.size, file.count)
         XCTAssertEqual(Array(file[l.values[0]..<(l.values[0] + 12)]), Array("OhioIllinois".utf8))
@@ -404,5 +430,166 @@ final class PlaceFileForgedTests: XCTestCase {
                 }
             }
         }
+    }
+
+    // MARK: derived vectors (version 3)
+
+    /// Coordinates over the globe, the poles, the equator, the antimeridian and signed zeros.
+    func derivationCoordinates(_ count: Int) -> [Double] {
+        var latLon: [Double] = []
+        var g = SplitMix64(seed: 11)
+        let specials: [(Double, Double)] = [(90, 0), (-90, 179.9), (0, -180), (0, 90), (0, -90), (89.999, 180 - 1e-9),
+                                            (-0.0, -0.0), (45, 135), (1e-300, -1e-300), (-45, -135), (12.5, 90.0000001)]
+        for k in 0..<count {
+            let (lat, lon) = k < specials.count ? specials[k] : (g.latitude(), g.uniform(-180, 180))
+            latLon += [lat, lon]
+        }
+        return latLon
+    }
+
+    /// The C kernel `glk_place_derive` at each instruction set this CPU runs gives the Swift
+    /// loop's vectors to the bit (no fused multiply-add on either side), at every place of runs
+    /// of 1 to 9 (every lane and tail), and the same box; cos latitude is libm's exactly.
+    func testDerivationKernelGivesTheSwiftLoopsBits() {
+        let latLon = derivationCoordinates(4000)
+        let n = latLon.count / 2
+        func derive(_ lo: Int, _ count: Int, level: Int) -> ([SIMD4<UInt64>], SIMD3<Double>, SIMD3<Double>) {
+            var out = [SIMD4<Double>](repeating: SIMD4(repeating: .nan), count: count)
+            let box = latLon.withUnsafeBufferPointer { ll in
+                out.withUnsafeMutableBufferPointer { PlaceVectors.derive(latLon: ll.baseAddress! + 2 * lo, count: count, into: $0.baseAddress!, level: level) }
+            }
+            return (out.map { SIMD4($0.x.bitPattern, $0.y.bitPattern, $0.z.bitPattern, $0.w.bitPattern) }, box.low, box.high)
+        }
+        let (swift, low, high) = derive(0, n, level: 0)
+        for i in 0..<n {
+            XCTAssertEqual(swift[i].w, cos(latLon[2 * i] * (Double.pi / 180)).bitPattern, "cos latitude of place \(i)")
+            let v = unitVector(latitude: latLon[2 * i], longitude: latLon[2 * i + 1])
+            let d = SIMD3(Double(bitPattern: swift[i].x), Double(bitPattern: swift[i].y), Double(bitPattern: swift[i].z)) - v
+            XCTAssertLessThanOrEqual(max(abs(d.x), abs(d.y), abs(d.z)), 4e-16, "place \(i) against libm's vector")
+        }
+        var levels = 0
+        for level in 1...max(VectorMath.supportedLevel, 1) where level <= VectorMath.supportedLevel {
+            levels += 1
+            let (kernel, kLow, kHigh) = derive(0, n, level: level)
+            XCTAssertEqual(kernel, swift, "level \(level)")
+            XCTAssertEqual(kLow, low)
+            XCTAssertEqual(kHigh, high)
+            for count in 1...9 {
+                for lo in [0, 3, 1000 + count, n - count] {
+                    let (k, _, _) = derive(lo, count, level: level)
+                    XCTAssertEqual(k, Array(swift[lo..<(lo + count)]), "level \(level), \(count) places from \(lo)")
+                }
+            }
+        }
+        if VectorMath.supportedLevel > 0 { XCTAssertGreaterThan(levels, 0) }
+    }
+
+    /// A set saved (version 3) and opened again has the very vectors it was built with, in the
+    /// same tree: every point to the bit, every tree position and gap.
+    func testReopenedSetHasTheBuiltVectorsToTheBit() throws {
+        let latLon = derivationCoordinates(5000)
+        var b = PlaceSetBuilder()
+        for i in 0..<(latLon.count / 2) { try b.append(c(latLon[2 * i], latLon[2 * i + 1]), id: "\(i)", name: "", attributes: []) }
+        let built = try b.build()
+        for version: UInt32 in [2, 3] {
+            let bytes = try built.placeFileBytes(version: version)
+            let opened = try bytes.withUnsafeBytes { raw throws(GeoLocError) in try PlaceSet.open(fileBytes: raw) }
+            XCTAssertEqual(opened.kdtree.derived != nil, version == 3)
+            XCTAssertEqual(opened.kdtree.boxLow, built.kdtree.boxLow * SIMD4(1, 1, 1, 0))
+            for p in 0..<built.count {
+                let a = built.kdtree.points[p], o = opened.kdtree.points[p]
+                XCTAssertEqual(SIMD4(a.x.bitPattern, a.y.bitPattern, a.z.bitPattern, a.w.bitPattern),
+                               SIMD4(o.x.bitPattern, o.y.bitPattern, o.z.bitPattern, o.w.bitPattern), "version \(version), position \(p)")
+                XCTAssertEqual(built.kdtree.ids[p], opened.kdtree.ids[p])
+                XCTAssertEqual(built.kdtree.positions[p], opened.kdtree.positions[p])
+            }
+            for k in 0..<(2 * built.kdtree.internalCount) { XCTAssertEqual(built.kdtree.gaps[k], opened.kdtree.gaps[k], "gap \(k)") }
+        }
+    }
+
+    /// The old format and the new answer alike on the shipped gazetteer: the file libgeoloc 0.5
+    /// wrote (version 2, the vectors of libm's sine and cosine stored, the tree's gaps and box
+    /// those vectors give) against version 3 (vectors derived on open), every query kind, each
+    /// result's index and distance to the bit.
+    func testOldAndNewFormatsAnswerAlikeOnTheGazetteer() throws {
+        let set = try Gazetteer.shipped().places
+        var v2 = try set.placeFileBytes(version: 2)
+        let l = layout(v2, attributes: set.attributeNames.count)
+        let n = set.count
+        // The points as 0.5 made them (libm), then every node's gaps and the box from them.
+        var points = [SIMD4<Double>](repeating: .zero, count: n)
+        for p in 0..<n {
+            let lat = double(l.latLon + 16 * p, v2), lon = double(l.latLon + 16 * p + 8, v2)
+            let v = unitVector(latitude: lat, longitude: lon)
+            points[p] = SIMD4(v.x, v.y, v.z, cos(lat * (Double.pi / 180)))
+            for k in 0..<4 { putDouble(points[p][k], l.points + 32 * p + 8 * k, &v2) }
+        }
+        func box(node: Int, lo: Int, hi: Int) -> (SIMD3<Double>, SIMD3<Double>) {
+            if node >= l.internalCount {
+                var low = SIMD3(repeating: Double.infinity), high = SIMD3(repeating: -Double.infinity)
+                for p in lo..<hi {
+                    low = pointwiseMin(low, SIMD3(points[p].x, points[p].y, points[p].z))
+                    high = pointwiseMax(high, SIMD3(points[p].x, points[p].y, points[p].z))
+                }
+                return (low, high)
+            }
+            let mid = lo + (hi - lo) / 2
+            let left = box(node: 2 * node + 1, lo: lo, hi: mid), right = box(node: 2 * node + 2, lo: mid, hi: hi)
+            let d = Int(v2[l.dims + node])
+            putDouble(left.1[d], l.gaps + 16 * node, &v2)
+            putDouble(right.0[d], l.gaps + 16 * node + 8, &v2)
+            return (pointwiseMin(left.0, right.0), pointwiseMax(left.1, right.1))
+        }
+        let (low, high) = box(node: 0, lo: 0, hi: n)
+        for k in 0..<3 {
+            putDouble(low[k], 64 + 8 * k, &v2)
+            putDouble(high[k], 88 + 8 * k, &v2)
+        }
+        v2.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
+        let v3 = try set.placeFileBytes(version: 3)
+        let old = try v2.withUnsafeBytes { raw throws(GeoLocError) in try PlaceSet.open(fileBytes: raw) }
+        let new = try v3.withUnsafeBytes { raw throws(GeoLocError) in try PlaceSet.open(fileBytes: raw) }
+        XCTAssertTrue(old.kdtree.derived == nil && new.kdtree.derived != nil)
+        var differing = 0
+        for p in 0..<n where points[p] != new.kdtree.points[p] { differing += 1 }
+        XCTAssertGreaterThan(differing, 0, "libm's vectors and the derived ones differ in last bits: the comparison means something")
+        // Queries: beside places (2 km Gaussian offsets), the places themselves, and anywhere.
+        var g = SplitMix64(seed: 19)
+        var queries: [Coordinate] = []
+        for k in 0..<1500 {
+            let p = set.coordinate(at: g.int(n))
+            switch k % 3 {
+            case 0: queries.append(p)
+            case 1: queries.append(c(max(-90, min(90, p.latitude + g.uniform(-0.02, 0.02))), max(-180, min(179.99, p.longitude + g.uniform(-0.02, 0.02)))))
+            default: queries.append(c(g.latitude(), g.uniform(-180, 180)))
+            }
+        }
+        func same(_ a: [PlaceMatch], _ b: [PlaceMatch]) -> Bool {
+            a.map { $0.index } == b.map { $0.index } && a.map { $0.distance.bitPattern } == b.map { $0.distance.bitPattern }
+        }
+        var answers = 0
+        for q in queries {
+            for k in [1, 10] {
+                let a = try old.nearest(to: q, count: k, unit: .kilometers), b = try new.nearest(to: q, count: k, unit: .kilometers)
+                XCTAssertTrue(same(a, b), "nearest \(k) to \(q)")
+                answers += a.count
+            }
+            for r in [8.0, 80.0] {
+                let a = try old.within(r, .kilometers, of: q), b = try new.within(r, .kilometers, of: q)
+                XCTAssertTrue(same(a, b), "within \(r) km of \(q)")
+                answers += a.count
+            }
+            let a = try old.nearest(to: q, count: 3, model: .wgs84), b = try new.nearest(to: q, count: 3, model: .wgs84)
+            XCTAssertTrue(same(a, b), "nearest 3 (WGS84) to \(q)")
+        }
+        XCTAssertGreaterThan(answers, 100_000)
+    }
+
+    func layout(_ file: [UInt8], attributes a: Int) -> PlaceFileLayout {
+        func u64(_ at: Int) -> Int { (0..<8).reduce(0) { $0 | Int(file[at + $1]) << (8 * $1) } }
+        let counts = (0..<a).map { u64(128 + 16 * $0) }, bytes = (0..<a).map { u64(128 + 16 * $0 + 8) }
+        return PlaceFileLayout(
+            version: UInt32(file[8]), count: u64(24), attributes: a, numberedIDs: u64(112) == 1, bucket: Int(file[20]) | Int(file[21]) << 8,
+            textBytes: u64(40), namesBytes: u64(48), valueCounts: counts, valueBytes: bytes)!
     }
 }

@@ -1438,7 +1438,7 @@ final class PlaceFileTests: XCTestCase {
         func put64(_ v: UInt64, _ at: Int, _ f: inout [UInt8]) { for k in 0..<8 { f[at + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt64(k))) } }
         refused("an index out of range") { put32(5, layout.ids + 4, &$0) }
         refused("a negative index") { put32(UInt32.max, layout.ids, &$0) }
-        refused("a position out of range") { put32(7, layout.positions + 8, &$0) }
+        refused("a place at two tree positions") { f in for k in 0..<4 { f[layout.ids + 4 + k] = f[layout.ids + k] } }
         refused("a latitude above 90") { put64((90.5).bitPattern, layout.latLon, &$0) }
         refused("a NaN longitude") { put64(Double.nan.bitPattern, layout.latLon + 8, &$0) }
         refused("longitude 180") { put64((180.0).bitPattern, layout.latLon + 24, &$0) }
@@ -1447,7 +1447,7 @@ final class PlaceFileTests: XCTestCase {
         refused("an unknown flag") { put64(2, 112, &$0) }
         refused("a leaf size of 0") { put32(0, 20, &$0) }
         refused("an attribute name that is not UTF-8") { $0[layout.names + 4] = 0xFF }
-        // Version 2's attribute columns: value numbers, value ends, the column table.
+        // The attribute columns: value numbers, value ends, the column table.
         XCTAssertEqual(layout.widths, [1, 1])
         refused("a value number above the column's values") { $0[layout.numbers[0] + 1] = 5 }
         refused("value ends out of order") { put32(100, layout.valueEnds[0], &$0) }
@@ -1467,7 +1467,7 @@ final class PlaceFileTests: XCTestCase {
             assertThrows(.parse) { () throws(GeoLocError) in _ = try PlaceSet.open(fileBytes: raw) }
         }
         var newer = file
-        put32(3, 8, &newer)
+        put32(PlaceFile.version + 1, 8, &newer)
         newer.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
         newer.withUnsafeBytes { raw in
             assertThrows(.unsupported) { () throws(GeoLocError) in _ = try PlaceSet.open(fileBytes: raw) }
@@ -1487,8 +1487,8 @@ final class PlaceFileTests: XCTestCase {
         return PlaceFileLayout(
             version: version, count: u64(24), attributes: a, numberedIDs: u64(112) == 1, bucket: Int(file[20]),
             textBytes: u64(40), namesBytes: u64(48),
-            valueCounts: version == 2 ? (0..<a).map { u64(128 + 16 * $0) } : [],
-            valueBytes: version == 2 ? (0..<a).map { u64(136 + 16 * $0) } : [])
+            valueCounts: version >= 2 ? (0..<a).map { u64(128 + 16 * $0) } : [],
+            valueBytes: version >= 2 ? (0..<a).map { u64(136 + 16 * $0) } : [])
     }
 
     /// A file of version 1 (tests/places/places-v1.places: tests/places/places.csv saved by

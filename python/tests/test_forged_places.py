@@ -5,8 +5,11 @@ finding of the issue is a test named after it; every forged file must be refused
 opened it and answered wrongly.
 
 The files are made here: a set of 100 places without attributes saved by the library (format
-version 2) and the same bytes as version 1 (without attributes the two layouts are the same, so
-0.3 opens them), and tests/places/gazetteer-v1.places (four places saved by libgeoloc 0.3.0).
+version 3, no unit vectors: they are derived on open), the same set as version 2 wrote it (the
+vectors of libm's sine and cosine stored, the tree's gaps and box from them, as libgeoloc 0.5
+wrote files) and those bytes as version 1 (without attributes the layouts of 1 and 2 are the
+same, so 0.3 opens them), and tests/places/gazetteer-v1.places (four places saved by libgeoloc
+0.3.0).
 The layout and the checksum are the format's, as Sources/GeoLoc/Places/PlaceFile.swift
 specifies them."""
 
@@ -51,9 +54,10 @@ def layout(b):
         at = start + size
         return start
 
-    out["columns"] = section(16 * a if version == 2 else 0)
-    for name, size in [("points", 32 * n), ("latlon", 16 * n), ("ids", 4 * n), ("positions", 4 * n),
-                       ("gaps", 16 * m), ("dims", m), ("ends", 4 * strings),
+    stored = version <= 2  # version 3 stores no points, positions or gaps (derived on open)
+    out["columns"] = section(16 * a if version >= 2 else 0)
+    for name, size in [("points", 32 * n if stored else 0), ("latlon", 16 * n), ("ids", 4 * n),
+                       ("positions", 4 * n if stored else 0), ("gaps", 16 * m if stored else 0), ("dims", m), ("ends", 4 * strings),
                        ("absent", 8 * ((n * a + 63) // 64) if version == 1 else 0), ("text", u64(40))]:
         out[name] = section(size)
     return out
@@ -79,18 +83,59 @@ def _points():
 POINTS = _points()
 
 
+def as_version_2(data):
+    """A version 3 file without attributes as version 2 wrote it: the sections version 3 leaves
+    out put back (the points: x, y, z, cos latitude of each place in tree order, from libm's sine
+    and cosine; the tree position of each place; every node's gaps, its left half's greatest and
+    its right half's least along its dimension, and the header's box, from those points)."""
+    S = layout(data)
+    n = S["n"]
+    assert S["a"] == 0
+    head = bytearray(data[:128])
+    struct.pack_into("<I", head, 8, 2)
+    L = layout(bytes(head) + bytes(64 * 1024))
+    b = bytearray(L["ends"]) + bytearray(data[S["ends"]:])
+    b[:128] = head
+    struct.pack_into("<Q", b, 56, len(b))
+    b[L["latlon"]:L["latlon"] + 16 * n] = data[S["latlon"]:S["latlon"] + 16 * n]
+    b[L["ids"]:L["ids"] + 4 * n] = data[S["ids"]:S["ids"] + 4 * n]
+    b[L["dims"]:L["dims"] + L["m"]] = data[S["dims"]:S["dims"] + L["m"]]
+    points = []
+    for p in range(n):
+        struct.pack_into("<i", b, L["positions"] + 4 * struct.unpack_from("<i", b, L["ids"] + 4 * p)[0], p)
+        lat, lon = struct.unpack_from("<2d", b, L["latlon"] + 16 * p)
+        phi, lam = lat * (math.pi / 180), lon * (math.pi / 180)
+        c = math.cos(phi)
+        points.append((c * math.cos(lam), c * math.sin(lam), math.sin(phi)))
+        put_f64(b, L["points"] + 32 * p, *points[-1], c)
+
+    def box(node, lo, hi):
+        if node >= L["m"]:
+            return [min(q[d] for q in points[lo:hi]) for d in range(3)], [max(q[d] for q in points[lo:hi]) for d in range(3)]
+        mid = lo + (hi - lo) // 2
+        (llow, lhigh), (rlow, rhigh) = box(2 * node + 1, lo, mid), box(2 * node + 2, mid, hi)
+        d = b[L["dims"] + node]
+        put_f64(b, L["gaps"] + 16 * node, lhigh[d], rlow[d])
+        return [min(x, y) for x, y in zip(llow, rlow)], [max(x, y) for x, y in zip(lhigh, rhigh)]
+    low, high = box(0, 0, n)
+    put_f64(b, 64, *low, *high)
+    return reseal(b)
+
+
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
-    """The 100 places saved by the library: {1: bytes as version 1, 2: bytes as saved}."""
+    """The 100 places: {1: as version 1, 2: as version 2 wrote them, 3: as saved}."""
     path = tmp_path_factory.mktemp("forged") / "base.places"
     records = [{"lat": lat, "lon": lon, "id": "p%d" % i, "name": "Place %d" % i} for i, (lat, lon) in enumerate(POINTS)]
     with Places.from_records(records) as p:
         p.save(path)
     data = path.read_bytes()
-    assert data[8] in (1, 2) and struct.unpack_from("<Q", data, 32)[0] == 0
-    v1 = bytearray(data)
+    assert data[8] == 3 and struct.unpack_from("<Q", data, 32)[0] == 0
+    v2 = as_version_2(data)
+    assert len(v2) > len(data) + 32 * 100
+    v1 = bytearray(v2)
     struct.pack_into("<I", v1, 8, 1)
-    return {1: reseal(v1), 2: reseal(data)}
+    return {1: reseal(v1), 2: v2, 3: reseal(data)}
 
 
 def refused(tmp_path, data, *words):
@@ -112,7 +157,7 @@ def edited(data, edit):
     return reseal(b)
 
 
-VERSIONS = [1, 2]
+VERSIONS = [1, 2, 3]
 
 
 def test_forged_files_start_from_files_that_open(saved, tmp_path):
@@ -185,9 +230,10 @@ def test_forged_gazetteer_with_a_nul_in_a_name_is_refused(tmp_path):
     assert Gazetteer.open(path).reverse_geocode((39.8, -89.6)) == "Springfield, IL"
 
 
-@pytest.mark.parametrize("v", VERSIONS)
+@pytest.mark.parametrize("v", [1, 2])
 def test_forged_nan_or_zeroed_unit_vectors_are_refused(saved, tmp_path, v):
-    """0.3: a NaN or zeroed unit vector made nearest return 0 results."""
+    """0.3: a NaN or zeroed unit vector made nearest return 0 results. Versions 1 and 2 store
+    vectors, checked against the coordinates; version 3 has none to forge."""
     def nan(b, L):
         put_f64(b, L["points"] + 32 * 10, math.nan)
     def zero(b, L):
@@ -200,7 +246,8 @@ def test_forged_nan_or_zeroed_unit_vectors_are_refused(saved, tmp_path, v):
 
 @pytest.mark.parametrize("v", VERSIONS)
 def test_forged_split_gaps_or_box_are_refused(saved, tmp_path, v):
-    """0.3: bad split gaps or boxes made a 20,000 km `within` find 0 of 100."""
+    """0.3: bad split gaps or boxes made a 20,000 km `within` find 0 of 100. (Version 3 stores no
+    gaps: they are derived from the derived vectors; its box is checked.)"""
     def gap_low(b, L):
         put_f64(b, L["gaps"], -2.0)          # the root's left half reaches past its gap
     def gap_high(b, L):
@@ -210,9 +257,10 @@ def test_forged_split_gaps_or_box_are_refused(saved, tmp_path, v):
     def inverted(b, L):                     # low above high: a query between them skips a half
         low, high = f64(b, L["gaps"]), f64(b, L["gaps"] + 8)
         put_f64(b, L["gaps"], high + 0.5, low)
-    for edit in [gap_low, gap_high, gap_nan]:
-        refused(tmp_path, edited(saved[v], edit), "of the index does not bound the points below it")
-    refused(tmp_path, edited(saved[v], inverted), "node 0 of the index")
+    if v < 3:
+        for edit in [gap_low, gap_high, gap_nan]:
+            refused(tmp_path, edited(saved[v], edit), "of the index does not bound the points below it")
+        refused(tmp_path, edited(saved[v], inverted), "node 0 of the index")
 
     def box(b, L):
         put_f64(b, 88, -1.0, -1.0, -1.0)     # the high corner below every point
@@ -226,11 +274,16 @@ def test_forged_split_gaps_or_box_are_refused(saved, tmp_path, v):
 def test_forged_coordinates_that_leave_their_vectors_are_refused(saved, tmp_path, v):
     """0.3: place 58 came first at 3,024 km when it is 11,242 km away (vectors and coordinates
     that disagree: the search finds a place by its vector, the distance is measured from its
-    coordinates). Two places exchange coordinates; the tree still holds its vectors."""
+    coordinates). Two places exchange coordinates: in versions 1 and 2 the tree still holds their
+    vectors; in version 3 their derived vectors follow them into subtrees whose gaps do not bound
+    them."""
     def swap(b, L):
         p, q = L["latlon"] + 16 * 5, L["latlon"] + 16 * 80
         b[p:p + 16], b[q:q + 16] = b[q:q + 16], b[p:p + 16]
-    refused(tmp_path, edited(saved[v], swap), "the unit vector of place", "does not match its coordinates")
+    if v < 3:
+        refused(tmp_path, edited(saved[v], swap), "the unit vector of place", "does not match its coordinates")
+    else:
+        refused(tmp_path, edited(saved[v], swap), "of the index does not bound the points below it")
 
 
 @pytest.mark.parametrize("v", VERSIONS)
@@ -307,8 +360,42 @@ def test_forged_header_sizes_and_versions(saved, tmp_path, v):
     refused(tmp_path, edited(saved[v], leaf(8192)), "its leaf size 8192 is not in 1...4096")
     e = opened_error(tmp_path, edited(saved[v], u64_edit(56, len(saved[v]) + 64)))
     assert isinstance(e, geoloc.ParseError) and "truncated place file" in str(e)
-    e = opened_error(tmp_path, edited(saved[v], lambda b, _: struct.pack_into("<I", b, 8, 3)))
-    assert isinstance(e, geoloc.UnsupportedError) and "place file version 3 is newer" in str(e)
+    e = opened_error(tmp_path, edited(saved[v], lambda b, _: struct.pack_into("<I", b, 8, 4)))
+    assert isinstance(e, geoloc.UnsupportedError) and "place file version 4 is newer than this library reads (3)" in str(e)
+
+
+def test_forged_version_that_leaves_its_layout(saved, tmp_path):
+    """A version 3 header on a version 2 file (vectors where version 3 has none) and the other way
+    round: the sizes the counts give are not the file's."""
+    v2, v3 = saved[2], saved[3]
+    refused(tmp_path, edited(v2, lambda b, _: struct.pack_into("<I", b, 8, 3)), "make a file of %d bytes, not %d" % (len(v3), len(v2)))
+    refused(tmp_path, edited(v3, lambda b, _: struct.pack_into("<I", b, 8, 2)), "make a file of %d bytes, not %d" % (len(v2), len(v3)))
+
+
+def test_old_and_new_formats_answer_alike(saved, tmp_path):
+    """The 100 places as version 2 wrote them (libm's vectors stored) and the gazetteer fixture
+    saved by 0.3.0 (version 1), each against the same set saved anew (version 3, vectors derived
+    on open): nearest 1 and 10 and within 300 and 3,000 km of 300 points, to the bit."""
+    old_path = tmp_path / "old.places"
+    rng = numpy.random.default_rng(5)
+    for old_bytes in [saved[2], open(os.path.join(FIXTURES, "gazetteer-v1.places"), "rb").read()]:
+        old_path.write_bytes(old_bytes)
+        new_path = tmp_path / "new.places"
+        with Places.open(old_path) as old:
+            old.save(new_path)
+            assert new_path.read_bytes()[8] == 3
+            with Places.open(new_path) as new:
+                coords = numpy.array([old.coord(i) for i in range(len(old))])
+                picks = coords[rng.integers(0, len(old), 200)]
+                queries = numpy.concatenate([picks, picks + rng.normal(0, 0.02, picks.shape),
+                                             numpy.column_stack([rng.uniform(-90, 90, 100), rng.uniform(-180, 180, 100)])])
+                queries[:, 0] = numpy.clip(queries[:, 0], -90, 90)
+                queries[:, 1] = numpy.clip(queries[:, 1], -180, 179.99)
+                for q in queries.tolist():
+                    for k in (1, 10):
+                        assert old.nearest(q, k, unit="km") == new.nearest(q, k, unit="km")
+                    for r in (300, 3000):
+                        assert old.within(q, r, unit="km") == new.within(q, r, unit="km")
 
 
 @pytest.mark.parametrize("v", VERSIONS)
@@ -321,7 +408,8 @@ def test_forged_tree_indices_out_of_range_are_refused(saved, tmp_path, v):
     refused(tmp_path, edited(saved[v], i32("ids", 2, 100)),
             "the place index at tree position 2 (100) is out of range (100 places)")
     refused(tmp_path, edited(saved[v], i32("ids", 3, -1)), "the place index at tree position 3 (-1) is out of range")
-    refused(tmp_path, edited(saved[v], i32("positions", 7, 2**31 - 1)), "the tree position of place 7 (2147483647)")
+    if v < 3:  # version 3 stores no positions: they are derived from ids
+        refused(tmp_path, edited(saved[v], i32("positions", 7, 2**31 - 1)), "the tree position of place 7 (2147483647)")
 
     def dim(b, L):
         b[L["dims"] + 4] = 3
@@ -345,7 +433,7 @@ def test_forged_text_offsets_are_refused(saved, tmp_path, v):
 
 
 def test_forged_attribute_tables_pointing_outside_are_refused(tmp_path):
-    """Version 2's column table and column sections, and the names section, pointing outside
+    """The column table and column sections (version 3), and the names section, pointing outside
     the file or past their values."""
     records = [{"lat": 1.0 + 2 * i, "lon": 2.0 + 2 * i, "id": "i%d" % i, "name": "n%d" % i, "state": ["Ohio", "Illinois", "Ohio"][i]}
                for i in range(3)]
@@ -354,7 +442,7 @@ def test_forged_attribute_tables_pointing_outside_are_refused(tmp_path):
         p.save(path)
     data = path.read_bytes()
     L = layout(data)
-    assert L["version"] == 2 and L["a"] == 1 and struct.unpack_from("<QQ", data, L["columns"]) == (2, 12)
+    assert L["version"] == 3 and L["a"] == 1 and struct.unpack_from("<QQ", data, L["columns"]) == (2, 12)
     at = L["text"] + L["text_bytes"]
 
     def section(size):

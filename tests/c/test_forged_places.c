@@ -5,10 +5,13 @@
  * is refused by geoloc_places_open (and geoloc_gazetteer_open) with GEOLOC_E_PARSE and a message
  * that says what is wrong, where 0.3 opened it and answered wrongly.
  *
- * The files: a set of 100 places without attributes saved by the library (format version 2),
- * and the same bytes as version 1 (without attributes the two layouts are the same, so 0.3 opens
- * them); tests/places/gazetteer-v1.places and places-v1.places (saved by libgeoloc 0.3.0). The
- * layout and the checksum are the format's (Sources/GeoLoc/Places/PlaceFile.swift).
+ * The files: a set of 100 places without attributes saved by the library (format version 3, no
+ * unit vectors: they are derived on open), the same set as version 2 wrote it (the vectors of
+ * libm's sine and cosine stored after the header, the tree's gaps and box from them, as libgeoloc
+ * 0.5 wrote files) and those bytes as version 1 (without attributes the layouts of 1 and 2 are
+ * the same, so 0.3 opens them); tests/places/gazetteer-v1.places and places-v1.places (saved by
+ * libgeoloc 0.3.0). The layout and the checksum are the format's
+ * (Sources/GeoLoc/Places/PlaceFile.swift).
  *
  *   test_forged_places TESTS_PLACES_DIR
  */
@@ -93,25 +96,27 @@ static void reseal(unsigned char *b, size_t n)
     put_u64(b, 120, checksum(b, n));
 }
 
-/* Where the sections of a file without attributes start (version 1 and 2 alike). */
+/* Where the sections of a file without attributes start (version 1 and 2 alike; version 3 has
+ * no points, positions or gaps: their offsets are those of the next section), up to `ends`. */
 typedef struct {
-    size_t n, m, points, latlon, ids, positions, gaps, dims;
+    size_t n, m, points, latlon, ids, positions, gaps, dims, ends;
 } layout;
 
 static layout layout_of(const unsigned char *b)
 {
     layout L;
-    size_t bucket = get_u32(b, 20), at = 128, depth = 0;
+    size_t bucket = get_u32(b, 20), at = 128, depth = 0, stored = get_u32(b, 8) <= 2;
     L.n = (size_t)get_u64(b, 24);
     while ((L.n + ((size_t)1 << depth) - 1) >> depth > bucket) depth++;
     L.m = ((size_t)1 << depth) - 1;
 #define SECTION(field, size) (at = (at + 63) & ~(size_t)63, L.field = at, at += (size))
-    SECTION(points, 32 * L.n);
+    SECTION(points, stored ? 32 * L.n : 0);
     SECTION(latlon, 16 * L.n);
     SECTION(ids, 4 * L.n);
-    SECTION(positions, 4 * L.n);
-    SECTION(gaps, 16 * L.m);
+    SECTION(positions, stored ? 4 * L.n : 0);
+    SECTION(gaps, stored ? 16 * L.m : 0);
     SECTION(dims, L.m);
+    SECTION(ends, 0);
 #undef SECTION
     return L;
 }
@@ -146,10 +151,70 @@ static void write_file(const unsigned char *b, size_t len)
     if (f) fclose(f);
 }
 
-/* The 100 places (ids "p0"..., names "Place 0"...) saved by the library; *v1 the same bytes as
- * version 1. */
-static unsigned char *base, *base_v1;
-static size_t base_len;
+/* The 100 places (ids "p0"..., names "Place 0"...) saved by the library (version 3, base_len
+ * bytes); base_v2 as version 2 wrote them, base_v1 those bytes as version 1 (v12_len bytes). */
+static unsigned char *base, *base_v1, *base_v2;
+static size_t base_len, v12_len;
+
+/* The box of the points at tree positions lo..hi-1 (node `node`), writing every node's gaps
+ * (the left half's greatest and the right half's least along the node's dimension) on the way:
+ * how version 2 files were made. */
+static void box_of(unsigned char *b, const layout *L, size_t node, size_t lo, size_t hi, double box[6])
+{
+    if (node >= L->m) {
+        for (int d = 0; d < 3; d++) box[d] = INFINITY, box[3 + d] = -INFINITY;
+        for (size_t p = lo; p < hi; p++)
+            for (int d = 0; d < 3; d++) {
+                double v = get_f64(b, L->points + 32 * p + 8 * (size_t)d);
+                box[d] = fmin(box[d], v);
+                box[3 + d] = fmax(box[3 + d], v);
+            }
+        return;
+    }
+    size_t mid = lo + (hi - lo) / 2, d = b[L->dims + node];
+    double left[6], right[6];
+    box_of(b, L, 2 * node + 1, lo, mid, left);
+    box_of(b, L, 2 * node + 2, mid, hi, right);
+    put_f64(b, L->gaps + 16 * node, left[3 + d]);
+    put_f64(b, L->gaps + 16 * node + 8, right[d]);
+    for (int k = 0; k < 3; k++) box[k] = fmin(left[k], right[k]), box[3 + k] = fmax(left[3 + k], right[3 + k]);
+}
+
+/* A version 3 file without attributes (len bytes) as version 2 wrote it: the sections version 3
+ * leaves out put back (the points: x, y, z, cos lat of each place in tree order, libm's; the tree
+ * position of each place; every node's gaps and the header's box from those points), resealed.
+ * *out_len: its size. */
+static unsigned char *as_version_2(const unsigned char *v3, size_t len, size_t *out_len)
+{
+    layout S = layout_of(v3);
+    size_t n = S.n, tail = len - S.ends;
+    CHECK(get_u64(v3, 32) == 0);
+    unsigned char head[128];
+    memcpy(head, v3, 128);
+    head[8] = 2;
+    layout L = layout_of(head);
+    size_t size = L.ends + tail;
+    unsigned char *b = calloc(1, size);
+    memcpy(b, head, 128);
+    put_u64(b, 56, size);
+    memcpy(b + L.latlon, v3 + S.latlon, 16 * n);
+    memcpy(b + L.ids, v3 + S.ids, 4 * n);
+    memcpy(b + L.dims, v3 + S.dims, L.m);
+    memcpy(b + L.ends, v3 + S.ends, tail);
+    for (size_t p = 0; p < n; p++) {
+        uint32_t i = get_u32(b, L.ids + 4 * p);
+        for (int k = 0; k < 4; k++) b[L.positions + 4 * i + (size_t)k] = (unsigned char)(p >> (8 * k));
+        double phi = get_f64(b, L.latlon + 16 * p) * (M_PI / 180), lam = get_f64(b, L.latlon + 16 * p + 8) * (M_PI / 180);
+        double c = cos(phi), v[4] = {c * cos(lam), c * sin(lam), sin(phi), c};
+        for (int k = 0; k < 4; k++) put_f64(b, L.points + 32 * p + 8 * (size_t)k, v[k]);
+    }
+    double box[6];
+    box_of(b, &L, 0, 0, n, box);
+    for (int k = 0; k < 6; k++) put_f64(b, 64 + 8 * (size_t)k, box[k]);
+    reseal(b, size);
+    *out_len = size;
+    return b;
+}
 
 static void make_base(void)
 {
@@ -174,18 +239,30 @@ static void make_base(void)
     CHECK_OK(geoloc_places_save(p, path));
     geoloc_places_destroy(p);
     base = read_file(path, &base_len);
-    CHECK(base != NULL && base_len > 128 && get_u64(base, 32) == 0);
-    base_v1 = malloc(base_len);
-    memcpy(base_v1, base, base_len);
+    CHECK(base != NULL && base_len > 128 && get_u64(base, 32) == 0 && get_u32(base, 8) == 3);
+    if (!base) return;
+    base_v2 = as_version_2(base, base_len, &v12_len);
+    base_v1 = malloc(v12_len);
+    memcpy(base_v1, base_v2, v12_len);
     base_v1[8] = 1;
-    reseal(base_v1, base_len);
+    reseal(base_v1, v12_len);
 }
 
-/* A copy of the base file of `version` to edit. */
+static const unsigned char *base_of(int version)
+{
+    return version == 1 ? base_v1 : version == 2 ? base_v2 : base;
+}
+
+static size_t len_of(int version)
+{
+    return version == 3 ? base_len : v12_len;
+}
+
+/* A copy of the base file of `version` to edit (len_of(version) bytes). */
 static unsigned char *copy_of(int version)
 {
-    unsigned char *b = malloc(base_len);
-    memcpy(b, version == 1 ? base_v1 : base, base_len);
+    unsigned char *b = malloc(len_of(version));
+    memcpy(b, base_of(version), len_of(version));
     return b;
 }
 
@@ -227,7 +304,7 @@ static int refused_with(unsigned char *b, size_t len, geoloc_status want, const 
 }
 
 /* A file of 3 places with one attribute column "state" (2 distinct values, "Ohio" and
- * "Illinois"), saved by the library (version 2), and where its sections start. */
+ * "Illinois"), saved by the library (version 3), and where its sections start. */
 typedef struct {
     size_t columns, numbers, value_ends, values, names;
 } columns_layout;
@@ -242,12 +319,12 @@ static unsigned char *attribute_file(size_t *len, columns_layout *C)
     CHECK_OK(geoloc_places_save(p, path));
     geoloc_places_destroy(p);
     unsigned char *b = read_file(path, len);
-    CHECK(b != NULL && get_u32(b, 8) == 2 && get_u64(b, 32) == 1 && get_u64(b, 128) == 2 && get_u64(b, 136) == 12);
+    CHECK(b != NULL && get_u32(b, 8) == 3 && get_u64(b, 32) == 1 && get_u64(b, 128) == 2 && get_u64(b, 136) == 12);
     /* The sections of 3 places in one leaf (no internal node), 6 strings, then the column. */
     size_t at = 128, text = get_u64(b, 40);
 #define SECTION(size) (at = (at + 63) & ~(size_t)63, at += (size), at - (size))
     C->columns = SECTION(16);
-    (void)SECTION(32 * 3), (void)SECTION(16 * 3), (void)SECTION(4 * 3), (void)SECTION(4 * 3); /* points ... positions */
+    (void)SECTION(16 * 3), (void)SECTION(4 * 3); /* latLon, ids (no points, positions, gaps or dims: version 3) */
     (void)SECTION(4 * 6), (void)SECTION(text);                                                /* ends, text */
     C->numbers = SECTION(3);
     C->value_ends = SECTION(4 * 2);
@@ -265,11 +342,11 @@ static unsigned char *attribute_file(size_t *len, columns_layout *C)
 /* The unedited files (resealing changes nothing) open and hold the places. */
 static void test_forged_files_start_from_files_that_open(void)
 {
-    for (int v = 1; v <= 2; v++) {
+    for (int v = 1; v <= 3; v++) {
         unsigned char *b = copy_of(v);
-        reseal(b, base_len);
-        CHECK(memcmp(b, v == 1 ? base_v1 : base, base_len) == 0);
-        write_file(b, base_len);
+        reseal(b, len_of(v));
+        CHECK(memcmp(b, base_of(v), len_of(v)) == 0);
+        write_file(b, len_of(v));
         geoloc_places *o = NULL;
         char buf[32];
         size_t needed = 0, n = 0;
@@ -304,14 +381,14 @@ static void test_files_whose_text_ends_on_a_16_byte_step_open(void)
 /* 0.3: a NUL inside a name gave `needed` 4 with strlen 2. */
 static void test_forged_nul_inside_an_id_or_name(void)
 {
-    for (int v = 1; v <= 2; v++) {
+    for (int v = 1; v <= 3; v++) {
         unsigned char *b = copy_of(v);
-        b[find(b, base_len, "Place 57") + 2] = 0;
-        CHECK(refused_as(b, base_len, "the name of place 57 holds a NUL byte"));
+        b[find(b, len_of(v), "Place 57") + 2] = 0;
+        CHECK(refused_as(b, len_of(v), "the name of place 57 holds a NUL byte"));
         free(b);
         b = copy_of(v);
-        b[find(b, base_len, "p42Place") + 1] = 0;
-        CHECK(refused_as(b, base_len, "the id of place 42 holds a NUL byte"));
+        b[find(b, len_of(v), "p42Place") + 1] = 0;
+        CHECK(refused_as(b, len_of(v), "the id of place 42 holds a NUL byte"));
         free(b);
     }
 }
@@ -321,19 +398,19 @@ static void test_forged_invalid_utf8(void)
 {
     /* A stray byte, a lead byte alone, a surrogate, overlong forms, above U+10FFFF. */
     static const char *const bad[] = {"\xff", "\xc3", "\xed\xa0\x80", "\xc0\x80", "\xe0\x80\x80", "\xf4\x90\x80\x80"};
-    for (int v = 1; v <= 2; v++) {
+    for (int v = 1; v <= 3; v++) {
         for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
             unsigned char *b = copy_of(v);
-            memcpy(b + find(b, base_len, "Place 57") + 4, bad[k], strlen(bad[k]));
-            CHECK(refused_as(b, base_len, "the name of place 57 is not valid UTF-8"));
+            memcpy(b + find(b, len_of(v), "Place 57") + 4, bad[k], strlen(bad[k]));
+            CHECK(refused_as(b, len_of(v), "the name of place 57 is not valid UTF-8"));
             free(b);
         }
         /* Valid as a whole, but "é" split between the name of place 1 and the id of place 2. */
         unsigned char *b = copy_of(v);
-        size_t at = find(b, base_len, "p2Place 2");
+        size_t at = find(b, len_of(v), "p2Place 2");
         b[at - 1] = 0xc3;
         b[at] = 0xa9;
-        CHECK(refused_as(b, base_len, "the name of place 1 is not valid UTF-8"));
+        CHECK(refused_as(b, len_of(v), "the name of place 1 is not valid UTF-8"));
         free(b);
     }
 }
@@ -364,11 +441,13 @@ static void test_forged_gazetteer_with_a_nul_in_a_name(void)
     geoloc_gazetteer_destroy(g);
 }
 
-/* 0.3: NaN or zeroed unit vectors made nearest return 0 results. */
+/* 0.3: NaN or zeroed unit vectors made nearest return 0 results. Versions 1 and 2 store vectors
+ * (checked against the coordinates); version 3 has none to forge. */
 static void test_forged_nan_or_zeroed_unit_vectors(void)
 {
+    CHECK(v12_len > base_len + 32 * 100);
     for (int v = 1; v <= 2; v++) {
-        layout L = layout_of(base);
+        layout L = layout_of(base_of(v));
         for (int kind = 0; kind < 3; kind++) {
             unsigned char *b = copy_of(v);
             size_t at = L.points + 32 * 10;
@@ -376,19 +455,21 @@ static void test_forged_nan_or_zeroed_unit_vectors(void)
             if (kind == 1)
                 for (int k = 0; k < 4; k++) put_f64(b, at + 8 * (size_t)k, 0);
             if (kind == 2) put_f64(b, at + 24, 0.5 * get_f64(b, at + 24)); /* cos latitude */
-            CHECK(refused_as(b, base_len, "does not match its coordinates"));
+            CHECK(refused_as(b, len_of(v), "does not match its coordinates"));
             free(b);
         }
     }
 }
 
-/* 0.3: bad split gaps or boxes made a 20,000 km `within` find 0 of 100. */
+/* 0.3: bad split gaps or boxes made a 20,000 km `within` find 0 of 100. (Version 3 stores no
+ * gaps: they are derived from the derived vectors.) */
 static void test_forged_split_gaps_or_box(void)
 {
-    layout L = layout_of(base);
-    CHECK(L.m == 7);
-    for (int v = 1; v <= 2; v++) {
-        for (int kind = 0; kind < 6; kind++) {
+    CHECK(layout_of(base).m == 7);
+    for (int v = 1; v <= 3; v++) {
+        layout L = layout_of(base_of(v));
+        /* Version 3 stores no gaps (they are derived): its box only. */
+        for (int kind = v < 3 ? 0 : 4; kind < 6; kind++) {
             unsigned char *b = copy_of(v);
             const char *says = "of the index does not bound the points below it";
             switch (kind) {
@@ -410,7 +491,7 @@ static void test_forged_split_gaps_or_box(void)
                 put_f64(b, 64, NAN);
                 says = "bounding box does not hold its points";
             }
-            CHECK(refused_as(b, base_len, says));
+            CHECK(refused_as(b, len_of(v), says));
             free(b);
         }
     }
@@ -418,16 +499,17 @@ static void test_forged_split_gaps_or_box(void)
 
 /* 0.3: place 58 came first at 3,024 km when it is 11,242 km away: vectors and coordinates that
  * disagree (a search finds a place by its vector and measures it from its coordinates). Two
- * places exchange coordinates; the tree still holds their vectors. */
+ * places exchange coordinates: in versions 1 and 2 the tree still holds their vectors; in version
+ * 3 their derived vectors follow them into subtrees whose gaps do not bound them. */
 static void test_forged_coordinates_that_leave_their_vectors(void)
 {
-    layout L = layout_of(base);
-    for (int v = 1; v <= 2; v++) {
+    for (int v = 1; v <= 3; v++) {
+        layout L = layout_of(base_of(v));
         unsigned char *b = copy_of(v), tmp[16];
         memcpy(tmp, b + L.latlon + 16 * 5, 16);
         memcpy(b + L.latlon + 16 * 5, b + L.latlon + 16 * 80, 16);
         memcpy(b + L.latlon + 16 * 80, tmp, 16);
-        CHECK(refused_as(b, base_len, "does not match its coordinates"));
+        CHECK(refused_as(b, len_of(v), v < 3 ? "does not match its coordinates" : "of the index does not bound the points below it"));
         free(b);
     }
 }
@@ -435,15 +517,15 @@ static void test_forged_coordinates_that_leave_their_vectors(void)
 /* 0.3: a file whose index maps all say place 0 returned index 0 five times. */
 static void test_forged_repeated_place_index(void)
 {
-    layout L = layout_of(base);
-    for (int v = 1; v <= 2; v++) {
+    for (int v = 1; v <= 3; v++) {
+        layout L = layout_of(base_of(v));
         unsigned char *b = copy_of(v);
         memset(b + L.ids, 0, 4 * L.n);
-        CHECK(refused_as(b, base_len, "index maps repeat a place"));
+        CHECK(refused_as(b, len_of(v), "index maps repeat a place"));
         free(b);
         b = copy_of(v);
         memcpy(b + L.ids + 4, b + L.ids, 4);
-        CHECK(refused_as(b, base_len, "index maps repeat a place"));
+        CHECK(refused_as(b, len_of(v), "index maps repeat a place"));
         free(b);
     }
 }
@@ -506,39 +588,39 @@ static void test_forged_counts_that_overflow_or_leave_the_file(void)
         {48, UINT64_MAX, "its attribute names' size in bytes"},
         {112, 6, "unknown flags 0x6"},
     };
-    for (int v = 1; v <= 2; v++) {
+    for (int v = 1; v <= 3; v++) {
         for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
             unsigned char *b = copy_of(v);
             put_u64(b, edits[k].at, edits[k].value);
-            CHECK(refused_as(b, base_len, edits[k].says));
+            CHECK(refused_as(b, len_of(v), edits[k].says));
             free(b);
         }
         unsigned char *b = copy_of(v);
         put_u64(b, 16, 0); /* the header size (and the leaf size, bytes 20..23) */
-        CHECK(refused_as(b, base_len, "its header size is 0, not 128"));
-        memcpy(b, v == 1 ? base_v1 : base, base_len);
+        CHECK(refused_as(b, len_of(v), "bad version or header size"));
+        memcpy(b, base_of(v), len_of(v));
         b[20] = 0;
         b[21] = 0;
-        CHECK(refused_as(b, base_len, "its leaf size 0 is not in 1...4096"));
+        CHECK(refused_as(b, len_of(v), "its leaf size 0 is not in 1...4096"));
         b[21] = 0x20; /* 8192 */
-        CHECK(refused_as(b, base_len, "its leaf size 8192 is not in 1...4096"));
+        CHECK(refused_as(b, len_of(v), "its leaf size 8192 is not in 1...4096"));
         free(b);
         /* The size the header gives: larger (truncated), smaller; a newer version. */
         b = copy_of(v);
-        put_u64(b, 56, base_len + 64);
-        CHECK(refused_with(b, base_len, GEOLOC_E_PARSE, "truncated place file"));
-        put_u64(b, 56, base_len - 64);
-        CHECK(refused_with(b, base_len, GEOLOC_E_PARSE, "where its header gives"));
+        put_u64(b, 56, len_of(v) + 64);
+        CHECK(refused_with(b, len_of(v), GEOLOC_E_PARSE, "truncated place file"));
+        put_u64(b, 56, len_of(v) - 64);
+        CHECK(refused_with(b, len_of(v), GEOLOC_E_PARSE, "where its header gives"));
         free(b);
     }
-    unsigned char *b = copy_of(2);
-    put_u64(b, 8, 3); /* version 3 (and the byte-order mark) */
+    unsigned char *b = copy_of(3);
+    put_u64(b, 8, 4); /* version 4 (and the byte-order mark) */
     b[12] = 4, b[13] = 3, b[14] = 2, b[15] = 1;
-    CHECK(refused_with(b, base_len, GEOLOC_E_UNSUPPORTED, "place file version 3 is newer"));
+    CHECK(refused_with(b, base_len, GEOLOC_E_UNSUPPORTED, "place file version 4 is newer than this library reads (3)"));
     b[8] = 0;
-    CHECK(refused_with(b, base_len, GEOLOC_E_PARSE, "its format version is 0"));
+    CHECK(refused_with(b, base_len, GEOLOC_E_PARSE, "corrupted place file: bad version or header size"));
     free(b);
-    /* The column table of version 2: more distinct values than places, values past the file. */
+    /* The column table: more distinct values than places, values past the file. */
     size_t len = 0;
     columns_layout C;
     unsigned char *a = attribute_file(&len, &C);
@@ -560,26 +642,28 @@ static void test_forged_counts_that_overflow_or_leave_the_file(void)
 /* Tree indices and split dimensions out of range. */
 static void test_forged_tree_indices_out_of_range(void)
 {
-    layout L = layout_of(base);
-    for (int v = 1; v <= 2; v++) {
+    for (int v = 1; v <= 3; v++) {
+        layout L = layout_of(base_of(v));
         unsigned char *b = copy_of(v);
         put_u64(b, L.ids + 8, 100 | (uint64_t)get_u32(b, L.ids + 12) << 32); /* ids[2] = 100 */
-        CHECK(refused_as(b, base_len, "the place index at tree position 2 (100) is out of range (100 places)"));
-        memcpy(b, v == 1 ? base_v1 : base, base_len);
+        CHECK(refused_as(b, len_of(v), "the place index at tree position 2 (100) is out of range (100 places)"));
+        memcpy(b, base_of(v), len_of(v));
         memset(b + L.ids + 12, 0xff, 4); /* ids[3] = -1 */
-        CHECK(refused_as(b, base_len, "the place index at tree position 3 (-1) is out of range"));
-        memcpy(b, v == 1 ? base_v1 : base, base_len);
-        memset(b + L.positions + 4 * 7, 0x7f, 4); /* positions[7] = 2^31 - 1 */
-        CHECK(refused_as(b, base_len, "the tree position of place 7 (2139062143) is out of range"));
-        memcpy(b, v == 1 ? base_v1 : base, base_len);
+        CHECK(refused_as(b, len_of(v), "the place index at tree position 3 (-1) is out of range"));
+        if (v < 3) { /* version 3 stores no positions: they are derived from ids */
+            memcpy(b, base_of(v), len_of(v));
+            memset(b + L.positions + 4 * 7, 0x7f, 4); /* positions[7] = 2^31 - 1 */
+            CHECK(refused_as(b, len_of(v), "the tree position of place 7 (2139062143) is out of range"));
+        }
+        memcpy(b, base_of(v), len_of(v));
         b[L.dims + 4] = 3;
-        CHECK(refused_as(b, base_len, "node 4 of the index splits along dimension 3, not 0, 1 or 2"));
-        memcpy(b, v == 1 ? base_v1 : base, base_len);
+        CHECK(refused_as(b, len_of(v), "node 4 of the index splits along dimension 3, not 0, 1 or 2"));
+        memcpy(b, base_of(v), len_of(v));
         put_f64(b, L.latlon + 16 * 9, 91); /* a latitude */
-        CHECK(refused_as(b, base_len, "a coordinate is out of range (91,"));
-        memcpy(b, v == 1 ? base_v1 : base, base_len);
+        CHECK(refused_as(b, len_of(v), "a coordinate is out of range (91,"));
+        memcpy(b, base_of(v), len_of(v));
         put_f64(b, L.latlon + 16 * 9 + 8, INFINITY); /* a longitude */
-        CHECK(refused_as(b, base_len, "a coordinate is out of range"));
+        CHECK(refused_as(b, len_of(v), "a coordinate is out of range"));
         free(b);
     }
 }
@@ -588,16 +672,15 @@ static void test_forged_tree_indices_out_of_range(void)
  * the text's end. */
 static void test_forged_text_offsets(void)
 {
-    layout L = layout_of(base);
-    size_t ends = (L.dims + L.m + 63) & ~(size_t)63;
-    for (int v = 1; v <= 2; v++) {
+    for (int v = 1; v <= 3; v++) {
+        size_t ends = layout_of(base_of(v)).ends;
         unsigned char *b = copy_of(v);
         memset(b + ends + 4 * 10, 0xff, 4); /* string 10 ends at 2^32 - 1 */
-        CHECK(refused_as(b, base_len, "the text's offsets are out of order (string 11 ends at"));
-        memcpy(b, v == 1 ? base_v1 : base, base_len);
+        CHECK(refused_as(b, len_of(v), "the text's offsets are out of order (string 11 ends at"));
+        memcpy(b, base_of(v), len_of(v));
         uint32_t past = get_u32(b, ends + 4 * 199) + 1; /* the last string ends past the text */
         for (int k = 0; k < 4; k++) b[ends + 4 * 199 + (size_t)k] = (unsigned char)(past >> (8 * k));
-        CHECK(refused_as(b, base_len, "its last string ends at"));
+        CHECK(refused_as(b, len_of(v), "its last string ends at"));
         free(b);
     }
 }
@@ -633,6 +716,76 @@ static void test_forged_attribute_tables_pointing_outside(void)
     free(a);
 }
 
+/* A version 3 header on a version 2 file (vectors where version 3 has none) and the other way
+ * round: the sizes the counts give disagree with the file's. */
+static void test_forged_version_that_leaves_its_layout(void)
+{
+    char want[160];
+    unsigned char *b = copy_of(2);
+    b[8] = 3;
+    snprintf(want, sizeof want, "make a file of %zu bytes, not %zu", base_len, v12_len);
+    CHECK(refused_as(b, v12_len, want));
+    free(b);
+    b = copy_of(3);
+    b[8] = 2;
+    snprintf(want, sizeof want, "make a file of %zu bytes, not %zu", v12_len, base_len);
+    CHECK(refused_as(b, base_len, want));
+    free(b);
+}
+
+/* Files of the old formats and the same sets saved anew (version 3, vectors derived on open)
+ * answer alike: the gazetteer fixture saved by 0.3.0 (version 1, libm's vectors stored), and the
+ * 100 places as version 2 wrote them; nearest 1 and 10, within 300 and 3,000 km of 600 points
+ * (the places themselves, 2 km beside them, anywhere), each result's index and distance to the bit. */
+static void test_old_and_new_formats_answer_alike(void)
+{
+    char fixture[512], resaved[560];
+    snprintf(fixture, sizeof fixture, "%s/gazetteer-v1.places", fixtures);
+    snprintf(resaved, sizeof resaved, "%s.v3", path);
+    for (int which = 0; which < 2; which++) {
+        if (which == 1) write_file(base_v2, v12_len);
+        geoloc_places *old = NULL, *now = NULL;
+        CHECK_OK(geoloc_places_open(which == 0 ? fixture : path, &old));
+        if (!old) continue;
+        CHECK_OK(geoloc_places_save(old, resaved));
+        CHECK_OK(geoloc_places_open(resaved, &now));
+        size_t len = 0, n = 0;
+        unsigned char *f = read_file(resaved, &len);
+        CHECK(f != NULL && len > 128 && get_u32(f, 8) == 3);
+        free(f);
+        CHECK_OK(geoloc_places_count(old, &n));
+        uint64_t s = 5;
+        size_t compared = 0;
+        for (int q = 0; q < 600 && now && n > 0; q++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            geoloc_coord c = {0, 0};
+            CHECK_OK(geoloc_places_coord(old, (size_t)(s >> 33) % n, &c));
+            double u = (double)(s >> 11) / 9007199254740992.0;
+            if (q % 3 == 1) c.lat = fmax(-90, fmin(90, c.lat + 0.02 * (u - 0.5))), c.lon = fmax(-180, fmin(179.99, c.lon - 0.02 * (u - 0.5)));
+            if (q % 3 == 2) c.lat = 180 * u - 90, c.lon = 359.99 * ((double)(s >> 20 & 0xfffff) / 1048576.0) - 180;
+            for (int kind = 0; kind < 4; kind++) {
+                geoloc_match a[64], b[64];
+                size_t na = 0, nb = 0;
+                if (kind < 2) {
+                    size_t k = kind ? 10 : 1;
+                    CHECK_OK(geoloc_places_nearest(old, c, k, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, INFINITY, a, 64, &na));
+                    CHECK_OK(geoloc_places_nearest(now, c, k, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, INFINITY, b, 64, &nb));
+                } else {
+                    double r = kind == 2 ? 300 : 3000;
+                    CHECK_OK(geoloc_places_within(old, c, r, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 64, a, 64, &na));
+                    CHECK_OK(geoloc_places_within(now, c, r, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_KILOMETERS, 64, b, 64, &nb));
+                }
+                CHECK(na == nb && memcmp(a, b, na * sizeof *a) == 0);
+                compared += na;
+            }
+        }
+        CHECK(compared > 1000);
+        geoloc_places_destroy(old);
+        geoloc_places_destroy(now);
+    }
+    remove(resaved);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -655,9 +808,12 @@ int main(int argc, char **argv)
         test_forged_tree_indices_out_of_range();
         test_forged_text_offsets();
         test_forged_attribute_tables_pointing_outside();
+        test_forged_version_that_leaves_its_layout();
+        test_old_and_new_formats_answer_alike();
     }
     remove(path);
     free(base);
     free(base_v1);
+    free(base_v2);
     return check_summary("test_forged_places");
 }

@@ -10,13 +10,14 @@ import Darwin
 // index maps, text and attribute columns) as they are in memory, so that opening maps them
 // instead of rebuilding anything, and processes that open one file share its pages.
 //
-// Format, version 2 (files of version 1, below, still open). Every integer little-endian, every
-// float an IEEE 754 binary64 stored little-endian; the file is refused on a big-endian machine
-// (GEOLOC_E_UNSUPPORTED).
+// Format, version 3 (files of versions 2 and 1, below, still open). Every integer
+// little-endian, every float an IEEE 754 binary64 stored little-endian; the file is refused on a
+// big-endian machine (GEOLOC_E_UNSUPPORTED). The header is the one every data file of the
+// library starts with (Core/MappedFile.swift), checked by `MappedFile.checkHeader`.
 //
 //   offset  size  field
 //        0     8  magic "GEOLOCPS"
-//        8     4  u32 format version (2); a newer version is refused with .unsupported
+//        8     4  u32 format version (3); a newer version is refused with .unsupported
 //       12     4  u32 byte-order mark 0x01020304 (bytes 04 03 02 01)
 //       16     4  u32 header size (128)
 //       20     4  u32 leaf size of the kd-tree (1...4096)
@@ -29,7 +30,7 @@ import Darwin
 //       88    24  f64 x 3: the high corner
 //      112     8  u64 flags: bit 0 set when ids are the places' 1-based numbers, not stored;
 //                 the other bits 0
-//      120     8  u64 checksum of the whole file, these 8 bytes read as 0 (`PlaceFileChecksum`)
+//      120     8  u64 checksum of the whole file, these 8 bytes read as 0 (`DataFileChecksum`)
 //
 // Then the sections, each starting at a multiple of 64 bytes (zero padding between them), their
 // sizes all following from the header and the column table (m = the tree's internal nodes, from
@@ -37,11 +38,8 @@ import Darwin
 // values of t_c bytes in all, and w_c = 1 byte per value number when k_c <= 255, 2 when
 // k_c <= 65535, else 4):
 //   columns     a x 16  per attribute column: u64 k_c, u64 t_c (k_c <= n, t_c < 2^32)
-//   points      n x 32  (x, y, z, cos latitude) f64 per place, in tree order
 //   latLon      n x 16  latitude, longitude f64 (degrees), in tree order
 //   ids         n x 4   i32: the place index at each tree position
-//   positions   n x 4   i32: the tree position of each place index
-//   gaps        m x 16  f64 pairs: a node's left half's maximum and right half's minimum
 //   dims        m x 1   u8: a node's split dimension (0, 1, 2)
 //   ends        s x 4   u32: where string j ends in the text (place i's strings are 2i id,
 //                       2i + 1 name; with numbered ids i, the name)
@@ -52,18 +50,43 @@ import Darwin
 //     values    t_c      the UTF-8 bytes of the column's distinct values, one after another
 //   names       for each attribute: u32 length, then its UTF-8 bytes
 //
-// Each distinct value of a column is stored once (the shipped gazetteer's 170,391 places have
-// 246 country names, 3,658 region names): 97 bytes a place for the gazetteer against 144 in
-// version 1.
+// What follows from the rest is not stored but derived on open, into memory of the set's own
+// (PlaceFileVectors.swift): the tree's points, (x, y, z) = (cos φ cos λ, cos φ sin λ, sin φ) and
+// cos φ of each place, from its coordinates, by the very arithmetic that made them when the set
+// was built; the tree position of each place (the inverse of `ids`); and each node's split gaps
+// (its left half's greatest and its right half's least point along its dimension, as the build
+// sets them). So a reopened set has the bits of the set that was saved and answers every query
+// exactly as it did, and a vector, position or gap that disagrees with the rest can no longer be
+// written into a file. Each distinct attribute value of a column is stored once (the shipped
+// gazetteer's 170,391 places have 246 country names, 3,658 region names). The shipped gazetteer:
+// 62 bytes a place (97 in version 2, 144 in version 1), 4.8 MB deflated (10.2 MB in version 2,
+// whose vectors hardly compress).
 //
-// Version 1 differs in three places: the header's text (offset 40) holds the ids, the names and
-// every attribute value; there is no column table and there are no column sections; after
-// `ends` (s = n (2 + a) strings, n (1 + a) with numbered ids: place i's strings are i (2 + a) + f,
-// f = 0 id, 1 name, 2 + c attribute c; with numbered ids i (1 + a) + f - 1) comes
+// Memory: the file is mapped read-only and shared by every process that opens it; what is
+// derived is the set's own, private to the process: 36 bytes a place and 16 a tree node (about
+// 37 bytes a place; 6.3 MB for the shipped gazetteer).
+//
+// Version 2 stores, besides, the vectors, positions and gaps the tree was built with:
+//   points      n x 32  (x, y, z, cos latitude) f64 per place, in tree order (after `columns`)
+//   positions   n x 4   i32: the tree position of each place index (after `ids`)
+//   gaps        m x 16  f64 pairs: a node's left half's maximum and right half's minimum of the
+//                       unit vectors along the node's dimension (after `positions`)
+// and is otherwise version 3. Its arrays are kept (mapped, shared, not derived) and checked
+// against the rest as before (PlaceFileCheck.swift): a file saved by an earlier version of the
+// library opens with the memory, the speed and the answers it had. Its vectors were computed
+// with libm's sine and cosine (or another machine's), not this version's arithmetic, so keeping
+// them is what keeps its answers unchanged (the two agree: a test compares both on the
+// gazetteer).
+//
+// Version 1 has version 2's stored arrays and differs from it in three more places: the header's text
+// (offset 40) holds the ids, the names and every attribute value; there is no column table and
+// there are no column sections; after `ends` (s = n (2 + a) strings, n (1 + a) with numbered
+// ids: place i's strings are i (2 + a) + f, f = 0 id, 1 name, 2 + c attribute c; with numbered
+// ids i (1 + a) + f - 1) comes
 //   absent      w x 8   u64 bitset (w = ceil(n a / 64)): bit i a + c set when place i has no
 //                       value for attribute c
-// before the text. A version 1 file is opened as it is (mapped, not converted); saving its set
-// writes version 2.
+// before the text. A file of version 1 or 2 is opened as it is (mapped, not converted); saving
+// its set writes version 3.
 //
 // Opening checks, before a single query can run: the magic, version, byte order and header
 // size; that the file is exactly as long as the header says (a truncated file is named as such);
@@ -71,8 +94,11 @@ import Darwin
 // on not to read out of bounds or return something that is not a place: every index and
 // position below n, every split dimension below 3, string ends that never decrease and end at
 // the text's size (the same for each column's values), every value number at most its column's
-// count of values, every coordinate finite and in range, attribute names valid UTF-8 and
-// distinct. A file that passes answers every query exactly as the set it was saved from.
+// count of values, every coordinate finite and in range, `ids` a permutation (and, stored,
+// `positions` its inverse), every node's gaps bounding its halves (stored: the gaps against the
+// vectors; derived: halves that do not overlap) and the header's box bounding the vectors,
+// attribute names valid UTF-8 and distinct.
+// A file that passes answers every query exactly as the set it was saved from.
 
 /// `open(2)` (a name of its own: inside `PlaceSet`, `open` is the set's).
 private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
@@ -100,11 +126,11 @@ struct PlaceFileLayout {
     /// `valueCounts` and `valueBytes` (version 2) have one entry per attribute column.
     init?(version: UInt32, count n: Int, attributes a: Int, numberedIDs: Bool, bucket: Int, textBytes: Int,
           namesBytes: Int, valueCounts: [Int] = [], valueBytes: [Int] = []) {
-        guard version == 1 || version == 2, n >= 0, n <= maxCount, a >= 0, bucket >= 1, bucket <= 4096,
+        guard version >= 1 && version <= 3, n >= 0, n <= maxCount, a >= 0, bucket >= 1, bucket <= 4096,
               textBytes >= 0, namesBytes >= 0, a <= Int(Int32.max), textBytes <= Int(UInt32.max),
               namesBytes <= Int(Int32.max)
         else { return nil }
-        if version == 2 {
+        if version >= 2 {
             guard valueCounts.count == a, valueBytes.count == a,
                   valueCounts.allSatisfy({ $0 >= 0 && $0 <= n }), valueBytes.allSatisfy({ $0 >= 0 && $0 <= Int(UInt32.max) })
             else { return nil }
@@ -130,18 +156,18 @@ struct PlaceFileLayout {
         }
         // No overflow: every size is below 2^40 here, and the columns' below 2^33 each, with at
         // most 2^31 columns.
-        columns = section(version == 2 ? 16 * a : 0)
-        points = section(32 * n)
+        columns = section(version >= 2 ? 16 * a : 0)
+        points = section(version <= 2 ? 32 * n : 0)
         latLon = section(16 * n)
         ids = section(4 * n)
-        positions = section(4 * n)
-        gaps = section(16 * internalCount)
+        positions = section(version <= 2 ? 4 * n : 0)
+        gaps = section(version <= 2 ? 16 * internalCount : 0)
         dims = section(internalCount)
         ends = section(4 * s)
         absent = section(8 * absentWords)
         text = section(textBytes)
         var widths: [Int] = [], numbers: [Int] = [], valueEnds: [Int] = [], values: [Int] = []
-        if version == 2 {
+        if version >= 2 {
             widths.reserveCapacity(a)
             for c in 0..<a {
                 let w = AttributeColumn.width(values: valueCounts[c])
@@ -151,8 +177,8 @@ struct PlaceFileLayout {
                 values.append(section(valueBytes[c]))
             }
         }
-        self.valueCounts = version == 2 ? valueCounts : []
-        self.valueBytes = version == 2 ? valueBytes : []
+        self.valueCounts = version >= 2 ? valueCounts : []
+        self.valueBytes = version >= 2 ? valueBytes : []
         self.widths = widths
         self.numbers = numbers
         self.valueEnds = valueEnds
@@ -165,9 +191,8 @@ struct PlaceFileLayout {
 enum PlaceFile {
     static let magic: [UInt8] = Array("GEOLOCPS".utf8)
     /// The version `save(to:)` writes; `open(_:)` reads it and every earlier one.
-    static let version: UInt32 = 2
-    static let headerSize = 128
-    static let checksumOffset = 120
+    static let version: UInt32 = 3
+    static let headerSize = DataFileHeader.size
 }
 
 extension PlaceSet {
@@ -217,8 +242,20 @@ extension PlaceSet {
         #endif
     }
 
-    /// The bytes of the file `save(to:)` writes (the current version). The caller deallocates.
-    func fileImage() throws(GeoLocError) -> UnsafeMutableRawBufferPointer {
+    /// The bytes of this set as a place file of `version` 2 (its vectors stored, as libgeoloc 0.5
+    /// wrote files) or 3 (what `save(to:)` writes): for tests and fuzzing of files written by an
+    /// earlier version.
+    @_spi(Testing)
+    public func placeFileBytes(version: UInt32) throws(GeoLocError) -> [UInt8] {
+        precondition(version == 2 || version == 3, "place files of version 2 or 3 only")
+        let file = try fileImage(version: version)
+        defer { file.deallocate() }
+        return Array(file)
+    }
+
+    /// The bytes of the file `save(to:)` writes (the current version; 2 for tests). The caller
+    /// deallocates.
+    func fileImage(version: UInt32 = PlaceFile.version) throws(GeoLocError) -> UnsafeMutableRawBufferPointer {
         // A set opened from a version 1 file has its attributes among its strings: re-encoded.
         let source = columns.inlineAttributes ? reencodedColumns() : columns
         let d = source.data.pointee
@@ -230,8 +267,14 @@ extension PlaceSet {
             names.append(contentsOf: u)
         }
         let attributeColumns = UnsafeBufferPointer(start: d.attributeColumns, count: a)
+        // A set opened from a file of version 1 or 2 has the tree that file stores, built on
+        // vectors of libm's arithmetic (or another machine's): saved as version 3, whose vectors
+        // are derived on open by this version's arithmetic, its tree is made anew from its
+        // coordinates (what building the set now makes), so that the file's gaps and box are
+        // those its derived vectors give. The same places, the same answers.
+        let kdtree = version >= 3 && self.kdtree.mapping != nil && self.kdtree.derived == nil ? rebuiltTree() : self.kdtree
         guard let layout = PlaceFileLayout(
-            version: PlaceFile.version, count: count, attributes: a, numberedIDs: source.numberedIDs,
+            version: version, count: count, attributes: a, numberedIDs: source.numberedIDs,
             bucket: kdtree.bucketSize, textBytes: d.bytes.count, namesBytes: names.count,
             valueCounts: attributeColumns.map { $0.values }, valueBytes: attributeColumns.map { $0.text.count })
         else { throw GeoLocError(.countTooLarge, "the set is too large for a place file") }
@@ -248,7 +291,7 @@ extension PlaceSet {
             if let from, bytes > 0 { (raw + at).copyMemory(from: from, byteCount: bytes) }
         }
         for (k, byte) in PlaceFile.magic.enumerated() { put(byte, k) }
-        put(PlaceFile.version, 8)
+        put(version, 8)
         put(UInt32(0x0102_0304), 12)
         put(UInt32(PlaceFile.headerSize), 16)
         put(UInt32(layout.bucket), 20)
@@ -264,11 +307,15 @@ extension PlaceSet {
         }
         let n = count
         // The arrays are little-endian in memory (the only byte order this writes from).
-        copy(kdtree.points, 32 * n, layout.points)
+        // (Version 3 stores no vectors, tree positions or gaps: they follow from the
+        // coordinates and the place at each tree position, PlaceFileVectors.swift.)
+        if version == 2 { copy(kdtree.points, 32 * n, layout.points) }
         copy(kdtree.latLon, 16 * n, layout.latLon)
         copy(kdtree.ids, 4 * n, layout.ids)
-        copy(kdtree.positions, 4 * n, layout.positions)
-        copy(kdtree.gaps, 16 * layout.internalCount, layout.gaps)
+        if version == 2 {
+            copy(kdtree.positions, 4 * n, layout.positions)
+            copy(kdtree.gaps, 16 * layout.internalCount, layout.gaps)
+        }
         copy(kdtree.dims, layout.internalCount, layout.dims)
         copy(d.ends.base, 4 * layout.strings, layout.ends)
         copy(d.bytes.base, layout.textBytes, layout.text)
@@ -281,9 +328,25 @@ extension PlaceSet {
             copy(column.text.base, column.text.count, layout.values[c])
         }
         names.withUnsafeBytes { copy($0.baseAddress, names.count, layout.names) }
-        put(PlaceFileChecksum.of(UnsafeRawBufferPointer(file)), PlaceFile.checksumOffset)
+        DataFileChecksum.seal(file)
         withExtendedLifetime(source) {}
+        withExtendedLifetime(kdtree) {}
         return file
+    }
+
+    /// The set's tree made anew from its coordinates (in place order), as building the set now
+    /// makes it.
+    func rebuiltTree() -> UnitVectorTree {
+        let n = count
+        let t = kdtree
+        let latLon = UnsafeMutableBufferPointer<Double>.allocate(capacity: Swift.max(2 * n, 1))
+        defer { latLon.deallocate() }
+        for i in 0..<n {
+            let p = Int(t.positions[i])
+            latLon[2 * i] = t.latLon[2 * p]
+            latLon[2 * i + 1] = t.latLon[2 * p + 1]
+        }
+        return UnitVectorTree(latLon: UnsafeBufferPointer(rebasing: latLon[0..<(2 * n)]), bucket: t.bucketSize)
     }
 
     /// The set's ids, names and attributes in the current layout (attribute columns of their
@@ -311,7 +374,7 @@ extension PlaceSet {
     ///   is truncated or corrupted (the message says which); `.unsupported` for a newer format
     ///   version or another byte order; `.invalidArgument` for a file that cannot be read.
     public static func open(_ path: String) throws(GeoLocError) -> PlaceSet {
-        let mapping = try PlaceFileMapping(path: path)
+        let mapping = try MappedFile(path: path)
         do {
             return try PlaceSet(file: mapping)
         } catch {
@@ -322,20 +385,18 @@ extension PlaceSet {
     /// A set over the bytes of a place file, copied (as ``open(_:)`` checks them).
     @_spi(Testing)
     public static func open(fileBytes bytes: UnsafeRawBufferPointer) throws(GeoLocError) -> PlaceSet {
-        try PlaceSet(file: PlaceFileMapping(copying: bytes))
+        try PlaceSet(file: MappedFile(copying: bytes))
     }
 
     /// Recomputes the checksum of place-file bytes in place (for tests and fuzzing that change
     /// a file on purpose and want its other checks to run).
     @_spi(Testing)
     public static func resealPlaceFile(_ bytes: UnsafeMutableRawBufferPointer) {
-        guard bytes.count >= PlaceFile.headerSize else { return }
-        let sum = PlaceFileChecksum.of(UnsafeRawBufferPointer(bytes))
-        bytes.storeBytes(of: sum.littleEndian, toByteOffset: PlaceFile.checksumOffset, as: UInt64.self)
+        DataFileChecksum.seal(bytes)
     }
 
     /// Checks a mapped place file and makes a set over it.
-    convenience init(file mapping: PlaceFileMapping) throws(GeoLocError) {
+    convenience init(file mapping: MappedFile) throws(GeoLocError) {
         #if _endian(big)
         throw GeoLocError(.unsupported, "place files are little-endian; this machine is big-endian")
         #else
@@ -344,31 +405,8 @@ extension PlaceSet {
         func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
         func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
         func f64(_ at: Int) -> Double { Double(bitPattern: u64(at)) }
-        guard size >= PlaceFile.headerSize,
-              PlaceFile.magic.enumerated().allSatisfy({ base.load(fromByteOffset: $0.offset, as: UInt8.self) == $0.element })
-        else { throw GeoLocError(.parse, "not a libgeoloc place file") }
-        let version = u32(8)
-        if u32(12) == 0x0403_0201 {
-            throw GeoLocError(.unsupported, "the file is big-endian; this library reads little-endian place files")
-        }
-        guard u32(12) == 0x0102_0304 else { throw GeoLocError(.parse, "corrupted place file: bad byte-order mark") }
-        if version > PlaceFile.version {
-            throw GeoLocError(.unsupported, "place file version \(version) is newer than this library reads (\(PlaceFile.version))")
-        }
-        guard version >= 1 else { throw GeoLocError(.parse, "corrupted place file: its format version is 0") }
-        guard u32(16) == UInt32(PlaceFile.headerSize) else {
-            throw GeoLocError(.parse, "corrupted place file: its header size is \(u32(16)), not \(PlaceFile.headerSize)")
-        }
-        let declared = u64(56)
-        if declared != UInt64(size) {
-            if declared > UInt64(size) {
-                throw GeoLocError(.parse, "truncated place file: \(size) bytes of the \(declared) its header gives")
-            }
-            throw GeoLocError(.parse, "corrupted place file: \(size) bytes where its header gives \(declared)")
-        }
-        guard PlaceFileChecksum.of(UnsafeRawBufferPointer(start: base, count: size)) == u64(PlaceFile.checksumOffset) else {
-            throw GeoLocError(.parse, "corrupted place file: the checksum does not match")
-        }
+        let version = try mapping.checkHeader(
+            magic: PlaceFile.magic, versions: 1...PlaceFile.version, sizeOffset: 56, name: "place file", plural: "place files")
         // The checksum matched: what follows guards against a file made to pass it. Every count
         // is first bounded by the file's size (no section can be larger than the file), so no
         // sum below overflows and nothing is allocated beyond the file's own measure.
@@ -378,8 +416,9 @@ extension PlaceSet {
             guard v <= UInt64(limit) else { throw corrupted("\(what) (\(v)) is larger than the file could hold (\(size) bytes)") }
             return Int(v)
         }
-        let n = try count(24, "its count of places", atMost: Swift.min(maxCount, size / 32))
-        let a = try count(32, "its count of attribute columns", atMost: size / (version == 2 ? 16 : 4))
+        // (Every version stores 16 bytes of coordinates a place.)
+        let n = try count(24, "its count of places", atMost: Swift.min(maxCount, size / 16))
+        let a = try count(32, "its count of attribute columns", atMost: size / (version >= 2 ? 16 : 4))
         let textBytes = try count(40, "its text's size in bytes", atMost: size)
         let namesBytes = try count(48, "its attribute names' size in bytes", atMost: size)
         let flags = u64(112)
@@ -388,7 +427,7 @@ extension PlaceSet {
         guard bucket >= 1 && bucket <= 4096 else { throw corrupted("its leaf size \(bucket) is not in 1...4096") }
         // Version 2: the column table (a x 16 bytes, within the file by the bound on a).
         var valueCounts: [Int] = [], valueBytes: [Int] = []
-        if version == 2 {
+        if version >= 2 {
             valueCounts.reserveCapacity(a)
             valueBytes.reserveCapacity(a)
             for c in 0..<a {
@@ -411,21 +450,57 @@ extension PlaceSet {
         guard layout.size == size else {
             throw corrupted(
                 "its counts (\(n) places, \(a) attribute columns, \(textBytes) bytes of text, \(namesBytes) bytes of "
-                    + "attribute names\(version == 2 && a > 0 ? ", the column table's sizes" : "")) make a file of "
+                    + "attribute names\(version >= 2 && a > 0 ? ", the column table's sizes" : "")) make a file of "
                     + "\(layout.size) bytes, not \(size)")
         }
-        let positions = base.advanced(by: layout.positions).assumingMemoryBound(to: Int32.self)
+        // Version 3 stores neither the unit vectors nor the tree positions and gaps: they are
+        // derived, into memory of the set's own (the positions right below, the vectors and gaps
+        // as the tree's check walks its leaves). Versions 1 and 2 keep theirs, checked.
+        var derived: DerivedPlaceArrays? = nil
+        if version >= 3 {
+            guard let memory = DerivedPlaceArrays(count: n, internalCount: layout.internalCount) else {
+                throw GeoLocError(.noMemory, "no memory for the unit vectors of \(n) places")
+            }
+            derived = memory
+        }
         let ids = base.advanced(by: layout.ids).assumingMemoryBound(to: Int32.self)
+        let positions = derived.map { UnsafePointer($0.positions) }
+            ?? base.advanced(by: layout.positions).assumingMemoryBound(to: Int32.self)
         let n32 = UInt32(truncatingIfNeeded: n)
         var bad: UInt32 = 0
         for p in 0..<n { bad |= UInt32(bitPattern: ids[p]) >= n32 ? 1 : 0 }
-        for p in 0..<n { bad |= UInt32(bitPattern: positions[p]) >= n32 ? 1 : 0 }
+        if derived == nil {
+            for p in 0..<n { bad |= UInt32(bitPattern: positions[p]) >= n32 ? 1 : 0 }
+        }
         if bad != 0 {
             for p in 0..<n where UInt32(bitPattern: ids[p]) >= n32 {
                 throw corrupted("the place index at tree position \(p) (\(ids[p])) is out of range (\(n) places)")
             }
             for i in 0..<n where UInt32(bitPattern: positions[i]) >= n32 {
                 throw corrupted("the tree position of place \(i) (\(positions[i])) is out of range (\(n) places)")
+            }
+        }
+        if let derived {
+            // The inverse of `ids` (in range), and the check that `ids` is a permutation in the
+            // same pass: a place `ids` names twice finds its position already written.
+            let positions = derived.positions
+            positions.initialize(repeating: -1, count: n)
+            var repeated: Int32 = 0
+            for p in 0..<n {
+                let i = Int(ids[p])
+                repeated |= positions[i] &+ 1  // 0 while unwritten
+                positions[i] = Int32(truncatingIfNeeded: p)
+            }
+            if repeated != 0 {
+                positions.initialize(repeating: -1, count: n)
+                for p in 0..<n {
+                    let i = Int(ids[p])
+                    if positions[i] >= 0 {
+                        throw corrupted(
+                            "place \(i) is at tree positions \(positions[i]) and \(p) (its index maps repeat a place and lose another)")
+                    }
+                    positions[i] = Int32(truncatingIfNeeded: p)
+                }
             }
         }
         let dims = base.advanced(by: layout.dims).assumingMemoryBound(to: UInt8.self)
@@ -468,7 +543,7 @@ extension PlaceSet {
                     "a coordinate is out of range (\(show(latLon[2 * p])), \(show(latLon[2 * p + 1])) at tree position \(p), place \(ids[p]))")
             }
         }
-        try PlaceFileCheck.indexMaps(ids: ids, positions: positions, count: n)
+        if derived == nil { try PlaceFileCheck.indexMaps(ids: ids, positions: positions, count: n) }
         var names: [String] = []
         var at = layout.names
         let namesEnd = layout.names + namesBytes
@@ -503,10 +578,12 @@ extension PlaceSet {
         }
         let tree = UnitVectorTree(
             count: n, bucket: layout.bucket, internalCount: layout.internalCount, boxLow: low, boxHigh: high,
-            points: base.advanced(by: layout.points).assumingMemoryBound(to: SIMD4<Double>.self),
+            points: derived.map { UnsafePointer($0.points) }
+                ?? base.advanced(by: layout.points).assumingMemoryBound(to: SIMD4<Double>.self),
             latLon: latLon, ids: ids, positions: positions,
-            gaps: base.advanced(by: layout.gaps).assumingMemoryBound(to: Double.self), dims: dims, mapping: mapping)
-        try PlaceFileCheck.tree(tree)
+            gaps: derived.map { UnsafePointer($0.gaps) } ?? base.advanced(by: layout.gaps).assumingMemoryBound(to: Double.self),
+            dims: dims, mapping: mapping, derived: derived)
+        try PlaceFileCheck.tree(tree, derive: derived != nil)
         // The ids and names (version 1: and the attribute values), each valid UTF-8 without a NUL.
         let numbered = u64(112) == 1
         let perPlace = (numbered ? 1 : 2) + (version == 1 ? a : 0)
@@ -523,7 +600,7 @@ extension PlaceSet {
             }
         }
         var attributeColumns: [AttributeColumn]? = nil
-        if version == 2 {
+        if version >= 2 {
             var columns: [AttributeColumn] = []
             columns.reserveCapacity(a)
             for c in 0..<a {

@@ -86,11 +86,25 @@ enum PlaceFileCheck {
 
     /// Checks every point of the tree against its coordinates and every node's gap and the
     /// header's box against the points they bound, in one pass over the points (tree order).
-    static func tree(_ t: UnitVectorTree, level: VectorMath.Level = VectorMath.supportedLevel) throws(GeoLocError) {
+    /// With `derive` (a file of version 3, which stores no vectors and no gaps), the points and
+    /// gaps are not checked but written: the points derived from the coordinates
+    /// (`PlaceVectors.derive`) leaf by leaf, each node's gaps from its halves' boxes (the left
+    /// half's greatest and the right half's least along its dimension, as the build sets them),
+    /// into the tree's arrays (the set's own memory, `UnitVectorTree.derived`); a node whose
+    /// halves overlap along its dimension (a tree order no build makes) is refused.
+    static func tree(_ t: UnitVectorTree, derive: Bool = false, level: VectorMath.Level = VectorMath.supportedLevel)
+        throws(GeoLocError)
+    {
         guard t.count > 0 else { return }
         let scratch = UnsafeMutablePointer<Double>.allocate(capacity: 6)
         defer { scratch.deallocate() }
         var walk = TreeWalk(t, level: level, scratch: scratch)
+        if derive {
+            let d = t.derived.unsafelyUnwrapped
+            precondition(UnsafePointer(t.points) == UnsafePointer(d.points) && UnsafePointer(t.gaps) == UnsafePointer(d.gaps))
+            walk.derived = d.points
+            walk.derivedGaps = d.gaps
+        }
         let b = walk.box(node: 0, lo: 0, hi: t.count)
         let low = SIMD3(b.lx, b.ly, b.lz), high = SIMD3(b.hx, b.hy, b.hz)
         if walk.badPosition >= 0 {
@@ -122,6 +136,11 @@ enum PlaceFileCheck {
         /// the kernel's box of a leaf (6 doubles, the caller's).
         let level: VectorMath.Level
         let scratch: UnsafeMutablePointer<Double>
+        /// Where the leaves' vectors are derived to (`points` itself), when they are derived
+        /// instead of checked.
+        var derived: UnsafeMutablePointer<SIMD4<Double>>? = nil
+        /// Where the nodes' gaps are written, when they are derived.
+        var derivedGaps: UnsafeMutablePointer<Double>? = nil
 
         init(_ t: UnitVectorTree, level: VectorMath.Level, scratch: UnsafeMutablePointer<Double>) {
             self.level = level
@@ -151,6 +170,10 @@ enum PlaceFileCheck {
         /// The bounding box of positions `lo..<hi` (node `node`'s), checking the points of a leaf
         /// and the gap of an internal node on the way.
         mutating func box(node: Int, lo: Int, hi: Int) -> Box {
+            if node >= internalCount, let derived {
+                let b = PlaceVectors.derive(latLon: latLon + 2 * lo, count: hi - lo, into: derived + lo, level: level, scratch: scratch)
+                return Box(lx: b.low.x, ly: b.low.y, lz: b.low.z, hx: b.high.x, hy: b.high.y, hz: b.high.z)
+            }
             if node >= internalCount {
                 #if canImport(GeoLocKernels)
                 if level > 0 {
@@ -192,6 +215,10 @@ enum PlaceFileCheck {
             let left = box(node: 2 * node + 1, lo: lo, hi: mid)
             let right = box(node: 2 * node + 2, lo: mid, hi: hi)
             let d = Int(dims[node])
+            if let derivedGaps {
+                derivedGaps[2 * node] = left.high(d)
+                derivedGaps[2 * node + 1] = right.low(d)
+            }
             let gapLow = gaps[2 * node], gapHigh = gaps[2 * node + 1]
             // The searches take every left point <= gapLow and every right point >= gapHigh along
             // d, and gapLow <= gapHigh (a NaN gap fails these too).

@@ -70,6 +70,9 @@ final class UnitVectorTree {
     /// The file the arrays live in, for a set opened from one (`PlaceFile`); `nil` when the tree
     /// owns them (allocated here, freed in `deinit`).
     let mapping: MappedFile?
+    /// What a file of version 3 does not store, derived on open: `points`, `positions` and
+    /// `gaps` are its arrays.
+    let derived: DerivedPlaceArrays?
 
     /// The most points a leaf holds; leaves hold between half that and that. Measured on the
     /// 144,563 GeoNames places (depth 13, 12-24 points a leaf) against 4 to 48: scanning a leaf
@@ -84,6 +87,7 @@ final class UnitVectorTree {
         count = n
         bucketSize = bucket
         mapping = nil
+        derived = nil
         let m = Swift.max(n, 1)
         points = .allocate(capacity: m)
         latLon = .allocate(capacity: 2 * m)
@@ -93,16 +97,13 @@ final class UnitVectorTree {
         // `latLon`, which is filled in tree order afterwards.
         var lo = SIMD4<Double>(repeating: 2)
         var hi = SIMD4<Double>(repeating: -2)
-        let d2r = Double.pi / 180
+        // The vectors a place file of version 3 derives on open, the same way (PlaceFileVectors.swift).
+        _ = PlaceVectors.derive(latLon: source, count: n, into: points)
         for i in 0..<n {
-            let phi = source[2 * i] * d2r
-            let lambda = source[2 * i + 1] * d2r
-            let c = cos(phi)
-            let p = SIMD4(c * cos(lambda), c * sin(lambda), sin(phi), Double(i))  // as `unitVector`
-            points[i] = p
-            latLon[i] = c
-            lo = pointwiseMin(lo, p)
-            hi = pointwiseMax(hi, p)
+            latLon[i] = points[i].w
+            points[i].w = Double(i)
+            lo = pointwiseMin(lo, points[i])
+            hi = pointwiseMax(hi, points[i])
         }
         boxLow = lo
         boxHigh = hi
@@ -124,12 +125,13 @@ final class UnitVectorTree {
     }
 
     /// A tree over arrays that live in a mapped file (checked by `PlaceFile`): nothing is
-    /// copied or computed.
+    /// copied or computed, but for a file of version 3, whose `points`, `positions` and `gaps`
+    /// are `derived`'s, written by the file's check.
     init(
         count: Int, bucket: Int, internalCount: Int, boxLow: SIMD4<Double>, boxHigh: SIMD4<Double>,
         points: UnsafePointer<SIMD4<Double>>, latLon: UnsafePointer<Double>, ids: UnsafePointer<Int32>,
         positions: UnsafePointer<Int32>, gaps: UnsafePointer<Double>, dims: UnsafePointer<UInt8>,
-        mapping: MappedFile
+        mapping: MappedFile, derived: DerivedPlaceArrays? = nil
     ) {
         self.count = count
         bucketSize = bucket
@@ -144,6 +146,7 @@ final class UnitVectorTree {
         self.gaps = UnsafeMutablePointer(mutating: gaps)
         self.dims = UnsafeMutablePointer(mutating: dims)
         self.mapping = mapping
+        self.derived = derived
     }
 
     deinit {

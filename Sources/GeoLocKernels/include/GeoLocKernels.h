@@ -9,8 +9,10 @@
  *                          Swift baseline and the derivation: Distance/HaversineKernel.swift
  *   tracking.c   Tracking  the spherical Douglas-Peucker scan and recursion, AVX2+FMA
  *                          (tracking_impl.h); the Swift baseline: Tracking/Track.swift
- *   places.c     Places    the check of a place file's unit vectors on open, AVX2+FMA; the
- *                          Swift baseline: Places/PlaceFileCheck.swift
+ *   places.c     Places    the unit vectors of places derived from their coordinates, AVX2
+ *                          (Swift baseline: Places/PlaceFileVectors.swift); the check of the
+ *                          vectors an older place file stores, AVX2+FMA (Swift baseline:
+ *                          Places/PlaceFileCheck.swift)
  *   (inline)     Core      atomic pointer slots for what is built once and then read without a
  *                          lock (Core/ShippedData.swift's OncePerProcess, the gazetteer's caches,
  *                          the zone rules): inline here, so Swift inlines them
@@ -87,6 +89,12 @@ GLK_HIDDEN long glk_dp_simplify(const double *xs, const double *ys, const double
  * without writing when `level` (lowered to glk_level_supported()) is 0. */
 GLK_HIDDEN long glk_place_vectors(const double *points, const double *lat_lon, size_t n, double tol,
                                   double ctol, double *box, int level);
+
+/* The unit vectors of n places (Places/PlaceFileVectors.swift, `PlaceVectors.derive`, the same
+ * bits): points[4i .. 4i+3] = (cos lat cos lon, cos lat sin lon, sin lat, cos lat) of lat_lon[2i],
+ * [2i+1] (degrees, checked), and box[0..2], box[3..5] the least and greatest x, y, z (n > 0).
+ * Returns 1, or 0 without writing when `level` (lowered to glk_level_supported()) is 0. */
+GLK_HIDDEN int glk_place_derive(const double *lat_lon, size_t n, double *points, double *box, int level);
 
 /* ---- Core (inline) ------------------------------------------------------------------------ */
 

@@ -36,13 +36,14 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 private let placeFilePath: String = "/tmp/geoloc-fuzz-\(getpid()).places"
 
 /// Valid place files of small sets (ids, names, attributes with an absent value; and numbered
-/// ids), made through the C door (the current version), and the version 1 fixtures.
+/// ids), made through the C door (the current version, 3), the first also as versions 2 and 1,
+/// and the version 1 fixtures.
 private let placeFileTemplate: [[UInt8]] = {
     var files: [[UInt8]] = []
     let coords = [geoloc_coord(lat: 38.3, lon: -88.9), geoloc_coord(lat: -33.9, lon: 151.2), geoloc_coord(lat: 89.9, lon: 179.9),
                   geoloc_coord(lat: 0, lon: -180), geoloc_coord(lat: 51.5, lon: -0.1)]
-    // 100 places without attributes (a tree of 7 nodes, split gaps to forge), as saved and as
-    // version 1 (the same layout without attributes).
+    // 100 places without attributes (a tree of 7 nodes, split gaps to forge), as saved
+    // (version 3) and as versions 2 and 1 (the same layout without attributes) wrote them.
     var many: OpaquePointer?
     var pts: [geoloc_coord] = []
     var g: UInt64 = 21
@@ -56,7 +57,10 @@ private let placeFileTemplate: [[UInt8]] = {
     precondition(withArrayOfCStrings(names) { geoloc_places_create(pts, $0, $0, 100, nil, 0, nil, &many) } == GEOLOC_OK)
     precondition(geoloc_places_save(many, placeFilePath) == GEOLOC_OK)
     geoloc_places_destroy(many)
-    var v2 = readFile(placeFilePath)
+    files.append(readFile(placeFilePath))  // version 3: no vectors, derived on open
+    // The same set as version 2 wrote it (its vectors stored, checked on open), and those bytes
+    // as version 1.
+    var v2 = try! PlaceSet.open(placeFilePath).placeFileBytes(version: 2)
     files.append(v2)
     v2[8] = 1
     v2.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }

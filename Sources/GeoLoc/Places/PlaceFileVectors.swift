@@ -1,0 +1,135 @@
+// The unit vectors of a place set, derived from its coordinates: a place's (x, y, z) =
+// (cos φ cos λ, cos φ sin λ, sin φ) and, in the fourth lane, cos φ. A place file of version 3
+// stores none (PlaceFile.swift): opening one derives them here, and building a set in memory
+// (`UnitVectorTree.init(latLon:bucket:)`) makes them here too, so a saved and reopened set has
+// the very bits of the set it was saved from, and answers every query as it did.
+//
+// The arithmetic, the same on every machine but for one libm call:
+// - cos φ is libm's `cos(φ)`: the haversine of every distance a query returns multiplies by it
+//   (`cosLat2`), and `geoloc_distance` takes the same cosine, so a query's distances are the
+//   scalar call's to the bit;
+// - sin φ, cos λ = sin(π/2 - |λ|) and sin λ (= ±sin(|λ|), or ±sin(π - |λ|) beyond π/2) come from
+//   the polynomial sine of `VectorMath.sinPoly` (relative error about 1e-16: the vectors only
+//   prune and rank within the searches' rounding margins, `ChordBounds`), one of four lanes each,
+//   without a libm call;
+// - every product and sum is rounded on its own (no fused multiply-add): the C kernel
+//   `glk_place_derive` (Sources/GeoLocKernels/places.c, AVX2, four places at a time) and this
+//   loop give the same bits, which a test checks at every level this CPU runs.
+//
+// Cost: one libm cosine and a quarter of a four-lane polynomial per sine a place; memory: 32
+// bytes a place, private to the process (with the tree positions and gaps a file of version 3
+// also leaves out, `DerivedPlaceArrays`: 6.3 MB for the shipped gazetteer's 170,391 places).
+
+#if canImport(GeoLocKernels)
+import GeoLocKernels
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+enum PlaceVectors {
+    /// The vector (x, y, z, cos φ) of one place (degrees, checked).
+    @inline(__always)
+    static func vector(latitude: Double, longitude: Double) -> SIMD4<Double> {
+        typealias M = VectorMath
+        let d2r = Double.pi / 180
+        let phi = latitude * d2r, lam = longitude * d2r
+        let c = cos(phi)
+        let alam = Swift.abs(lam)
+        let s = M.sinPoly(SIMD4(
+            phi, (M.pio2Hi - alam) + M.pio2Lo, alam > M.pio2Hi ? (M.piHi - alam) + M.piLo : alam, 0))
+        let slam = lam < 0 ? -s[2] : s[2]
+        return SIMD4(c * s[1], c * slam, s[0], c)
+    }
+
+    /// The vectors of `n` places whose degrees are `latLon[2i]`, `latLon[2i + 1]` into
+    /// `points[i]`, and their box in x, y, z (`low`, `high`: +inf and -inf for no place). The C
+    /// kernel at `level` above 0 where this CPU has it, else the Swift loop; the same bits.
+    /// `scratch`: 6 doubles the kernel may write (the caller's, so that a walk over many leaves
+    /// allocates nothing; `nil`: allocated here).
+    static func derive(
+        latLon: UnsafePointer<Double>, count n: Int, into points: UnsafeMutablePointer<SIMD4<Double>>,
+        level: VectorMath.Level = VectorMath.supportedLevel, scratch: UnsafeMutablePointer<Double>? = nil
+    ) -> (low: SIMD3<Double>, high: SIMD3<Double>) {
+        guard n > 0 else { return (SIMD3(repeating: .infinity), SIMD3(repeating: -.infinity)) }
+        #if canImport(GeoLocKernels)
+        if level > 0 {
+            let box = scratch ?? UnsafeMutablePointer<Double>.allocate(capacity: 6)
+            defer { if scratch == nil { box.deallocate() } }
+            if glk_place_derive(latLon, n, UnsafeMutableRawPointer(points).assumingMemoryBound(to: Double.self), box, Int32(level)) != 0 {
+                return (SIMD3(box[0], box[1], box[2]), SIMD3(box[3], box[4], box[5]))
+            }
+        }
+        #endif
+        var lx = Double.infinity, ly = Double.infinity, lz = Double.infinity
+        var hx = -Double.infinity, hy = -Double.infinity, hz = -Double.infinity
+        for i in 0..<n {
+            let v = vector(latitude: latLon[2 * i], longitude: latLon[2 * i + 1])
+            points[i] = v
+            // (Scalar minimum and maximum: the generic SIMD ones are calls.)
+            lx = Swift.min(lx, v.x); ly = Swift.min(ly, v.y); lz = Swift.min(lz, v.z)
+            hx = Swift.max(hx, v.x); hy = Swift.max(hy, v.y); hz = Swift.max(hz, v.z)
+        }
+        return (SIMD3(lx, ly, lz), SIMD3(hx, hy, hz))
+    }
+}
+
+/// What a set opened from a place file of version 3 derives instead of reading: its unit vectors
+/// (32 bytes a place), the tree position of each place (the inverse of the file's `ids`, 4 bytes)
+/// and the tree's split gaps (16 bytes a node, about 1 byte a place): private to the process,
+/// one 64-byte aligned block, freed with the set's tree. A block of 2 MB or more is mapped on
+/// its own and, on Linux, asked for transparent huge pages: writing it then costs a fault per
+/// 2 MB instead of per 4 kB (the faults of 4 kB pages were half of a million-place open).
+final class DerivedPlaceArrays {
+    let points: UnsafeMutablePointer<SIMD4<Double>>
+    let gaps: UnsafeMutablePointer<Double>
+    let positions: UnsafeMutablePointer<Int32>
+    /// The block's size in bytes.
+    let byteCount: Int
+    /// The mapping to unmap (its start and length), or nil for memory from `posix_memalign`.
+    private let mapping: (UnsafeMutableRawPointer, Int)?
+
+    static let hugePage = 2 << 20
+
+    /// Memory for `count` places and `internalCount` nodes (not yet written); `nil` when there is
+    /// none to be had. (Both are bounded by the file's size: no product overflows.)
+    init?(count n: Int, internalCount m: Int) {
+        byteCount = 32 * n + 16 * m + 4 * n
+        var block: UnsafeMutableRawPointer? = nil
+        var mapped: (UnsafeMutableRawPointer, Int)? = nil
+        #if os(Linux)
+        if byteCount >= DerivedPlaceArrays.hugePage {
+            // Over-allocated by a huge page so that the block can start on a 2 MB boundary.
+            let length = byteCount + DerivedPlaceArrays.hugePage
+            if let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED {
+                let start = (Int(bitPattern: p) + DerivedPlaceArrays.hugePage - 1) & ~(DerivedPlaceArrays.hugePage - 1)
+                block = UnsafeMutableRawPointer(bitPattern: start)
+                _ = madvise(block, byteCount, 14)  // MADV_HUGEPAGE; a refusal only costs speed
+                mapped = (p, length)
+            }
+        }
+        #endif
+        if block == nil {
+            var raw: UnsafeMutableRawPointer? = nil
+            guard posix_memalign(&raw, 64, Swift.max(byteCount, 1)) == 0, let raw else { return nil }
+            block = raw
+        }
+        let raw = block.unsafelyUnwrapped
+        mapping = mapped
+        points = raw.bindMemory(to: SIMD4<Double>.self, capacity: n)
+        gaps = (raw + 32 * n).bindMemory(to: Double.self, capacity: 2 * m)
+        positions = (raw + 32 * n + 16 * m).bindMemory(to: Int32.self, capacity: n)
+    }
+
+    deinit {
+        if let (start, length) = mapping {
+            munmap(start, length)
+        } else {
+            free(points)
+        }
+    }
+}
