@@ -81,9 +81,13 @@ enum PlaceVectors {
 /// What a set opened from a place file of version 3 derives instead of reading: its unit vectors
 /// (32 bytes a place), the tree position of each place (the inverse of the file's `ids`, 4 bytes)
 /// and the tree's split gaps (16 bytes a node, about 1 byte a place): private to the process,
-/// one 64-byte aligned block, freed with the set's tree. A block of 2 MB or more is mapped on
-/// its own and, on Linux, asked for transparent huge pages: writing it then costs a fault per
-/// 2 MB instead of per 4 kB (the faults of 4 kB pages were half of a million-place open).
+/// one 64-byte aligned block, freed with the set's tree. A block of 32 MB or more (about 900,000
+/// places) is mapped on its own and, on Linux, asked for transparent huge pages: writing it then
+/// costs a fault per 2 MB instead of per 4 kB (the faults of 4 kB pages were half of a
+/// million-place open). Smaller blocks, the shipped gazetteer's (6.3 MB) among them, are not:
+/// where the kernel compacts memory for such a request (`defrag` "madvise", the common default)
+/// a first open could stall for tens of milliseconds, which would cost a small set more than
+/// its faults.
 final class DerivedPlaceArrays {
     let points: UnsafeMutablePointer<SIMD4<Double>>
     let gaps: UnsafeMutablePointer<Double>
@@ -94,6 +98,8 @@ final class DerivedPlaceArrays {
     private let mapping: (UnsafeMutableRawPointer, Int)?
 
     static let hugePage = 2 << 20
+    /// The least block asked for huge pages.
+    static let hugePageMinimum = 32 << 20
 
     /// Memory for `count` places and `internalCount` nodes (not yet written); `nil` when there is
     /// none to be had. (Both are bounded by the file's size: no product overflows.)
@@ -102,7 +108,7 @@ final class DerivedPlaceArrays {
         var block: UnsafeMutableRawPointer? = nil
         var mapped: (UnsafeMutableRawPointer, Int)? = nil
         #if os(Linux)
-        if byteCount >= DerivedPlaceArrays.hugePage {
+        if byteCount >= DerivedPlaceArrays.hugePageMinimum {
             // Over-allocated by a huge page so that the block can start on a 2 MB boundary.
             let length = byteCount + DerivedPlaceArrays.hugePage
             if let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED {
