@@ -11,8 +11,10 @@ import Darwin
 // capability that works with unit vectors takes them from here, so equal coordinates give equal
 // vectors everywhere.
 
-/// The unit vector of a point on the sphere: (cos φ cos λ, cos φ sin λ, sin φ). The same function
-/// makes the place index's vectors and its queries', so equal coordinates give equal vectors.
+/// The unit vector of a point on the sphere: (cos φ cos λ, cos φ sin λ, sin φ), with libm. Queries
+/// and fixes use it; the place index's own vectors come from `PlaceVectors.derive` (within about
+/// 4e-16 of these, inside the searches' rounding margins), so equal coordinates give vectors
+/// equal to within those margins, not always to the bit.
 @inline(__always)
 func unitVector(latitude: Double, longitude: Double) -> SIMD3<Double> {
     let d2r = Double.pi / 180
