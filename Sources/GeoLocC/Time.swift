@@ -222,8 +222,7 @@ public func geoloc_timezone_at(
 public func geoloc_timezone_at_many(
     _ timezones: OpaquePointer?, _ points: UnsafePointer<geoloc_coord>?, _ n: Int, _ zones: UnsafeMutablePointer<UInt16>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let map = try borrow(timezones, .timezones, as: TimeZoneMap.self, "timezones")
+    withHandle(timezones, .timezones, as: TimeZoneMap.self, "timezones") { (map) throws(GeoLocError) in
         let points = try inputArray(points, n, "points")
         if points.count != 0 && zones == nil { throw GeoLocError(.nullArgument, "zones is NULL with n = \(points.count)") }
         guard points.count > 0, let zones else { return GEOLOC_OK }
@@ -257,8 +256,7 @@ public func geoloc_reverse_geocode_zones(
     _ options: UnsafePointer<geoloc_reverse_options>?, _ out: UnsafeMutablePointer<geoloc_locality>?,
     _ zones: UnsafeMutablePointer<geoloc_locality_zone>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
+    withHandle(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer") { (g) throws(GeoLocError) in
         let n = try inputArray(points, n, "points").count
         _ = try outputArray(zones, n, "zones")
         let o = try reverseOptions(options)
