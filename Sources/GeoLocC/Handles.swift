@@ -130,6 +130,15 @@ func withHandle<T: AnyObject>(
     guarded { () throws(GeoLocError) in try body(try borrow(p, kind, as: T.self, what)) }
 }
 
+/// The shape of a handle's text accessor: the caller's buffer checked first (as `textResult`
+/// does), then the handle (named `what`) borrowed and `text` read from its object.
+func textAnswer<T: AnyObject>(
+    _ p: OpaquePointer?, _ kind: HandleKind, as: T.Type, _ what: String, _ buf: UnsafeMutablePointer<CChar>?,
+    _ cap: Int, _ needed: UnsafeMutablePointer<Int>?, _ text: (T) throws(GeoLocError) -> String
+) -> geoloc_status {
+    textResult(buf, cap, needed) { () throws(GeoLocError) in try text(try borrow(p, kind, as: T.self, what)) }
+}
+
 /// The shape of a handle's accessor, check, call, map: borrow the handle (named `what`), require
 /// the out-pointer (named `outName`), deliver what `value` reads from the object.
 func answer<T: AnyObject, R: CResult>(

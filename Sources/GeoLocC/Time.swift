@@ -183,9 +183,8 @@ public func geoloc_timezones_name(
     _ timezones: OpaquePointer?, _ zone: UInt16, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
     _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    textResult(buf, cap, needed) { () throws(GeoLocError) in
-        let map = try borrow(timezones, .timezones, as: TimeZoneMap.self, "timezones")
-        return map.name(try zoneID(map, zone, "zone"))
+    textAnswer(timezones, .timezones, as: TimeZoneMap.self, "timezones", buf, cap, needed) { (map) throws(GeoLocError) in
+        map.name(try zoneID(map, zone, "zone"))
     }
 }
 
@@ -204,9 +203,7 @@ public func geoloc_timezones_find(
 public func geoloc_timezones_version(
     _ timezones: OpaquePointer?, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    textResult(buf, cap, needed) { () throws(GeoLocError) in
-        try borrow(timezones, .timezones, as: TimeZoneMap.self, "timezones").dataVersion
-    }
+    textAnswer(timezones, .timezones, as: TimeZoneMap.self, "timezones", buf, cap, needed) { $0.dataVersion }
 }
 
 @c @implementation
@@ -237,9 +234,8 @@ public func geoloc_timezone_name_at(
     _ timezones: OpaquePointer?, _ c: geoloc_coord, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
     _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    textResult(buf, cap, needed) { () throws(GeoLocError) in
-        let map = try borrow(timezones, .timezones, as: TimeZoneMap.self, "timezones")
-        return map.name(try map.zone(at: try coordinate(c)))
+    textAnswer(timezones, .timezones, as: TimeZoneMap.self, "timezones", buf, cap, needed) { (map) throws(GeoLocError) in
+        map.name(try map.zone(at: try coordinate(c)))
     }
 }
 
