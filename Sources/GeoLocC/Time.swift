@@ -19,6 +19,16 @@ private func abbreviationFields(_ rules: ZoneRules) -> [geoloc_local_time] {
     }
 }
 
+/// A zone's abbreviation fields, made once per zone of a call and kept in `known`.
+private func abbreviationFields(
+    _ rules: ZoneRules, _ id: TimeZoneID, _ known: inout [UInt16: [geoloc_local_time]]
+) -> [geoloc_local_time] {
+    if let fields = known[id.rawValue] { return fields }
+    let fields = abbreviationFields(rules)
+    known[id.rawValue] = fields
+    return fields
+}
+
 /// A local time as the C struct.
 private func cLocalTime(_ lt: LocalTime) -> geoloc_local_time {
     var c = cLocalTime(lt, [])
@@ -294,12 +304,7 @@ public func geoloc_local_times_at_points(
         var abbreviations: [UInt16: [geoloc_local_time]] = [:]
         try map.localTimes(degrees: degrees(points, n), times: times, count: n) {
             (i: Int, id: TimeZoneID, rules: ZoneRules, lt: LocalTime) throws(GeoLocError) in
-            let fields: [geoloc_local_time]
-            if let known = abbreviations[id.rawValue] { fields = known } else {
-                fields = abbreviationFields(rules)
-                abbreviations[id.rawValue] = fields
-            }
-            out[i] = cLocalTime(lt, fields)
+            out[i] = cLocalTime(lt, abbreviationFields(rules, id, &abbreviations))
             zones?[i] = id.rawValue
         }
         return GEOLOC_OK
@@ -338,12 +343,7 @@ public func geoloc_fix_local_times(
                 do throws(GeoLocError) {
                     try map.localTimes(degrees: p, times: t, count: b.count) {
                         (i: Int, id: TimeZoneID, rules: ZoneRules, lt: LocalTime) throws(GeoLocError) in
-                        let fields: [geoloc_local_time]
-                        if let known = abbreviations[id.rawValue] { fields = known } else {
-                            fields = abbreviationFields(rules)
-                            abbreviations[id.rawValue] = fields
-                        }
-                        results[i] = cLocalTime(lt, fields)
+                        results[i] = cLocalTime(lt, abbreviationFields(rules, id, &abbreviations))
                         ids[i] = id.rawValue
                     }
                 } catch {
