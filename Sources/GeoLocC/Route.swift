@@ -201,6 +201,24 @@ private func squareMatrix(
     return n
 }
 
+/// The (n + 1) x (n + 1) values of a matrix `squareMatrix` passed ([0] for a NULL one of home alone).
+private func squareArray(_ matrix: UnsafePointer<Double>?, _ n: Int) -> [Double] {
+    matrix.map { Array(UnsafeBufferPointer(start: $0, count: (n + 1) * (n + 1))) } ?? [0]
+}
+
+/// The end and the options of a matrix call, in that order, the options timed from `started`,
+/// then the n stops checked against both.
+private func endAndOptions(
+    _ n: Int, _ end: geoloc_route_end, _ endStop: Int, _ options: UnsafePointer<geoloc_order_options>?,
+    started: Double
+) throws(GeoLocError) -> (RouteEnd, StopOrderOptions) {
+    let e = try routeEnd(end, endStop, count: n)
+    var opts = try orderOptions(options)
+    opts.startTime = started
+    _ = try checkStops(n, end: e, options: opts)
+    return (e, opts)
+}
+
 @c @implementation
 public func geoloc_best_order_matrix(
     _ matrix: UnsafePointer<Double>?, _ rows: Int, _ cols: Int, _ end: geoloc_route_end, _ end_stop: Int,
@@ -212,11 +230,8 @@ public func geoloc_best_order_matrix(
     return guarded { () throws(GeoLocError) in
         let n = try squareMatrix(matrix, rows, cols, maxStops: StopOrder.maxStops, "matrix")
         let (neededOut, resultOut) = try orderOutputs(n, order, order_cap, legs, legs_cap, needed, result)
-        let e = try routeEnd(end, end_stop, count: n)
-        var opts = try orderOptions(options)
-        opts.startTime = started
-        _ = try checkStops(n, end: e, options: opts)
-        let costs = matrix.map { Array(UnsafeBufferPointer(start: $0, count: (n + 1) * (n + 1))) } ?? [0]
+        let (e, opts) = try endAndOptions(n, end, end_stop, options, started: started)
+        let costs = squareArray(matrix, n)
         let r = try bestOrder(costs: costs, end: e, options: opts)
         return try writeOrder(r, order, order_cap, legs, legs_cap, neededOut, resultOut)
     }
@@ -298,11 +313,8 @@ public func geoloc_best_order_windows(
     return guarded { () throws(GeoLocError) in
         let n = try squareMatrix(times, rows, cols, maxStops: ScheduledOrder.maxStops, "times")
         let (neededOut, resultOut) = try scheduleOutputs(n, order, cap, legs, legs_cap, needed, result)
-        let e = try routeEnd(end, end_stop, count: n)
-        var opts = try orderOptions(options)
-        opts.startTime = started
-        _ = try checkStops(n, end: e, options: opts)
-        let t = times.map { Array(UnsafeBufferPointer(start: $0, count: (n + 1) * (n + 1))) } ?? [0]
+        let (e, opts) = try endAndOptions(n, end, end_stop, options, started: started)
+        let t = squareArray(times, n)
         let (w, s) = windowArrays(windows, service_s, n)
         let r = try bestOrder(
             travelTimes: t, windows: w, serviceTimes: s, departure: departure, returnBy: return_by, end: e, options: opts)
