@@ -146,16 +146,19 @@ private func writeOrder(
     return GEOLOC_OK
 }
 
-/// The checks both best-order calls share, before any work: the out-pointers and capacities.
-private func orderOutputs(
-    _ n: Int, _ order: UnsafeMutablePointer<Int>?, _ orderCap: Int, _ legs: UnsafeMutablePointer<Double>?, _ legsCap: Int,
-    _ needed: UnsafeMutablePointer<Int>?, _ result: UnsafeMutablePointer<geoloc_order_result>?
-) throws(GeoLocError) -> (UnsafeMutablePointer<Int>, UnsafeMutablePointer<geoloc_order_result>) {
+/// The checks every best-order call makes before any work: `needed` and `result` required, the
+/// capacities not negative, order given when there are stops, legs when legs_cap is not 0. Where
+/// the capacity is order's alone (`order_cap` of the best-order calls), order NULL with a capacity
+/// is refused too; the windows calls' `cap` sizes visits as well.
+private func routeOutputs<R>(
+    _ n: Int, _ order: UnsafeMutablePointer<Int>?, _ cap: Int, orderCap: Bool, _ legs: UnsafeMutablePointer<Double>?,
+    _ legsCap: Int, _ needed: UnsafeMutablePointer<Int>?, _ result: UnsafeMutablePointer<R>?
+) throws(GeoLocError) -> (UnsafeMutablePointer<Int>, UnsafeMutablePointer<R>) {
     let needed = try required(needed, "needed")
     let result = try required(result, "result")
-    _ = try checkCount(orderCap, "order_cap")
+    _ = try checkCount(cap, orderCap ? "order_cap" : "cap")
     _ = try checkCount(legsCap, "legs_cap")
-    if order == nil && orderCap != 0 { throw GeoLocError(.nullArgument, "order is NULL but order_cap is \(orderCap)") }
+    if orderCap && order == nil && cap != 0 { throw GeoLocError(.nullArgument, "order is NULL but order_cap is \(cap)") }
     if order == nil && n > 0 { throw GeoLocError(.nullArgument, "order is NULL with \(n) stops") }
     if legs == nil && legsCap != 0 { throw GeoLocError(.nullArgument, "legs is NULL but legs_cap is \(legsCap)") }
     return (needed, result)
@@ -172,7 +175,7 @@ public func geoloc_best_order(
     return guarded { () throws(GeoLocError) in
         let stops = try inputArray(stops, n, "stops")
         let n = stops.count
-        let (neededOut, resultOut) = try orderOutputs(n, order, order_cap, legs, legs_cap, needed, result)
+        let (neededOut, resultOut) = try routeOutputs(n, order, order_cap, orderCap: true, legs, legs_cap, needed, result)
         let e = try routeEnd(end, end_stop, count: n)
         var opts = try orderOptions(options)
         opts.startTime = started
@@ -229,7 +232,7 @@ public func geoloc_best_order_matrix(
     let started = monotonicSeconds()
     return guarded { () throws(GeoLocError) in
         let n = try squareMatrix(matrix, rows, cols, maxStops: StopOrder.maxStops, "matrix")
-        let (neededOut, resultOut) = try orderOutputs(n, order, order_cap, legs, legs_cap, needed, result)
+        let (neededOut, resultOut) = try routeOutputs(n, order, order_cap, orderCap: true, legs, legs_cap, needed, result)
         let (e, opts) = try endAndOptions(n, end, end_stop, options, started: started)
         let costs = squareArray(matrix, n)
         let r = try bestOrder(costs: costs, end: e, options: opts)
@@ -247,20 +250,6 @@ private func windowArrays(
     if let windows { for i in 0..<n { w[i] = TimeWindow(earliest: windows[i].earliest, latest: windows[i].latest) } }
     let s = service.map { Array(UnsafeBufferPointer(start: $0, count: n)) } ?? []
     return (w, s)
-}
-
-/// The checks both windows calls share before any work: the out-pointers and the capacity.
-private func scheduleOutputs(
-    _ n: Int, _ order: UnsafeMutablePointer<Int>?, _ cap: Int, _ legs: UnsafeMutablePointer<Double>?, _ legsCap: Int,
-    _ needed: UnsafeMutablePointer<Int>?, _ result: UnsafeMutablePointer<geoloc_schedule_result>?
-) throws(GeoLocError) -> (UnsafeMutablePointer<Int>, UnsafeMutablePointer<geoloc_schedule_result>) {
-    let needed = try required(needed, "needed")
-    let result = try required(result, "result")
-    _ = try checkCount(cap, "cap")
-    _ = try checkCount(legsCap, "legs_cap")
-    if order == nil && n > 0 { throw GeoLocError(.nullArgument, "order is NULL with \(n) stops") }
-    if legs == nil && legsCap != 0 { throw GeoLocError(.nullArgument, "legs is NULL but legs_cap is \(legsCap)") }
-    return (needed, result)
 }
 
 /// Writes a scheduled order: *needed and result always, the arrays only when they hold
@@ -312,7 +301,7 @@ public func geoloc_best_order_windows(
     let started = monotonicSeconds()
     return guarded { () throws(GeoLocError) in
         let n = try squareMatrix(times, rows, cols, maxStops: ScheduledOrder.maxStops, "times")
-        let (neededOut, resultOut) = try scheduleOutputs(n, order, cap, legs, legs_cap, needed, result)
+        let (neededOut, resultOut) = try routeOutputs(n, order, cap, orderCap: false, legs, legs_cap, needed, result)
         let (e, opts) = try endAndOptions(n, end, end_stop, options, started: started)
         let t = squareArray(times, n)
         let (w, s) = windowArrays(windows, service_s, n)
@@ -338,7 +327,7 @@ public func geoloc_best_order_windows_coords(
         if n > ScheduledOrder.maxStops {
             throw GeoLocError(.countTooLarge, "\(n) stops are more than the \(ScheduledOrder.maxStops) a route takes")
         }
-        let (neededOut, resultOut) = try scheduleOutputs(n, order, cap, legs, legs_cap, needed, result)
+        let (neededOut, resultOut) = try routeOutputs(n, order, cap, orderCap: false, legs, legs_cap, needed, result)
         let e = try routeEnd(end, end_stop, count: n)
         var opts = try orderOptions(options)
         opts.startTime = started
