@@ -163,15 +163,9 @@ final class SearchTests: XCTestCase {
     }
 }
 
+/// The text of the file at `path`, read as the loaders read a file (Core's `LoadedFile`).
 private func readWholeFile(_ path: String) -> String? {
-    guard let f = fopen(path, "rb") else { return nil }
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, f)
-        if n <= 0 { break }
-        out.append(contentsOf: chunk[0..<n])
-    }
-    return String(decoding: out, as: UTF8.self)
+    guard let file = try? LoadedFile(path: path) else { return nil }
+    defer { file.release() }
+    return String(decoding: file.bytes, as: UTF8.self)
 }

@@ -496,21 +496,32 @@ def _map_layout(b: bytes) -> tuple[int, int, int]:
     return root, sums, (sums + 8 * blocks + 4095) // 4096 * 4096
 
 
+def _first_leaf_cell(data: bytearray, root: int) -> tuple[int, float, float]:
+    """The first root cell that is a leaf, and the (lat, lon) of its centre."""
+    cols, rows = struct.unpack_from("<II", data, 24)
+    cell = next(k for k in range(cols * rows) if struct.unpack_from("<I", data, root + 4 * k)[0] >> 30 == 2)
+    lon = (((cell % cols) << 24) + (1 << 23) - 1_800_000_000) * 1e-7
+    lat = (((cell // cols) << 24) + (1 << 23) - 900_000_000) * 1e-7
+    return cell, lat, lon
+
+
+def _reseal_first_block(data: bytearray, sums: int, leaves: int) -> None:
+    """Both checksums of a map whose first leaf block was edited made to match again."""
+    struct.pack_into("<Q", data, sums, _map_checksum(bytes(data[leaves:leaves + 4096]), seed=0))
+    struct.pack_into("<Q", data, 120, _map_checksum(bytes(data[:leaves]), header=True))
+
+
 def test_forged_leaf(tmp_path):
     """A map forged and resealed (both checksums pass): the first leaf record's first zone made
     511 (the map has 444). It opens (the index is sound), a lookup in that leaf's cell fails with
     a parse error naming the zone, every time, and a lookup elsewhere still answers."""
     data = bytearray(SHIPPED.read_bytes())
     root, sums, leaves = _map_layout(bytes(data))
-    cols, rows = struct.unpack_from("<II", data, 24)
-    cell = next(k for k in range(cols * rows) if struct.unpack_from("<I", data, root + 4 * k)[0] >> 30 == 2)
+    cell, lat, lon = _first_leaf_cell(data, root)
     assert struct.unpack_from("<I", data, root + 4 * cell)[0] & 0x3FFFFFFF == 0  # the first record
-    lon = (((cell % cols) << 24) + (1 << 23) - 1_800_000_000) * 1e-7
-    lat = (((cell // cols) << 24) + (1 << 23) - 900_000_000) * 1e-7
     data[leaves] |= 0xC0
     data[leaves + 1] |= 0x7F
-    struct.pack_into("<Q", data, sums, _map_checksum(bytes(data[leaves:leaves + 4096]), seed=0))
-    struct.pack_into("<Q", data, 120, _map_checksum(bytes(data[:leaves]), header=True))
+    _reseal_first_block(data, sums, leaves)
     (tmp_path / "forged").write_bytes(data)
     with TimeZones.open(tmp_path / "forged") as z:
         for _ in range(2):
@@ -533,10 +544,7 @@ def test_forged_crossing(tmp_path):
     in that cell fails with a parse error saying so, one call or a batch."""
     data = bytearray(SHIPPED.read_bytes())
     root, sums, leaves = _map_layout(bytes(data))
-    cols, rows = struct.unpack_from("<II", data, 24)
-    cell = next(k for k in range(cols * rows) if struct.unpack_from("<I", data, root + 4 * k)[0] >> 30 == 2)
-    lon = (((cell % cols) << 24) + (1 << 23) - 1_800_000_000) * 1e-7
-    lat = (((cell // cols) << 24) + (1 << 23) - 900_000_000) * 1e-7
+    _, lat, lon = _first_leaf_cell(data, root)
     record = int.from_bytes(data[leaves:leaves + 16], "little")
     zone_bits = struct.unpack_from("<I", data, 104)[0]
     nz = (record & 63) + 1
@@ -544,8 +552,7 @@ def test_forged_crossing(tmp_path):
     assert (record >> at) & 31 >= 1  # it has a crossing
     at += 5 + 24
     data[leaves + at // 8] ^= 1 << (at % 8)
-    struct.pack_into("<Q", data, sums, _map_checksum(bytes(data[leaves:leaves + 4096]), seed=0))
-    struct.pack_into("<Q", data, 120, _map_checksum(bytes(data[:leaves]), header=True))
+    _reseal_first_block(data, sums, leaves)
     (tmp_path / "forged").write_bytes(data)
     with TimeZones.open(tmp_path / "forged") as z:
         for _ in range(2):

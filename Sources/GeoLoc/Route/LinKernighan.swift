@@ -697,22 +697,20 @@ struct LinKernighan<Costs: TourCosts> {
         }
         var inDiff = [Bool](repeating: false, count: ids)
         var costA = [Double](repeating: 0, count: ids), costB = costA
+        /// An edge x-y of one tour that the other lacks: both ends are in the difference, one
+        /// component.
+        func joinDifferent(_ x: Int32, _ y: Int32) {
+            inDiff[Int(x)] = true
+            inDiff[Int(y)] = true
+            let r = find(x), s = find(y)
+            if r != s { root[Int(r)] = s }
+        }
         for x in 0..<Int32(ids) {
             for e in 0..<2 {
                 let ya = adjA[2 * Int(x) + e]
-                if ya > x && !has(adjB, x, ya) {
-                    inDiff[Int(x)] = true
-                    inDiff[Int(ya)] = true
-                    let r = find(x), s = find(ya)
-                    if r != s { root[Int(r)] = s }
-                }
+                if ya > x && !has(adjB, x, ya) { joinDifferent(x, ya) }
                 let yb = adjB[2 * Int(x) + e]
-                if yb > x && !has(adjA, x, yb) {
-                    inDiff[Int(x)] = true
-                    inDiff[Int(yb)] = true
-                    let r = find(x), s = find(yb)
-                    if r != s { root[Int(r)] = s }
-                }
+                if yb > x && !has(adjA, x, yb) { joinDifferent(x, yb) }
             }
         }
         for x in 0..<Int32(ids) where inDiff[Int(x)] {
