@@ -135,14 +135,26 @@ private func writeOrder(
     copyText(r.text, into: &out.text)
     copyText(r.givenText, into: &out.given_text)
     for (i, d) in r.legs.enumerated() { try checkFinite(d, "legs[\(i)]") }
+    return try writeRoute(
+        out, result, needed, r.order, r.legs, order, orderCap, legs, legsCap,
+        capacities: "order holds \(orderCap)" + (legs != nil ? ", legs \(legsCap)" : ""))
+}
+
+/// The tail of both best-order writers: `result` and *needed always, then the order, and the
+/// legs when given, only when they all fit; BUFFER_TOO_SMALL otherwise, its message the route's
+/// stops and legs and then `capacities`, the call's own names for what it gave.
+private func writeRoute<R: CResult>(
+    _ out: R, _ result: UnsafeMutablePointer<R>, _ needed: UnsafeMutablePointer<Int>, _ stops: [Int],
+    _ legValues: [Double], _ order: UnsafeMutablePointer<Int>?, _ cap: Int, _ legs: UnsafeMutablePointer<Double>?,
+    _ legsCap: Int, capacities: @autoclosure () -> String
+) throws(GeoLocError) -> geoloc_status {
     try deliver(out, to: result, "result")
-    needed.pointee = r.legs.count
-    if orderCap < r.order.count || (legs != nil && legsCap < r.legs.count) {
-        return fail(.bufferTooSmall, "the route has \(r.order.count) stops and \(r.legs.count) legs; "
-            + "order holds \(orderCap)" + (legs != nil ? ", legs \(legsCap)" : ""))
+    needed.pointee = legValues.count
+    if cap < stops.count || (legs != nil && legsCap < legValues.count) {
+        return fail(.bufferTooSmall, "the route has \(stops.count) stops and \(legValues.count) legs; " + capacities())
     }
-    if let order { for (i, s) in r.order.enumerated() { order[i] = s } }
-    if let legs { for (i, d) in r.legs.enumerated() { legs[i] = d } }
+    if let order { for (i, s) in stops.enumerated() { order[i] = s } }
+    if let legs { for (i, d) in legValues.enumerated() { legs[i] = d } }
     return GEOLOC_OK
 }
 
@@ -274,15 +286,11 @@ private func writeSchedule(
     out.proven_optimal = r.provenOptimal
     out.stop_count = r.order.count
     out.leg_count = r.legs.count
-    try deliver(out, to: result, "result")
-    needed.pointee = r.legs.count
-    if cap < r.order.count || (legs != nil && legsCap < r.legs.count) {
-        return fail(.bufferTooSmall, "the route has \(r.order.count) stops and \(r.legs.count) legs; "
-            + "cap is \(cap)" + (legs != nil ? ", legs_cap \(legsCap)" : ""))
-    }
-    if let order { for (i, s) in r.order.enumerated() { order[i] = s } }
+    let written = try writeRoute(
+        out, result, needed, r.order, r.legs, order, cap, legs, legsCap,
+        capacities: "cap is \(cap)" + (legs != nil ? ", legs_cap \(legsCap)" : ""))
+    if written != GEOLOC_OK { return written }
     if let visits { for (i, v) in stopVisits.enumerated() { visits[i] = v } }
-    if let legs { for (i, d) in r.legs.enumerated() { legs[i] = d } }
     if !r.feasible {
         return fail(.windowsMissed, "no order meets every window: the least late order misses \(r.missed) "
             + "(total lateness \(show(r.lateness)))")
