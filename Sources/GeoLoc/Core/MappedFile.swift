@@ -172,8 +172,16 @@ extension MappedFile {
     /// (a shorter file is named truncated), and the checksum. `name` is the format's name ("search
     /// index"), `plural` its plural. Returns the version. On a big-endian machine every file is
     /// refused (`.unsupported`): the formats are little-endian and mapped as they are.
+    ///
+    /// A format whose older versions were once read names them `retired` (refused as
+    /// `.unsupported`, not `.parse`) and its `generator`, which the messages about a version tell
+    /// the user to rebuild the file with. `checksumEnd`, when given, is where the checksum stops
+    /// (the time-zone map's covers its index only, its leaves having their own): it is asked after
+    /// the size check and may throw for counts that do not fit the file.
     func checkHeader(
-        magic: [UInt8], versions: ClosedRange<UInt32>, sizeOffset: Int, name: String, plural: String
+        magic: [UInt8], versions: ClosedRange<UInt32>, sizeOffset: Int, name: String, plural: String,
+        retired: ClosedRange<UInt32>? = nil, generator: String? = nil,
+        checksumEnd: (() throws(GeoLocError) -> Int)? = nil
     ) throws(GeoLocError) -> UInt32 {
         #if _endian(big)
         throw GeoLocError(.unsupported, "\(plural) are little-endian; this machine is big-endian")
@@ -189,8 +197,13 @@ extension MappedFile {
         if version > versions.upperBound {
             throw GeoLocError(.unsupported, "\(name) version \(version) is newer than this library reads (\(versions.upperBound))")
         }
+        if let retired, retired.contains(version) {
+            throw GeoLocError(.unsupported, "\(name) version \(version) is a format this library no longer reads "
+                + "(it reads version \(versions.upperBound))" + (generator.map { "; rebuild it with \($0)" } ?? ""))
+        }
         guard version >= versions.lowerBound, u32(16) == UInt32(DataFileHeader.size) else {
-            throw GeoLocError(.parse, "corrupted \(name): bad version or header size")
+            throw GeoLocError(.parse, "corrupted \(name): bad version or header size"
+                + (generator.map { " (rebuild it with \($0))" } ?? ""))
         }
         let declared = u64(sizeOffset)
         guard declared == UInt64(size) else {
@@ -199,7 +212,8 @@ extension MappedFile {
             }
             throw GeoLocError(.parse, "corrupted \(name): \(size) bytes where its header gives \(declared)")
         }
-        guard DataFileChecksum.of(UnsafeRawBufferPointer(start: base, count: size)) == u64(DataFileHeader.checksumOffset) else {
+        let covered = try checksumEnd?() ?? size
+        guard DataFileChecksum.of(UnsafeRawBufferPointer(start: base, count: covered)) == u64(DataFileHeader.checksumOffset) else {
             throw GeoLocError(.parse, "corrupted \(name): the checksum does not match")
         }
         return version
@@ -216,8 +230,3 @@ extension DataFileChecksum {
         bytes.storeBytes(of: sum.littleEndian, toByteOffset: DataFileHeader.checksumOffset, as: UInt64.self)
     }
 }
-
-/// The names of `MappedFile` and `DataFileChecksum` when they were the place file's alone, kept
-/// for the code that still uses them (Places/PlaceFile.swift, Time/).
-typealias PlaceFileMapping = MappedFile
-typealias PlaceFileChecksum = DataFileChecksum
