@@ -35,14 +35,6 @@
 // A zone is what a TZif file of the release holds (its 64-bit data and footer), so a zone read
 // from here and the same zone read from the release's TZif file give the same rules.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 enum ZoneRulesFileFormat {
     static let magic: [UInt8] = Array("GEOLOCTZ".utf8)
     static let version: UInt32 = 1
