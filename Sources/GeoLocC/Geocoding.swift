@@ -413,6 +413,12 @@ public func geoloc_search_find_many(
     }
 }
 
+/// geoloc_search_field: the place's own fields (0 ... 4, as `placeText` numbers them), then the
+/// name that matched.
+private enum SearchField: Int32 {
+    case name = 0, region = 1, regionCode = 2, countryCode = 3, country = 4, matchedName = 5
+}
+
 @c @implementation
 public func geoloc_search_text(
     _ search: OpaquePointer?, _ result: UnsafePointer<geoloc_search_result>?, _ field: geoloc_search_field,
@@ -428,12 +434,12 @@ public func geoloc_search_text(
         guard r.name_key >= 0 && r.name_key < s.nameCount else {
             throw GeoLocError(.outOfRange, "result->name_key \(UInt(bitPattern: r.name_key)) is outside 0..<\(s.nameCount)")
         }
-        guard field.rawValue <= 5 else { throw GeoLocError(.invalidArgument, "field \(field.rawValue) is not a known value") }
+        let f = try decode(field.rawValue, as: SearchField.self, "field")
         let text: String
-        if field.rawValue == 5 {
+        if f == .matchedName {
             text = try s.keyText(r.name_key)
         } else {
-            text = s.placeText(r.index, field: Int(field.rawValue))
+            text = s.placeText(r.index, field: Int(f.rawValue))
         }
         return writeText(text, buf, cap, needed)
     }

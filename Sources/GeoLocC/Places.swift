@@ -61,14 +61,11 @@ public func geoloc_places_create(
     }
 }
 
-private enum Format { case csv, geoJSON }
+/// geoloc_load_format.
+private enum Format: Int32 { case csv = 0, geoJSON = 1 }
 
 private func format(_ f: geoloc_load_format) throws(GeoLocError) -> Format {
-    switch f {
-    case GEOLOC_LOAD_CSV: return .csv
-    case GEOLOC_LOAD_GEOJSON: return .geoJSON
-    default: throw GeoLocError(.invalidArgument, "format \(f.rawValue) is not a known value")
-    }
+    try decode(f.rawValue, as: Format.self, "format")
 }
 
 /// A place set loaded from `source` in the format `format` gives (checked after the source).

@@ -156,6 +156,9 @@ public func geoloc_track_segments(
     }
 }
 
+/// geoloc_track_item.
+private enum TrackItem: Int32 { case point = 0, waypoint = 1, path = 2 }
+
 @c @implementation
 public func geoloc_track_name(
     _ track: OpaquePointer?, _ item: geoloc_track_item, _ i: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
@@ -164,18 +167,17 @@ public func geoloc_track_name(
     withHandle(track, .track, as: TrackHandle.self, "track") { (h) throws(GeoLocError) in
         try outputBuffer(buf, cap, needed)
         let load = h.load
-        let count: Int, noun: String
-        switch item.rawValue {
-        case 0: count = load.points.count; noun = "point"
-        case 1: count = load.waypoints.count; noun = "waypoint"
-        case 2: count = load.pathNames.count; noun = "path"
-        default: throw GeoLocError(.invalidArgument, "item \(item.rawValue) is not a known value")
+        let kind = try decode(item.rawValue, as: TrackItem.self, "item")
+        let (count, noun) = switch kind {
+        case .point: (load.points.count, "point")
+        case .waypoint: (load.waypoints.count, "waypoint")
+        case .path: (load.pathNames.count, "path")
         }
         let i = try index(i, count, noun)
-        let name = switch item.rawValue {
-        case 0: load.points.name(i)
-        case 1: load.waypoints.name(i)
-        default: load.pathNames[i]
+        let name = switch kind {
+        case .point: load.points.name(i)
+        case .waypoint: load.waypoints.name(i)
+        case .path: load.pathNames[i]
         }
         return writeText(name ?? "", buf, cap, needed)
     }
