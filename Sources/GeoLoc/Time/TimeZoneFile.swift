@@ -184,24 +184,11 @@ enum TimeZoneFile {
         }
     }
 
-    /// The checksum of block `k` of the leaf section (4096 bytes at `p`): four lanes, seeded with
-    /// the block's number (so that blocks cannot trade places), take its 8-byte little-endian
-    /// words in turn with the step of the file's checksum (DataFileChecksum), then fold.
+    /// The checksum of block `k` of the leaf section (4096 bytes at `p`): the file's checksum
+    /// (DataFileChecksum) seeded with the block's number, so that blocks cannot trade places.
     static func blockChecksum(_ p: UnsafeRawPointer, block k: Int) -> UInt64 {
-        let seed = UInt64(truncatingIfNeeded: k)
-        var a: UInt64 = 0x243F_6A88_85A3_08D3 ^ seed
-        var b: UInt64 = 0x1319_8A2E_0370_7344 ^ seed
-        var c: UInt64 = 0xA409_3822_299F_31D0 ^ seed
-        var d: UInt64 = 0x082E_FA98_EC4E_6C89 ^ seed
-        var i = 0
-        while i < blockBytes {
-            a = DataFileChecksum.step(a, UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-            b = DataFileChecksum.step(b, UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)))
-            c = DataFileChecksum.step(c, UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)))
-            d = DataFileChecksum.step(d, UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)))
-            i &+= 32
-        }
-        return DataFileChecksum.fold(a, b, c, d, blockBytes)
+        DataFileChecksum.of(
+            UnsafeRawBufferPointer(start: p, count: blockBytes), seed: UInt64(truncatingIfNeeded: k), sealed: false)
     }
 }
 
