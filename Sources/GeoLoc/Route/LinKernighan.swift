@@ -180,10 +180,28 @@ struct LinKernighan<Costs: TourCosts> {
             if next < 0 { break }
             cur = next
         }
+        // The tree in its own order: node order[t] has rank t, its parent rank dadRank[t]
+        // (earlier), the edge to it dadCostRank[t]; beta is kept by rank.
+        let rank = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        let dadRank = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        let dadCostRank = UnsafeMutablePointer<Double>.allocate(capacity: n)
+        defer {
+            rank.deallocate()
+            dadRank.deallocate()
+            dadCostRank.deallocate()
+        }
+        rank.initialize(repeating: -1, count: n)
+        for t in 0..<real { rank[Int(order[t])] = Int32(t) }
+        for t in 0..<real {
+            let j = Int(order[t])
+            dadRank[t] = dad[j] >= 0 ? rank[Int(dad[j])] : -1
+            dadCostRank[t] = dadCost[j]
+        }
         let k = alphaCount
         var bestA = [Double](repeating: 0, count: k)
         var bestC = [Double](repeating: 0, count: k)
         var bestJ = [Int32](repeating: 0, count: k)
+        var bestR = [Int32](repeating: 0, count: k)
         for i in 0..<n {
             let a = Int32(i)
             var filled = 0
@@ -199,37 +217,47 @@ struct LinKernighan<Costs: TourCosts> {
                     bestJ[0] = free
                     bestC[0] = costs.c(a, free)
                     bestA[0] = -Double.infinity
+                    bestR[0] = -1
                     filled = 1
                 }
-                beta[i] = -Double.infinity
-                var u = a
-                while dad[Int(u)] >= 0 {
-                    let p = dad[Int(u)]
-                    beta[Int(p)] = max(beta[Int(u)], dadCost[Int(u)])
-                    mark[Int(p)] = a
+                // beta by rank: the largest tree edge on the path from a, first up a's own
+                // path to the root, then down from each node's parent.
+                let ra = Int(rank[i])
+                beta[ra] = -Double.infinity
+                var u = ra
+                while dadRank[u] >= 0 {
+                    let p = Int(dadRank[u])
+                    beta[p] = max(beta[u], dadCostRank[u])
+                    mark[p] = a
                     u = p
                 }
-                for t in 0..<real {
-                    let j = order[t]
-                    if j == a { continue }
-                    if mark[Int(j)] != a { beta[Int(j)] = max(beta[Int(dad[Int(j)])], dadCost[Int(j)]) }
-                    if costs.fixed(a, j) { continue }
-                    let cost = costs.c(a, j)
-                    let alpha = cost - beta[Int(j)]
-                    if filled == k && (alpha > bestA[k - 1] || (alpha == bestA[k - 1] && cost >= bestC[k - 1])) {
-                        continue
+                for t in 0..<real where t != ra && mark[t] != a {
+                    beta[t] = max(beta[Int(dadRank[t])], dadCostRank[t])
+                }
+                // The k smallest (alpha, cost, rank): the order of the tree's walk breaks ties.
+                for j in 0..<n where j != i && Int32(j) != free {
+                    let cost = costs.c(a, Int32(j))
+                    let r = rank[j]
+                    let alpha = cost - beta[Int(r)]
+                    if filled == k {
+                        let wa = bestA[k - 1], wc = bestC[k - 1]
+                        if alpha > wa || (alpha == wa && (cost > wc || (cost == wc && r > bestR[k - 1]))) { continue }
                     }
+                    if costs.fixed(a, Int32(j)) { continue }
                     var s = filled == k ? k - 1 : filled
                     if filled < k { filled += 1 }
-                    while s > 0 && (bestA[s - 1] > alpha || (bestA[s - 1] == alpha && bestC[s - 1] > cost)) {
+                    while s > 0 && (bestA[s - 1] > alpha || (bestA[s - 1] == alpha
+                        && (bestC[s - 1] > cost || (bestC[s - 1] == cost && bestR[s - 1] > r)))) {
                         bestA[s] = bestA[s - 1]
                         bestC[s] = bestC[s - 1]
                         bestJ[s] = bestJ[s - 1]
+                        bestR[s] = bestR[s - 1]
                         s -= 1
                     }
                     bestA[s] = alpha
                     bestC[s] = cost
-                    bestJ[s] = j
+                    bestJ[s] = Int32(j)
+                    bestR[s] = r
                 }
             }
             for t in 0..<self.k {
@@ -251,12 +279,12 @@ struct LinKernighan<Costs: TourCosts> {
             var filled = 0
             for j in 0..<n where j != i {
                 let b = Int32(j)
+                let cost = costs.c(a, b)
+                if filled == extra && cost >= nc[extra - 1] { continue }
                 if costs.fixed(a, b) { continue }
                 var present = false
                 for t in 0..<alphaCount where neighbours[base + t] == b { present = true }
                 if present { continue }
-                let cost = costs.c(a, b)
-                if filled == extra && cost >= nc[extra - 1] { continue }
                 var s = filled == extra ? extra - 1 : filled
                 if filled < extra { filled += 1 }
                 while s > 0 && nc[s - 1] > cost {
