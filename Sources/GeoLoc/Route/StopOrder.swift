@@ -122,7 +122,7 @@ public func bestOrder(
     // order it finds, and of the given order, are measured on WGS84, only those.
     let searchModel = model == .wgs84 && stops.count > StopOrder.wgs84MatrixLimit ? EarthModel.sphere : model
     // Above the same size a sphere matrix comes from the vectorised haversine (within 1e-15
-    // relative of `distance`, a tenth of its time) and the legs are measured again one by one.
+    // relative of `distance`) and the legs are measured again one by one.
     let batch = searchModel == .sphere && stops.count > StopOrder.wgs84MatrixLimit
     let costs = batch ? sphereMatrix(nodes, unit: unit) : pairMatrix(nodes, model: searchModel, unit: unit)
     var r = solveStopOrder(CostMatrix(size: n, costs: costs), end: end, options: options)
