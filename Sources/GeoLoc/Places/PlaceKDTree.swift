@@ -407,6 +407,7 @@ extension UnitVectorTree {
             // stack[0] holds the query's lanes, addressed by dimension; stacked cells from stack[1].
             let query = UnsafeMutableRawPointer(stack)
             query.storeBytes(of: q, as: SIMD4<Double>.self)
+            let qx = SIMD2(repeating: q.x), qy = SIMD2(repeating: q.y), qz = SIMD2(repeating: q.z)
             var best = Double.infinity
             var minOutside = Double.infinity
             var position = -1
@@ -439,15 +440,30 @@ extension UnitVectorTree {
                     lo = nearLo
                     hi = nearHi
                 }
-                // NearestOne.visit for each point, without branches.
+                // NearestOne.visit for each point, without branches; the chords two at a time
+                // (the lanes of SIMD2: the operations of `chord2`, in its order).
                 var p = lo
-                while p < hi {
-                    let c = chord2(q, points[p])
-                    let notKept = c > best ? c : best
-                    minOutside = Swift.min(minOutside, notKept)
+                while p &+ 1 < hi {
+                    let a = points[p], b = points[p &+ 1]
+                    let dx = qx - SIMD2(a.x, b.x)
+                    let dy = qy - SIMD2(a.y, b.y)
+                    let dz = qz - SIMD2(a.z, b.z)
+                    let c2 = dx * dx + dy * dy + dz * dz
+                    let c = c2[0]
+                    minOutside = Swift.min(minOutside, c > best ? c : best)
                     position = c < best ? p : position
                     best = Swift.min(best, c)
-                    p &+= 1
+                    let e = c2[1]
+                    minOutside = Swift.min(minOutside, e > best ? e : best)
+                    position = e < best ? p &+ 1 : position
+                    best = Swift.min(best, e)
+                    p &+= 2
+                }
+                if p < hi {
+                    let c = chord2(q, points[p])
+                    minOutside = Swift.min(minOutside, c > best ? c : best)
+                    position = c < best ? p : position
+                    best = Swift.min(best, c)
                 }
                 bound = ChordBounds.prune(best)
                 var next: NearestFrame
