@@ -288,14 +288,6 @@ final class UnitVectorTree {
     /// Runs `collector` over the tree from query vector `q` (w = 0): every point whose subtree
     /// is not pruned by `collector.bound` is visited with its squared chord distance and its
     /// position.
-    ///
-    /// Depth first, the nearer child first, as nanoflann does, without recursion: the descent to
-    /// a leaf stacks each farther child with the lower bound of its cell (`rd`, the query's
-    /// squared distance to the cell along the split dimensions met so far, carried per dimension
-    /// incrementally), and a stacked child is searched when its bound is still `<= bound` once
-    /// everything nearer is done. A child whose bound already exceeds `bound` when it would be
-    /// stacked is not stacked: a collector's bound never grows. The points are visited in the
-    /// order of the recursive search, so ties between equal chords resolve alike.
     @inline(__always)
     func search<C: KDCollector>(_ q: SIMD4<Double>, _ collector: inout C) {
         guard count > 0 else { return }
@@ -309,64 +301,44 @@ final class UnitVectorTree {
         }
         let rd = d.x + d.y + d.z
         if rd > collector.bound { return }
-        if internalCount == 0 {
-            for p in 0..<count { collector.visit(chord2(q, points[p]), p) }
+        descend(node: 0, lo: 0, hi: count, rd: rd, dists: &d, q: q, &collector)
+    }
+
+    private func descend<C: KDCollector>(
+        node: Int, lo: Int, hi: Int, rd: Double, dists: inout SIMD4<Double>, q: SIMD4<Double>, _ collector: inout C
+    ) {
+        if node >= internalCount {
+            for p in lo..<hi {
+                collector.visit(chord2(q, points[p]), p)
+            }
             return
         }
-        // At most one stacked child per level of the current path.
-        let depth = Int.bitWidth - internalCount.leadingZeroBitCount + 1
-        withUnsafeTemporaryAllocation(of: KDFrame.self, capacity: depth + 1) { frames in
-            let stack = frames.baseAddress.unsafelyUnwrapped
-            // stack[0]: the query (in `dists`) and the current cell's per-dimension distances
-            // (`rd`, `node`... unused), addressed by dimension; stacked children from stack[1].
-            let query = UnsafeMutableRawPointer(stack)
-            stack[0] = KDFrame(dists: q, rd: 0, node: 0, lo: 0, hi: 0)
-            var cur = KDFrame(dists: d, rd: rd, node: 0, lo: 0, hi: count)
-            var top = 0
-            while true {
-                var node = cur.node, lo = cur.lo, hi = cur.hi
-                let rd = cur.rd
-                let curDists = cur.dists
-                while node < internalCount {
-                    let dim = Int(dims[node])
-                    let v = query.load(fromByteOffset: dim &<< 3, as: Double.self)
-                    let diffLow = v - gaps[2 &* node]
-                    let diffHigh = v - gaps[2 &* node &+ 1]
-                    let mid = lo &+ (hi &- lo) >> 1
-                    let left = 2 &* node &+ 1
-                    let nearLeft = diffLow + diffHigh < 0
-                    let cut = nearLeft ? diffHigh : diffLow
-                    var far = curDists
-                    let old = withUnsafeBytes(of: curDists) { $0.load(fromByteOffset: dim &<< 3, as: Double.self) }
-                    let cut2 = cut * cut
-                    let newRd = rd - old + cut2
-                    if newRd <= collector.bound {
-                        withUnsafeMutableBytes(of: &far) { $0.storeBytes(of: cut2, toByteOffset: dim &<< 3, as: Double.self) }
-                        top &+= 1
-                        stack[top] = nearLeft
-                            ? KDFrame(dists: far, rd: newRd, node: left &+ 1, lo: mid, hi: hi)
-                            : KDFrame(dists: far, rd: newRd, node: left, lo: lo, hi: mid)
-                    }
-                    if nearLeft {
-                        node = left
-                        hi = mid
-                    } else {
-                        node = left &+ 1
-                        lo = mid
-                    }
-                }
-                var p = lo
-                while p < hi {
-                    collector.visit(chord2(q, points[p]), p)
-                    p &+= 1
-                }
-                // The deepest stacked child whose bound is still in reach.
-                repeat {
-                    if top == 0 { return }
-                    cur = stack[top]
-                    top &-= 1
-                } while cur.rd > collector.bound
+        let dim = Int(dims[node])
+        let v = q[dim]
+        let diffLow = v - gaps[2 * node]
+        let diffHigh = v - gaps[2 * node + 1]
+        let mid = lo + (hi - lo) / 2
+        let left = 2 * node + 1
+        let cut: Double
+        let nearLeft = diffLow + diffHigh < 0
+        if nearLeft {
+            descend(node: left, lo: lo, hi: mid, rd: rd, dists: &dists, q: q, &collector)
+            cut = diffHigh
+        } else {
+            descend(node: left + 1, lo: mid, hi: hi, rd: rd, dists: &dists, q: q, &collector)
+            cut = diffLow
+        }
+        let old = dists[dim]
+        let cut2 = cut * cut
+        let newRd = rd - old + cut2
+        if newRd <= collector.bound {
+            dists[dim] = cut2
+            if nearLeft {
+                descend(node: left + 1, lo: mid, hi: hi, rd: newRd, dists: &dists, q: q, &collector)
+            } else {
+                descend(node: left, lo: lo, hi: mid, rd: newRd, dists: &dists, q: q, &collector)
             }
+            dists[dim] = old
         }
     }
 }
@@ -488,16 +460,6 @@ extension UnitVectorTree {
 
 /// A cell waiting in `UnitVectorTree.nearestOne`: its lower bound, node and positions.
 struct NearestFrame {
-    var rd: Double
-    var node: Int
-    var lo: Int
-    var hi: Int
-}
-
-/// A child cell waiting in `UnitVectorTree.search`: the query's squared distance to it along
-/// each dimension and in all (`rd`), its node and its range of positions.
-struct KDFrame {
-    var dists: SIMD4<Double>
     var rd: Double
     var node: Int
     var lo: Int
