@@ -10,7 +10,8 @@ import Darwin
 ///
 /// Stored unit vectors are within ~3 ulp of the true ones, so a computed chord is within ~2e-15
 /// of the true chord of the two coordinates; the incremental lower bound `rd` of a subtree
-/// gathers at most ~3 roundings of values <= 12 per level, < 1e-13 over the tree's depth.
+/// gathers at most ~3 roundings of values <= 12 per level, < 1e-13 over the tree's depth (the
+/// looser bound of `nearestOne`, a maximum of squared gaps, at most 3 roundings in all).
 enum ChordBounds {
     /// A subtree is searched when its lower bound `rd <= prune(w)`, `w` the current k-th best.
     @inline(__always)
@@ -19,6 +20,24 @@ enum ChordBounds {
     /// A strict lower bound of every computed squared chord in a subtree that `prune(w)` cut off.
     @inline(__always)
     static func cutOff(_ w: Double) -> Double { w * (1 + 1e-9) + 2e-13 }
+
+    /// Whether `x > upper(angle: angle)`, most often without the sine: below half a radian, first
+    /// against the same bound with sin(h) replaced by h - h³/6 + h⁵/120, which is at least sin(h)
+    /// for every h >= 0 (widened by 1e-14 for its roundings), so larger than `upper`: when `x`
+    /// exceeds it, it exceeds `upper`. Otherwise `upper` decides. (Within 1e-9 of `upper` up to
+    /// 0.18 radians, far inside the margins the callers compare with.)
+    @inline(__always)
+    static func exceeds(_ x: Double, upper angle: Double) -> Bool {
+        let a = angle * (1 + 1e-12)
+        if a >= 0 && a < 0.5 {
+            let h = a / 2
+            let h2 = h * h
+            let s = h * (1 - h2 / 6 * (1 - h2 / 20)) * (1 + 1e-14)
+            let c = 2 * s + 1e-14
+            if x > c * c { return true }
+        }
+        return x > upper(angle: angle)
+    }
 
     /// An upper bound of the computed squared chord of any point whose great-circle angle from
     /// the query, as the haversine computes it, is at most `angle` radians (`.infinity` when the
@@ -322,6 +341,129 @@ final class UnitVectorTree {
             dists[dim] = old
         }
     }
+}
+
+extension UnitVectorTree {
+    /// The nearest point to `q` (w = 0) by squared chord: what `search(q, &one)` leaves in
+    /// `one = NearestOne(cap: .infinity)`, for the one-nearest queries (a reverse geocode) at a
+    /// fraction of the cost. `best` is the smallest computed squared chord of all points and
+    /// `position` a point at it (the first visited), `minOutside` the smallest squared chord of
+    /// the other points visited; every point not visited is beyond `ChordBounds.cutOff(best)`.
+    ///
+    /// The same depth-first search, with a looser bound that costs less to carry: a child cell's
+    /// lower bound is the larger of its parent's and the squared gap along the split dimension
+    /// (the sum over dimensions would be tighter; on the GeoNames places both visit 1.45 leaves a
+    /// query). A leaf is scanned without branches on the data: the comparisons of a point with
+    /// the best so far are coin flips a branch predictor cannot learn.
+    func nearestOne(_ q: SIMD4<Double>) -> NearestOne {
+        var one = NearestOne(cap: .infinity)
+        guard count > 0 else { return one }
+        var d = SIMD4<Double>.zero
+        for k in 0..<3 {
+            if q[k] < boxLow[k] {
+                d[k] = (boxLow[k] - q[k]) * (boxLow[k] - q[k])
+            } else if q[k] > boxHigh[k] {
+                d[k] = (q[k] - boxHigh[k]) * (q[k] - boxHigh[k])
+            }
+        }
+        let rootRd = d.x + d.y + d.z
+        if internalCount == 0 {
+            for p in 0..<count { one.visit(chord2(q, points[p]), p) }
+            return one
+        }
+        let depth = Int.bitWidth - internalCount.leadingZeroBitCount + 1
+        let (best, position, minOutside) = withUnsafeTemporaryAllocation(
+            of: NearestFrame.self, capacity: depth + 2
+        ) { frames -> (Double, Int, Double) in
+            let stack = frames.baseAddress.unsafelyUnwrapped
+            // stack[0] holds the query's lanes, addressed by dimension; stacked cells from stack[1].
+            let query = UnsafeMutableRawPointer(stack)
+            query.storeBytes(of: q, as: SIMD4<Double>.self)
+            let qx = SIMD2(repeating: q.x), qy = SIMD2(repeating: q.y), qz = SIMD2(repeating: q.z)
+            var best = Double.infinity
+            var minOutside = Double.infinity
+            var position = -1
+            var bound = Double.infinity
+            var node = 0, lo = 0, hi = count
+            var rd = rootRd
+            var top = 0
+            while true {
+                while node < internalCount {
+                    // Without branches on the data (the nearer side is a coin flip): `right` is 1
+                    // when the query is nearer the right child, and selects both children's
+                    // nodes and ranges and the gap to the farther one (its `diffLow` or `diffHigh`).
+                    let dim = Int(dims[node])
+                    let v = query.load(fromByteOffset: dim &<< 3, as: Double.self)
+                    let diffLow = v - gaps[2 &* node]
+                    let diffHigh = v - gaps[2 &* node &+ 1]
+                    let mid = lo &+ (hi &- lo) >> 1
+                    let left = 2 &* node &+ 1
+                    let right = diffLow + diffHigh < 0 ? 0 : 1
+                    let cut = v - gaps[2 &* node &+ 1 &- right]
+                    let cut2 = cut * cut
+                    let farRd = cut2 > rd ? cut2 : rd
+                    let nearLo = right == 0 ? lo : mid
+                    let nearHi = right == 0 ? mid : hi
+                    // The frame is written in any case, and kept when the farther cell is in reach.
+                    stack[top &+ 1] = NearestFrame(
+                        rd: farRd, node: left &+ 1 &- right, lo: right == 0 ? mid : lo, hi: right == 0 ? hi : mid)
+                    top &+= farRd <= bound ? 1 : 0
+                    node = left &+ right
+                    lo = nearLo
+                    hi = nearHi
+                }
+                // NearestOne.visit for each point, without branches; the chords two at a time
+                // (the lanes of SIMD2: the operations of `chord2`, in its order).
+                var p = lo
+                while p &+ 1 < hi {
+                    let a = points[p], b = points[p &+ 1]
+                    let dx = qx - SIMD2(a.x, b.x)
+                    let dy = qy - SIMD2(a.y, b.y)
+                    let dz = qz - SIMD2(a.z, b.z)
+                    let c2 = dx * dx + dy * dy + dz * dz
+                    let c = c2[0]
+                    minOutside = Swift.min(minOutside, c > best ? c : best)
+                    position = c < best ? p : position
+                    best = Swift.min(best, c)
+                    let e = c2[1]
+                    minOutside = Swift.min(minOutside, e > best ? e : best)
+                    position = e < best ? p &+ 1 : position
+                    best = Swift.min(best, e)
+                    p &+= 2
+                }
+                if p < hi {
+                    let c = chord2(q, points[p])
+                    minOutside = Swift.min(minOutside, c > best ? c : best)
+                    position = c < best ? p : position
+                    best = Swift.min(best, c)
+                }
+                bound = ChordBounds.prune(best)
+                var next: NearestFrame
+                repeat {
+                    if top == 0 { return (best, position, minOutside) }
+                    next = stack[top]
+                    top &-= 1
+                } while next.rd > bound
+                node = next.node
+                lo = next.lo
+                hi = next.hi
+                rd = next.rd
+            }
+        }
+        one.best = best
+        one.position = position
+        one.minOutside = minOutside
+        one.bound = ChordBounds.prune(best)
+        return one
+    }
+}
+
+/// A cell waiting in `UnitVectorTree.nearestOne`: its lower bound, node and positions.
+struct NearestFrame {
+    var rd: Double
+    var node: Int
+    var lo: Int
+    var hi: Int
 }
 
 extension UnitVectorTree {

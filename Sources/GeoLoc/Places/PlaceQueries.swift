@@ -22,6 +22,16 @@ struct HaversineFrom {
         self.radius = radius
     }
 
+    /// With the centre's `cos(latitude * .pi / 180)` already known (`2 * (.pi / 360)` is
+    /// `.pi / 180` exactly, so it is the cosine `init(_:radius:)` computes).
+    @inline(__always)
+    init(_ center: Coordinate, cosLat1: Double, radius: Double) {
+        lat1 = center.latitude
+        lon1 = center.longitude
+        self.cosLat1 = cosLat1
+        self.radius = radius
+    }
+
     @inline(__always)
     func distance(lat2: Double, lon2: Double) -> Double {
         distance(lat2: lat2, lon2: lon2, cosLat2: cos(lat2 * (Double.pi / 180)))
@@ -215,13 +225,18 @@ extension PlaceSet {
             let from = HaversineFrom(point, radius: r)
             let capSq = cap == .infinity ? .infinity : ChordBounds.upper(angle: cap / r)
             if k == 1 {
-                var one = NearestOne(cap: capSq)
-                tree.search(q, &one)
+                var one: NearestOne
+                if capSq == .infinity {
+                    one = tree.nearestOne(q)
+                } else {
+                    one = NearestOne(cap: capSq)
+                    tree.search(q, &one)
+                }
                 let p = one.position
                 if p < 0 { return [] }
                 let d = from.distance(lat2: tree.latLon[2 * p], lon2: tree.latLon[2 * p + 1], cosLat2: tree.points[p].w)
                 let bound = Swift.min(d, cap)
-                if Swift.min(one.minOutside, ChordBounds.cutOff(one.best)) > ChordBounds.upper(angle: bound / r) {
+                if ChordBounds.exceeds(Swift.min(one.minOutside, ChordBounds.cutOff(one.best)), upper: bound / r) {
                     return d <= cap ? [PlaceMatch(index: Int(tree.ids[p]), distance: d)] : []
                 }
                 return sphereFallback(q, from: from, bound: bound, cap: cap, k: k)
@@ -355,15 +370,19 @@ extension PlaceSet {
     func nearestOnSphere(to point: Coordinate) -> PlaceMatch? {
         if count <= 8 { return (try? nearest(to: point, count: 1))?.first }  // nearest's plain scan
         let tree = kdtree
-        let q = queryVector(point)
+        // The query vector as `queryVector` makes it, whose cos φ is the haversine's cos(lat1).
+        let d2r = Double.pi / 180
+        let phi = point.latitude * d2r
+        let lambda = point.longitude * d2r
+        let cosPhi = cos(phi)
+        let q = SIMD4(cosPhi * cos(lambda), cosPhi * sin(lambda), sin(phi), 0)
         let r = Earth.meanRadius / DistanceUnit.meters.meters
-        let from = HaversineFrom(point, radius: r)
-        var one = NearestOne(cap: .infinity)
-        tree.search(q, &one)
+        let from = HaversineFrom(point, cosLat1: cosPhi, radius: r)
+        let one = tree.nearestOne(q)
         let p = one.position
         if p < 0 { return nil }
         let d = from.distance(lat2: tree.latLon[2 * p], lon2: tree.latLon[2 * p + 1], cosLat2: tree.points[p].w)
-        if Swift.min(one.minOutside, ChordBounds.cutOff(one.best)) > ChordBounds.upper(angle: d / r) {
+        if ChordBounds.exceeds(Swift.min(one.minOutside, ChordBounds.cutOff(one.best)), upper: d / r) {
             return PlaceMatch(index: Int(tree.ids[p]), distance: d)
         }
         return sphereFallback(q, from: from, bound: d, cap: .infinity, k: 1).first
