@@ -3,11 +3,13 @@
  *
  * - glk_place_derive (AVX2 alone): the unit vectors (x, y, z) and cos latitude of places from
  *   their coordinates, as a place set is built (Places/PlaceKDTree.swift) and as a place file of
- *   version 3 is opened (Places/PlaceFile.swift): the arithmetic of `PlaceVectors.derive`
+ *   version 3 or 4 is opened (Places/PlaceFile.swift): the arithmetic of `PlaceVectors.derive`
  *   (Places/PlaceFileVectors.swift, the Swift baseline and the reasoning) operation for
- *   operation, so the two give the same bits: cos latitude from libm's cos, the other three from
- *   the polynomial sine, every product and sum rounded on its own. The instance is compiled for
- *   AVX2 without FMA, so the compiler cannot fuse a product and a sum (Swift never does).
+ *   operation, so the two give the same bits: every sine and cosine from the polynomial sine
+ *   (cos latitude = sin(pi/2 - |lat|), Core/VectorMath.swift's `latitudeCosine`), no libm call
+ *   but for a file of version 3 (x and y from libm's cos latitude, as 0.6 built them), every
+ *   product and sum rounded on its own. The instance is compiled for AVX2 without FMA, so the
+ *   compiler cannot fuse a product and a sum (Swift never does).
  * - glk_place_vectors (AVX2 with FMA): the check of the vectors a place file of version 1 or 2
  *   stores (Places/PlaceFileCheck.swift, `vectorMismatch` and the leaf loop of `TreeWalk`): the
  *   same arithmetic on the same doubles (FMA may round a product-sum differently, a last bit
@@ -108,7 +110,7 @@ KTARGET static size_t glk_place_vectors_avx2(const double *points, const double 
 #define KW 4
 #include "lanes_impl.h"
 
-KTARGET static void glk_place_derive_avx2(const double *lat_lon, size_t n, double *points, double *box)
+KTARGET static void glk_place_derive_avx2(const double *lat_lon, size_t n, double *points, double *box, int libm_cos)
 {
     KV lo = (KV){0} + INFINITY, hi = (KV){0} - INFINITY;
     for (size_t i = 0; i < n; i += 4) {
@@ -122,10 +124,13 @@ KTARGET static void glk_place_derive_avx2(const double *lat_lon, size_t n, doubl
             lon[j] = lat_lon[2 * k[j] + 1];
         }
         KV phi = lat * GLK_D2R, lam = lon * GLK_D2R;
-        /* cos latitude: libm's, the cosine every distance's haversine takes (one call a place). */
-        KV c;
-        for (int j = 0; j < 4; j++)
-            c[j] = cos(phi[j]);
+        /* cos latitude: the cosine every distance's haversine takes (VectorMath.latitudeCosine). */
+        KV c = KSUF(sin_poly)((GLK_PIO2_HI - KSUF(vabs)(phi)) + GLK_PIO2_LO);
+        /* x and y: with libm's cos latitude for a file of version 3 (the bits 0.6 built on). */
+        KV cx = c;
+        if (libm_cos)
+            for (int j = 0; j < 4; j++)
+                cx[j] = cos(phi[j]);
         KV alam = KSUF(vabs)(lam);
         KM over = alam > GLK_PIO2_HI;
         KV sphi = KSUF(sin_poly)(phi);
@@ -133,7 +138,7 @@ KTARGET static void glk_place_derive_avx2(const double *lat_lon, size_t n, doubl
         KV slam = KSUF(sin_poly)(KSUF(sel)(over, (GLK_PI_HI - alam) + GLK_PI_LO, alam));
         KM negative = lam < 0.0;
         slam = (KV)((KM)slam ^ (negative & ((KM){0} + (long long)(1ULL << 63))));
-        KV x = c * clam, y = c * slam;
+        KV x = cx * clam, y = cx * slam;
         /* 4x4 transpose: x, y, z, w of the four places into their rows (x, y, z, cos lat). */
         __m256d t0 = _mm256_unpacklo_pd((__m256d)x, (__m256d)y), t1 = _mm256_unpackhi_pd((__m256d)x, (__m256d)y);
         __m256d t2 = _mm256_unpacklo_pd((__m256d)sphi, (__m256d)c), t3 = _mm256_unpackhi_pd((__m256d)sphi, (__m256d)c);
@@ -152,14 +157,14 @@ KTARGET static void glk_place_derive_avx2(const double *lat_lon, size_t n, doubl
     }
 }
 
-int glk_place_derive(const double *lat_lon, size_t n, double *points, double *box, int level)
+int glk_place_derive(const double *lat_lon, size_t n, double *points, double *box, int libm_cos, int level)
 {
     int have = glk_level_supported();
     if (level > have)
         level = have;
     if (level < GLK_LEVEL_AVX2_FMA)
         return 0;
-    glk_place_derive_avx2(lat_lon, n, points, box);
+    glk_place_derive_avx2(lat_lon, n, points, box, libm_cos);
     return 1;
 }
 
@@ -183,9 +188,9 @@ long glk_place_vectors(const double *points, const double *lat_lon, size_t n, do
     return -1;
 }
 
-int glk_place_derive(const double *lat_lon, size_t n, double *points, double *box, int level)
+int glk_place_derive(const double *lat_lon, size_t n, double *points, double *box, int libm_cos, int level)
 {
-    (void)lat_lon, (void)n, (void)points, (void)box, (void)level;
+    (void)lat_lon, (void)n, (void)points, (void)box, (void)libm_cos, (void)level;
     return 0;
 }
 
