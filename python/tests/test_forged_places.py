@@ -436,7 +436,7 @@ def test_forged_text_offsets_are_refused(saved, tmp_path, v):
 
 
 def test_forged_attribute_tables_pointing_outside_are_refused(tmp_path):
-    """The column table and column sections (version 3), and the names section, pointing outside
+    """The column table and column sections (version 4), and the names section, pointing outside
     the file or past their values."""
     records = [{"lat": 1.0 + 2 * i, "lon": 2.0 + 2 * i, "id": "i%d" % i, "name": "n%d" % i, "state": ["Ohio", "Illinois", "Ohio"][i]}
                for i in range(3)]
@@ -445,7 +445,7 @@ def test_forged_attribute_tables_pointing_outside_are_refused(tmp_path):
         p.save(path)
     data = path.read_bytes()
     L = layout(data)
-    assert L["version"] == 3 and L["a"] == 1 and struct.unpack_from("<QQ", data, L["columns"]) == (2, 12)
+    assert L["version"] == SAVED and L["a"] == 1 and struct.unpack_from("<QQ", data, L["columns"]) == (2, 12)
     at = L["text"] + L["text_bytes"]
 
     def section(size):
