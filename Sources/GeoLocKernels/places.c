@@ -157,12 +157,21 @@ KTARGET GLK_INLINE void glk_place_load4(const double *lat_lon, KV *lat, KV *lon)
     *lon = (KV)_mm256_permute4x64_pd(_mm256_unpackhi_pd(a, b), 0xD8);
 }
 
+/* The lanes whose latitude is not in [-90, 90] or longitude not in [-180, 180), or either not a
+ * number (each comparison of a NaN is false). */
+KTARGET GLK_INLINE KM glk_place_outside4(KV lat, KV lon)
+{
+    return ~((lat >= -90.0) & (lat <= 90.0) & (lon >= -180.0) & (lon < 180.0));
+}
+
 /* The derivation, with libm_cos a constant in each instance below (the instance without it
- * makes no call, so its vectors stay in registers). */
-KTARGET GLK_INLINE void glk_place_derive_body(const double *lat_lon, size_t n, double *points, double *box,
-                                              const int libm_cos)
+ * makes no call, so its vectors stay in registers). Returns whether a coordinate is out of
+ * range (the open's check of the coordinates, done on the way). */
+KTARGET GLK_INLINE int glk_place_derive_body(const double *lat_lon, size_t n, double *points, double *box,
+                                             const int libm_cos)
 {
     KV lo = (KV){0} + INFINITY, hi = (KV){0} - INFINITY;
+    KM outside = (KM){0};
     size_t i = 0;
     /* Eight places a step, two independent groups of four: the polynomials' chains of
      * dependent products overlap. */
@@ -172,6 +181,7 @@ KTARGET GLK_INLINE void glk_place_derive_body(const double *lat_lon, size_t n, d
         glk_place_load4(lat_lon + 2 * i + 8, &lat1, &lon1);
         glk_place_vectors4(lat0, lon0, libm_cos, &x0, &y0, &z0, &c0);
         glk_place_vectors4(lat1, lon1, libm_cos, &x1, &y1, &z1, &c1);
+        outside |= glk_place_outside4(lat0, lon0) | glk_place_outside4(lat1, lon1);
         double *o = points + 4 * i;
         glk_place_store4(x0, y0, z0, c0, o, o + 4, o + 8, o + 12, &lo, &hi);
         glk_place_store4(x1, y1, z1, c1, o + 16, o + 20, o + 24, o + 28, &lo, &hi);
@@ -187,22 +197,24 @@ KTARGET GLK_INLINE void glk_place_derive_body(const double *lat_lon, size_t n, d
             lon[j] = lat_lon[2 * k[j] + 1];
         }
         glk_place_vectors4(lat, lon, libm_cos, &x, &y, &z, &c);
+        outside |= glk_place_outside4(lat, lon);
         glk_place_store4(x, y, z, c, points + 4 * k[0], points + 4 * k[1], points + 4 * k[2], points + 4 * k[3], &lo, &hi);
     }
     for (int d = 0; d < 3; d++) {
         box[d] = lo[d];
         box[3 + d] = hi[d];
     }
+    return _mm256_movemask_pd((__m256d)outside) != 0;
 }
 
-KTARGET static void glk_place_derive_avx2(const double *lat_lon, size_t n, double *points, double *box)
+KTARGET static int glk_place_derive_avx2(const double *lat_lon, size_t n, double *points, double *box)
 {
-    glk_place_derive_body(lat_lon, n, points, box, 0);
+    return glk_place_derive_body(lat_lon, n, points, box, 0);
 }
 
-KTARGET static void glk_place_derive_libm_avx2(const double *lat_lon, size_t n, double *points, double *box)
+KTARGET static int glk_place_derive_libm_avx2(const double *lat_lon, size_t n, double *points, double *box)
 {
-    glk_place_derive_body(lat_lon, n, points, box, 1);
+    return glk_place_derive_body(lat_lon, n, points, box, 1);
 }
 
 int glk_place_derive(const double *lat_lon, size_t n, double *points, double *box, int libm_cos, int level)
@@ -212,11 +224,9 @@ int glk_place_derive(const double *lat_lon, size_t n, double *points, double *bo
         level = have;
     if (level < GLK_LEVEL_AVX2_FMA)
         return 0;
-    if (libm_cos)
-        glk_place_derive_libm_avx2(lat_lon, n, points, box);
-    else
-        glk_place_derive_avx2(lat_lon, n, points, box);
-    return 1;
+    int outside = libm_cos ? glk_place_derive_libm_avx2(lat_lon, n, points, box)
+                           : glk_place_derive_avx2(lat_lon, n, points, box);
+    return outside ? 3 : 1;
 }
 
 long glk_place_vectors(const double *points, const double *lat_lon, size_t n, double tol, double ctol,

@@ -541,19 +541,24 @@ extension PlaceSet {
             throw corrupted("the text's offsets are out of order (its last string ends at \(previous), its text has \(textBytes) bytes)")
         }
         let latLon = base.advanced(by: layout.latLon).assumingMemoryBound(to: Double.self)
-        var outside: UInt8 = 0
-        for p in 0..<n {
-            let lat = latLon[2 * p], lon = latLon[2 * p + 1]
-            // NaN fails every comparison, so it is outside too. (No short circuit: one pass
-            // without a branch per place.)
-            outside |= (lat >= -90 ? 0 : 1) | (lat <= 90 ? 0 : 1) | (lon >= -180 ? 0 : 1) | (lon < 180 ? 0 : 1)
-        }
-        if outside != 0 {
-            for p in 0..<n where !(latLon[2 * p] >= -90 && latLon[2 * p] <= 90 && latLon[2 * p + 1] >= -180 && latLon[2 * p + 1] < 180) {
-                throw corrupted(
-                    "a coordinate is out of range (\(show(latLon[2 * p])), \(show(latLon[2 * p + 1])) at tree position \(p), place \(ids[p]))")
+        /// Every coordinate in range (a file of version 3 or 4: checked by the derivation on the
+        /// way, which calls this when one is not, before the tree's check reports anything).
+        func coordinates() throws(GeoLocError) {
+            var outside: UInt8 = 0
+            for p in 0..<n {
+                let lat = latLon[2 * p], lon = latLon[2 * p + 1]
+                // NaN fails every comparison, so it is outside too. (No short circuit: one pass
+                // without a branch per place.)
+                outside |= (lat >= -90 ? 0 : 1) | (lat <= 90 ? 0 : 1) | (lon >= -180 ? 0 : 1) | (lon < 180 ? 0 : 1)
+            }
+            if outside != 0 {
+                for p in 0..<n where !(latLon[2 * p] >= -90 && latLon[2 * p] <= 90 && latLon[2 * p + 1] >= -180 && latLon[2 * p + 1] < 180) {
+                    throw corrupted(
+                        "a coordinate is out of range (\(show(latLon[2 * p])), \(show(latLon[2 * p + 1])) at tree position \(p), place \(ids[p]))")
+                }
             }
         }
+        if derived == nil { try coordinates() }
         if derived == nil { try PlaceFileCheck.indexMaps(ids: ids, positions: positions, count: n) }
         var names: [String] = []
         var at = layout.names
@@ -593,7 +598,7 @@ extension PlaceSet {
             points: derived.map { UnsafePointer($0.points) }
                 ?? base.advanced(by: layout.points).assumingMemoryBound(to: SIMD4<Double>.self),
             latLon: latLon, ids: ids, positions: positions, gaps: gaps, dims: dims, mapping: mapping, derived: derived)
-        try PlaceFileCheck.tree(tree, derive: derived != nil, arithmetic: arithmetic)
+        try PlaceFileCheck.tree(tree, derive: derived != nil, arithmetic: arithmetic, coordinates: coordinates)
         if derived == nil {
             // Versions 1 and 2: the stored vectors (checked) keep the tree they were built with;
             // their fourth lane, libm's cosine, becomes the library's, which the queries'

@@ -92,9 +92,12 @@ enum PlaceFileCheck {
     /// node's gaps from its halves' boxes (the left half's greatest and the right half's least
     /// along its dimension, as the build sets them), into the tree's arrays (the set's own memory, `UnitVectorTree.derived`); a node whose
     /// halves overlap along its dimension (a tree order no build makes) is refused.
+    /// Deriving, the coordinates' ranges are checked on the way (by the derivation itself):
+    /// when one is out of range, `coordinates` is called (and throws the file's message for it)
+    /// before anything else is reported.
     static func tree(
         _ t: UnitVectorTree, derive: Bool = false, arithmetic: PlaceVectors.Arithmetic = .polynomial,
-        level: VectorMath.Level = VectorMath.supportedLevel
+        level: VectorMath.Level = VectorMath.supportedLevel, coordinates: () throws(GeoLocError) -> Void = {}
     ) throws(GeoLocError) {
         guard t.count > 0 else { return }
         let scratch = UnsafeMutablePointer<Double>.allocate(capacity: 6)
@@ -109,6 +112,7 @@ enum PlaceFileCheck {
         }
         let b = walk.box(node: 0, lo: 0, hi: t.count)
         let low = SIMD3(b.lx, b.ly, b.lz), high = SIMD3(b.hx, b.hy, b.hz)
+        if walk.outside { try coordinates() }
         if walk.badPosition >= 0 {
             let p = walk.badPosition
             let lat = t.latLon[2 * p], lon = t.latLon[2 * p + 1]
@@ -145,6 +149,8 @@ enum PlaceFileCheck {
         var derivedGaps: UnsafeMutablePointer<Double>? = nil
         /// The arithmetic of the derived vectors (the one the file's tree was built on).
         var arithmetic = PlaceVectors.Arithmetic.polynomial
+        /// Whether a derived leaf has a coordinate out of range.
+        var outside = false
 
         init(_ t: UnitVectorTree, level: VectorMath.Level, scratch: UnsafeMutablePointer<Double>) {
             self.level = level
@@ -178,6 +184,7 @@ enum PlaceFileCheck {
                 let b = PlaceVectors.derive(
                     latLon: latLon + 2 * lo, count: hi - lo, into: derived + lo, arithmetic: arithmetic, level: level,
                     scratch: scratch)
+                if b.outside { outside = true }
                 return Box(lx: b.low.x, ly: b.low.y, lz: b.low.z, hx: b.high.x, hy: b.high.y, hz: b.high.z)
             }
             if node >= internalCount {

@@ -62,7 +62,8 @@ enum PlaceVectors {
     }
 
     /// The vectors of `n` places whose degrees are `latLon[2i]`, `latLon[2i + 1]` into
-    /// `points[i]`, and their box in x, y, z (`low`, `high`: +inf and -inf for no place). The C
+    /// `points[i]`, their box in x, y, z (`low`, `high`: +inf and -inf for no place), and whether
+    /// a coordinate is out of range or not a number (`outside`; its vector is then garbage). The C
     /// kernel at `level` above 0 where this CPU has it, else the Swift loop; the same bits.
     /// `scratch`: 6 doubles the kernel may write (the caller's, so that a walk over many leaves
     /// allocates nothing; `nil`: allocated here).
@@ -70,30 +71,34 @@ enum PlaceVectors {
         latLon: UnsafePointer<Double>, count n: Int, into points: UnsafeMutablePointer<SIMD4<Double>>,
         arithmetic: Arithmetic = .polynomial,
         level: VectorMath.Level = VectorMath.supportedLevel, scratch: UnsafeMutablePointer<Double>? = nil
-    ) -> (low: SIMD3<Double>, high: SIMD3<Double>) {
-        guard n > 0 else { return (SIMD3(repeating: .infinity), SIMD3(repeating: -.infinity)) }
+    ) -> (low: SIMD3<Double>, high: SIMD3<Double>, outside: Bool) {
+        guard n > 0 else { return (SIMD3(repeating: .infinity), SIMD3(repeating: -.infinity), false) }
         #if canImport(GeoLocKernels)
         if level > 0 {
             let box = scratch ?? UnsafeMutablePointer<Double>.allocate(capacity: 6)
             defer { if scratch == nil { box.deallocate() } }
-            if glk_place_derive(
+            let done = glk_place_derive(
                 latLon, n, UnsafeMutableRawPointer(points).assumingMemoryBound(to: Double.self), box,
-                arithmetic == .libmCosine ? 1 : 0, Int32(level)) != 0
-            {
-                return (SIMD3(box[0], box[1], box[2]), SIMD3(box[3], box[4], box[5]))
+                arithmetic == .libmCosine ? 1 : 0, Int32(level))
+            if done != 0 {
+                return (SIMD3(box[0], box[1], box[2]), SIMD3(box[3], box[4], box[5]), done == 3)
             }
         }
         #endif
         var lx = Double.infinity, ly = Double.infinity, lz = Double.infinity
         var hx = -Double.infinity, hy = -Double.infinity, hz = -Double.infinity
+        var outside = false
         for i in 0..<n {
-            let v = vector(latitude: latLon[2 * i], longitude: latLon[2 * i + 1], arithmetic: arithmetic)
+            let lat = latLon[2 * i], lon = latLon[2 * i + 1]
+            // (NaN fails every comparison.)
+            outside = outside || !(lat >= -90 && lat <= 90 && lon >= -180 && lon < 180)
+            let v = vector(latitude: lat, longitude: lon, arithmetic: arithmetic)
             points[i] = v
             // (Scalar minimum and maximum: the generic SIMD ones are calls.)
             lx = Swift.min(lx, v.x); ly = Swift.min(ly, v.y); lz = Swift.min(lz, v.z)
             hx = Swift.max(hx, v.x); hy = Swift.max(hy, v.y); hz = Swift.max(hz, v.z)
         }
-        return (SIMD3(lx, ly, lz), SIMD3(hx, hy, hz))
+        return (SIMD3(lx, ly, lz), SIMD3(hx, hy, hz), outside)
     }
 }
 
