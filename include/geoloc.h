@@ -1254,10 +1254,11 @@ GEOLOC_API geoloc_status geoloc_places_save(const geoloc_places *places, const c
  * (libgeoloc 0.5 and earlier) store them: those arrays stay mapped and are checked, and only
  * the vectors are copied (32 bytes a place), with the cosine every distance multiplies by made
  * the library's.
- * Time: about 1.5 times a checksum-only open of the same file: a million places (24 MB) in
- * about 16 ms on one core of a 2020s x86-64 machine, the shipped gazetteer in under 10 ms
- * (bench/places/open measures it beside an earlier library). A file of version 3 opens at
- * 0.6's pace (one libm cosine a place more, about 1.7 times as long as version 4).
+ * Time: the checksum, the checks and the derivation (no libm call) take a million places
+ * (24 MB) about 15 ms on one core of an x86-64 server, 1.6 times what libgeoloc before these
+ * checks took (it checked little beyond the checksum), and the shipped gazetteer about 8 ms
+ * (bench/places/open measures them beside other builds). A file of version 3 takes about 1.7
+ * times as long as version 4 (one libm cosine a place, as 0.6 opened it).
  * Checked before the set is returned: the header (magic, version, byte order), the size (a
  * truncated file is refused as such), the checksum of the whole file (a corrupted byte anywhere
  * is refused), and every index, offset and coordinate a query relies on.
