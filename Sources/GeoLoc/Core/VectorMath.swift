@@ -52,9 +52,12 @@ enum VectorMath {
     /// the fourth lane of the place index's vectors (`PlaceVectors`, which the queries multiply
     /// by) and the batch kernels' (`cosHalfTurn`, `cos_half_turn` in the C kernels), so a
     /// query's distances are the scalar call's to the bit, and opening a place file derives its
-    /// cosines without a libm call. Against libm's `cos` over every latitude of a dense sweep
-    /// (`VectorMathTests`): at most 1 ulp apart; against the exact cosine (the C `cosl` of the
-    /// same double): at most 1 ulp in error, as libm's.
+    /// cosines without a libm call. Accuracy, over every latitude from 0 to 90 degrees in steps
+    /// of 1e-6 (and of 1e-3, with 1e-7 below 0.002, in `PlaceFileForgedTests.
+    /// testLatitudeCosineAgainstLibm`): at most 2 ulp from libm's `cos` (they differ in 30% of
+    /// latitudes) and at most 2.1 ulp from the exact cosine (the long double `cosl` of the same
+    /// argument; libm's: 0.52), the worst near 0 degrees, where cos φ is within an ulp or two of
+    /// 1 (a relative error of 2.3e-16: a distance of 10,000 km moves by at most 2 nm).
     @usableFromInline @inline(__always)
     static func latitudeCosine(_ phi: Double) -> Double {
         sinPoly((pio2Hi - Swift.abs(phi)) + pio2Lo)
