@@ -57,7 +57,7 @@ enum VectorMath {
     /// testLatitudeCosineAgainstLibm`): at most 2 ulp from libm's `cos` (they differ in 30% of
     /// latitudes) and at most 2.1 ulp from the exact cosine (the long double `cosl` of the same
     /// argument; libm's: 0.52), the worst near 0 degrees, where cos φ is within an ulp or two of
-    /// 1 (a relative error of 2.3e-16: a distance of 10,000 km moves by at most 2 nm).
+    /// 1 (a relative error of 2.3e-16: a distance of 10,000 km moves by a few nanometres).
     @usableFromInline @inline(__always)
     static func latitudeCosine(_ phi: Double) -> Double {
         sinPoly((pio2Hi - Swift.abs(phi)) + pio2Lo)
