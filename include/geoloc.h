@@ -1255,7 +1255,7 @@ GEOLOC_API geoloc_status geoloc_places_save(const geoloc_places *places, const c
  * the vectors are copied (32 bytes a place), with the cosine every distance multiplies by made
  * the library's.
  * Time: the checksum, the checks and the derivation (no libm call) take a million places
- * (24 MB) about 15 ms on one core of an x86-64 server (libgeoloc 0.5 before these checks, which
+ * (24 MB) about 15 ms on one core of an x86-64 server (libgeoloc 0.3, before these checks, which
  * checked little beyond the checksum of its 61 MB file: 6.5 ms; 0.6: 21 ms), and the shipped
  * gazetteer about 8 ms (bench/places/open measures them side by side). A file of version 3
  * takes about 1.7 times as long as version 4 (one libm cosine a place, as 0.6 opened it).
