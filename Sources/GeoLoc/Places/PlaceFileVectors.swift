@@ -107,10 +107,12 @@ enum PlaceVectors {
 /// 4 bytes) and the tree's split gaps (16 bytes a node, about 1 byte a place): private to the
 /// process, one 64-byte aligned block, freed with the set's tree. A set opened from a file of
 /// version 1 or 2 has its vectors here alone (copied from the file, checked, with the library's
-/// cosine in the fourth lane), its positions and gaps staying in the file. A block of 32 MB or
-/// more (about 900,000 places) is mapped on its own and, on Linux, asked for transparent huge
-/// pages: writing it then costs a fault per 2 MB instead of per 4 kB (the faults of 4 kB pages
-/// were half of a million-place open). Smaller blocks, the shipped gazetteer's (6.3 MB) among
+/// cosine in the fourth lane), its positions and gaps staying in the file. A block of 16 MB or
+/// more (about 450,000 places; the vectors copied from a version-2 file of a million places,
+/// 32 MB, among them) is mapped on its own and, on Linux, asked for transparent huge pages:
+/// writing it then costs a fault per 2 MB instead of per 4 kB (the faults of 4 kB pages were
+/// half of a million-place open: 34 ms against 16 for a version-2 file before this threshold
+/// came down from 32 MB). Smaller blocks, the shipped gazetteer's (6.3 MB) among
 /// them, are not: where the kernel compacts memory for such a request (`defrag` "madvise", the
 /// common default) a first open could stall for tens of milliseconds, which would cost a small
 /// set more than its faults.
@@ -130,7 +132,7 @@ final class DerivedPlaceArrays {
 
     static let hugePage = 2 << 20
     /// The least block asked for huge pages.
-    static let hugePageMinimum = 32 << 20
+    static let hugePageMinimum = 16 << 20
 
     /// Memory for `count` places and `internalCount` nodes (not yet written); `nil` when there is
     /// none to be had. (Both are bounded by the file's size: no product overflows.)
