@@ -724,7 +724,9 @@ typedef struct geoloc_order_result {
 /** Above this many stops a GEOLOC_MODEL_WGS84 best order searches on the sphere (whose
  *  distances differ from WGS84's by at most about 0.5%, smoothly) and measures the legs of the
  *  order it finds, and the given order, on WGS84: the whole geodesic matrix at 4,096 stops
- *  costs 11-16 s. At or below it the search runs on the geodesic matrix itself. */
+ *  costs 11-16 s. At or below it the search runs on the geodesic matrix itself. Above it, on
+ *  either model, the search's sphere matrix comes from the vectorised haversine (within 1e-15
+ *  relative of geoloc_distance) and each leg returned is measured by geoloc_distance itself. */
 #define GEOLOC_ORDER_WGS84_MATRIX_MAX 256
 
 /**

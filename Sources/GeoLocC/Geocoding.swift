@@ -31,8 +31,7 @@ public func geoloc_reverse_geocode(
     _ gazetteer: OpaquePointer?, _ c: geoloc_coord, _ style: geoloc_address_style, _ buf: UnsafeMutablePointer<CChar>?,
     _ cap: Int, _ needed: UnsafeMutablePointer<Int>?, _ place: UnsafeMutablePointer<geoloc_match>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
+    withHandle(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer") { (g) throws(GeoLocError) in
         let textAsked = !(buf == nil && cap == 0 && needed == nil)
         if textAsked { try outputBuffer(buf, cap, needed) } else { _ = try required(place, "place (no text is asked for)") }
         let s = try decode(style.rawValue, as: AddressStyle.self, "style")
@@ -53,8 +52,7 @@ public func geoloc_reverse_geocode_locality(
     _ options: UnsafePointer<geoloc_reverse_options>?, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
     _ needed: UnsafeMutablePointer<Int>?, _ out: UnsafeMutablePointer<geoloc_locality>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
+    withHandle(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer") { (g) throws(GeoLocError) in
         let textAsked = !(buf == nil && cap == 0 && needed == nil)
         if textAsked { try outputBuffer(buf, cap, needed) } else { _ = try required(out, "out (no text is asked for)") }
         let s = try decode(style.rawValue, as: AddressStyle.self, "style")
@@ -74,8 +72,7 @@ public func geoloc_reverse_geocode_many(
     _ gazetteer: OpaquePointer?, _ points: UnsafePointer<geoloc_coord>?, _ n: Int,
     _ indices: UnsafeMutablePointer<Int>?, _ distances: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
+    withHandle(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer") { (g) throws(GeoLocError) in
         let n = try inputArray(points, n, "points").count
         guard n > 0 else { return GEOLOC_OK }
         // Every point is checked before the first result is written.
@@ -93,8 +90,7 @@ public func geoloc_reverse_geocode_localities(
     _ gazetteer: OpaquePointer?, _ points: UnsafePointer<geoloc_coord>?, _ n: Int,
     _ options: UnsafePointer<geoloc_reverse_options>?, _ out: UnsafeMutablePointer<geoloc_locality>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
+    withHandle(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer") { (g) throws(GeoLocError) in
         let n = try inputArray(points, n, "points").count
         _ = try outputArray(out, n, "out")
         let o = try reverseOptions(options)
@@ -141,8 +137,7 @@ private func manyText(
     _ options: UnsafePointer<geoloc_reverse_options>?, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
     _ needed: UnsafeMutablePointer<Int>?, _ offsets: UnsafeMutablePointer<Int>?, _ each: (Int, LocalityMatch) -> Void
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
+    withHandle(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer") { (g) throws(GeoLocError) in
         let n = try inputArray(points, n, "points").count
         try outputBuffer(buf, cap, needed)
         let needed = needed!
@@ -329,8 +324,7 @@ public func geoloc_search_build(
 
 @c @implementation
 public func geoloc_search_save(_ search: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(search, .search, as: SearchHandle.self, "search")
+    withHandle(search, .search, as: SearchHandle.self, "search") { (h) throws(GeoLocError) in
         try h.search.save(to: try readText(path, "path"))
         return GEOLOC_OK
     }
@@ -343,8 +337,7 @@ public func geoloc_search_destroy(_ search: OpaquePointer?) {
 
 @c @implementation
 public func geoloc_search_gazetteer(_ search: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(search, .search, as: SearchHandle.self, "search")
+    withHandle(search, .search, as: SearchHandle.self, "search") { (h) throws(GeoLocError) in
         let out = try required(out, "out")
         out.pointee = h.gazetteer
         return GEOLOC_OK
@@ -356,8 +349,7 @@ public func geoloc_search_find(
     _ search: OpaquePointer?, _ query: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_search_options>?,
     _ results: UnsafeMutablePointer<geoloc_search_result>?, _ cap: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(search, .search, as: SearchHandle.self, "search")
+    withHandle(search, .search, as: SearchHandle.self, "search") { (h) throws(GeoLocError) in
         let query = try required(query, "query")
         let count = try required(count, "count")
         if results == nil && cap != 0 { throw GeoLocError(.nullArgument, "results is NULL but cap is \(UInt(bitPattern: cap))") }
@@ -386,8 +378,7 @@ public func geoloc_search_find_many(
     _ options: UnsafePointer<geoloc_search_options>?, _ results: UnsafeMutablePointer<geoloc_search_result>?,
     _ perQuery: Int, _ counts: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(search, .search, as: SearchHandle.self, "search")
+    withHandle(search, .search, as: SearchHandle.self, "search") { (h) throws(GeoLocError) in
         let n = try checkCount(n, "n")
         let o = try searchOptions(options)
         guard n > 0 else { return GEOLOC_OK }
@@ -422,13 +413,18 @@ public func geoloc_search_find_many(
     }
 }
 
+/// geoloc_search_field: the place's own fields (0 ... 4, as `placeText` numbers them), then the
+/// name that matched.
+private enum SearchField: Int32 {
+    case name = 0, region = 1, regionCode = 2, countryCode = 3, country = 4, matchedName = 5
+}
+
 @c @implementation
 public func geoloc_search_text(
     _ search: OpaquePointer?, _ result: UnsafePointer<geoloc_search_result>?, _ field: geoloc_search_field,
     _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let h = try borrow(search, .search, as: SearchHandle.self, "search")
+    withHandle(search, .search, as: SearchHandle.self, "search") { (h) throws(GeoLocError) in
         let r = try required(result, "result").pointee
         try outputBuffer(buf, cap, needed)
         let s = h.search
@@ -438,12 +434,12 @@ public func geoloc_search_text(
         guard r.name_key >= 0 && r.name_key < s.nameCount else {
             throw GeoLocError(.outOfRange, "result->name_key \(UInt(bitPattern: r.name_key)) is outside 0..<\(s.nameCount)")
         }
-        guard field.rawValue <= 5 else { throw GeoLocError(.invalidArgument, "field \(field.rawValue) is not a known value") }
+        let f = try decode(field.rawValue, as: SearchField.self, "field")
         let text: String
-        if field.rawValue == 5 {
+        if f == .matchedName {
             text = try s.keyText(r.name_key)
         } else {
-            text = s.placeText(r.index, field: Int(field.rawValue))
+            text = s.placeText(r.index, field: Int(f.rawValue))
         }
         return writeText(text, buf, cap, needed)
     }

@@ -12,16 +12,23 @@ import Musl
 import CGeoLoc
 @_spi(CABI) import GeoLoc
 
+/// A handle whose object keeps what its loader skipped (a place set, a track): the issues kept
+/// (at most GEOLOC_LOAD_MAX_ISSUES) and how many the loader found in all. Their accessors are
+/// `issueCount`, `issueTotal` and `issue`.
+protocol LoadedHandle: AnyObject {
+    var issues: [LoadIssue] { get }
+    var issueTotal: Int { get }
+}
+
 /// What a geoloc_places handle holds: the set and the records its loader skipped.
-final class PlacesHandle {
+final class PlacesHandle: LoadedHandle {
     let set: PlaceSet
     let issues: [LoadIssue]
-    /// How many more issues the loader found than it kept (GEOLOC_LOAD_MAX_ISSUES).
-    let issuesDropped: Int
-    init(_ set: PlaceSet, issues: [LoadIssue] = [], issuesDropped: Int = 0) {
+    let issueTotal: Int
+    init(_ set: PlaceSet, issues: [LoadIssue] = [], issueTotal: Int = 0) {
         self.set = set
         self.issues = issues
-        self.issuesDropped = issuesDropped
+        self.issueTotal = issueTotal
     }
 }
 
@@ -84,9 +91,11 @@ final class MonitorHandle {
 }
 
 /// What a geoloc_track handle holds: a track read from a file.
-final class TrackHandle {
+final class TrackHandle: LoadedHandle {
     let load: TrackLoad
     init(_ load: TrackLoad) { self.load = load }
+    var issues: [LoadIssue] { load.issues }
+    var issueTotal: Int { load.issueTotal }
 }
 
 /// The memory a handle points at.
@@ -130,6 +139,15 @@ func withHandle<T: AnyObject>(
     guarded { () throws(GeoLocError) in try body(try borrow(p, kind, as: T.self, what)) }
 }
 
+/// The shape of a handle's text accessor: the caller's buffer checked first (as `textResult`
+/// does), then the handle (named `what`) borrowed and `text` read from its object.
+func textAnswer<T: AnyObject>(
+    _ p: OpaquePointer?, _ kind: HandleKind, as: T.Type, _ what: String, _ buf: UnsafeMutablePointer<CChar>?,
+    _ cap: Int, _ needed: UnsafeMutablePointer<Int>?, _ text: (T) throws(GeoLocError) -> String
+) -> geoloc_status {
+    textResult(buf, cap, needed) { () throws(GeoLocError) in try text(try borrow(p, kind, as: T.self, what)) }
+}
+
 /// The shape of a handle's accessor, check, call, map: borrow the handle (named `what`), require
 /// the out-pointer (named `outName`), deliver what `value` reads from the object.
 func answer<T: AnyObject, R: CResult>(
@@ -144,6 +162,35 @@ func answer<T: AnyObject, R: CResult>(
     }
 }
 
+/// The issue accessors of a loaded handle (`geoloc_places_issue_count` and the track's): how
+/// many issues were kept.
+func issueCount<T: LoadedHandle>(
+    _ p: OpaquePointer?, _ kind: HandleKind, as: T.Type, _ what: String, _ count: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    answer(p, kind, as: T.self, what, count, "count") { $0.issues.count }
+}
+
+/// How many issues the loader found, kept or not (`geoloc_places_issue_total`, the track's).
+func issueTotal<T: LoadedHandle>(
+    _ p: OpaquePointer?, _ kind: HandleKind, as: T.Type, _ what: String, _ total: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    answer(p, kind, as: T.self, what, total, "total") { $0.issueTotal }
+}
+
+/// Issue i of a loaded handle (`geoloc_places_issue`, the track's): the handle, the buffer's
+/// pointers, then the index; the record number (optional) and the reason as text.
+func issue<T: LoadedHandle>(
+    _ p: OpaquePointer?, _ kind: HandleKind, as: T.Type, _ what: String, _ i: Int, _ record: UnsafeMutablePointer<Int>?,
+    _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
+) -> geoloc_status {
+    withHandle(p, kind, as: T.self, what) { (h) throws(GeoLocError) in
+        try outputBuffer(buf, cap, needed)
+        let i = try index(i, h.issues.count, "issue")
+        try deliver(h.issues[i].record, toOptional: record, "record")
+        return writeText(h.issues[i].reason, buf, cap, needed)
+    }
+}
+
 /// The shape of a constructor: require `out` first, then make the object (which checks its
 /// arguments) and hand out a new handle of `kind` holding it.
 func create(
@@ -153,6 +200,35 @@ func create(
         let out = try required(out, "out")
         try deliver(retained(try make(), kind), to: out)
         return GEOLOC_OK
+    }
+}
+
+/// Where a loader thunk reads from: a file (its `path`) or the caller's `text` of `len` bytes.
+enum LoadSource {
+    case file(UnsafePointer<CChar>?)
+    case text(UnsafePointer<CChar>?, Int)
+}
+
+/// What a loader parses: the path of a file, or the caller's bytes.
+enum LoadInput {
+    case file(String)
+    case bytes(UnsafeRawBufferPointer)
+}
+
+/// The shape of every loader thunk (place sets and tracks, from a file or from text), in the
+/// order of their parameters: `out` required, then the source (a path NULL or not UTF-8, text
+/// NULL with a length), then `options` (the format, the load options and limits), then `parse`
+/// with both, and a new handle of `kind` holding what it made.
+func load<Options>(
+    _ source: LoadSource, _ out: UnsafeMutablePointer<OpaquePointer?>?, _ kind: HandleKind,
+    options: () throws(GeoLocError) -> Options, parse: (LoadInput, Options) throws(GeoLocError) -> AnyObject
+) -> geoloc_status {
+    create(out, kind) { () throws(GeoLocError) in
+        let input: LoadInput = switch source {
+        case .file(let path): .file(try readText(path, "path"))
+        case .text(let text, let len): .bytes(try byteSpan(text, len, "text"))
+        }
+        return try parse(input, try options())
     }
 }
 

@@ -61,48 +61,29 @@ public func geoloc_places_create(
     }
 }
 
-private enum Format { case csv, geoJSON }
+/// geoloc_load_format.
+private enum Format: Int32 { case csv = 0, geoJSON = 1 }
 
 private func format(_ f: geoloc_load_format) throws(GeoLocError) -> Format {
-    switch f {
-    case GEOLOC_LOAD_CSV: return .csv
-    case GEOLOC_LOAD_GEOJSON: return .geoJSON
-    default: throw GeoLocError(.invalidArgument, "format \(f.rawValue) is not a known value")
-    }
+    try decode(f.rawValue, as: Format.self, "format")
 }
 
+/// A place set loaded from `source` in the format `format` gives (checked after the source).
 private func load(
-    file path: UnsafePointer<CChar>?, _ format: () throws(GeoLocError) -> Format,
-    _ options: UnsafePointer<geoloc_load_options>?, _ limits: UnsafePointer<geoloc_load_limits>?,
-    _ out: UnsafeMutablePointer<OpaquePointer?>?
+    _ source: LoadSource, _ format: () throws(GeoLocError) -> Format, _ options: UnsafePointer<geoloc_load_options>?,
+    _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    create(out, .places) { () throws(GeoLocError) in
-        _ = try required(path, "path")
-        let format = try format()
-        let o = try loadOptions(options, limits)
-        let file = try readText(path, "path")
-        let r = switch format {
-        case .csv: try PlaceSet.load(csvFile: file, options: o)
-        case .geoJSON: try PlaceSet.load(geoJSONFile: file, options: o)
+    load(source, out, .places) { () throws(GeoLocError) in
+        (try format(), try loadOptions(options, limits))
+    } parse: { (input, f) throws(GeoLocError) in
+        let (format, o) = f
+        let r = switch (format, input) {
+        case (.csv, .file(let path)): try PlaceSet.load(csvFile: path, options: o)
+        case (.csv, .bytes(let bytes)): try PlaceSet.load(csv: bytes, options: o)
+        case (.geoJSON, .file(let path)): try PlaceSet.load(geoJSONFile: path, options: o)
+        case (.geoJSON, .bytes(let bytes)): try PlaceSet.load(geoJSON: bytes, options: o)
         }
-        return PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count)
-    }
-}
-
-private func load(
-    text: UnsafePointer<CChar>?, _ len: Int, _ format: () throws(GeoLocError) -> Format,
-    _ options: UnsafePointer<geoloc_load_options>?, _ limits: UnsafePointer<geoloc_load_limits>?,
-    _ out: UnsafeMutablePointer<OpaquePointer?>?
-) -> geoloc_status {
-    create(out, .places) { () throws(GeoLocError) in
-        let bytes = try byteSpan(text, len, "text")
-        let format = try format()
-        let o = try loadOptions(options, limits)
-        let r = switch format {
-        case .csv: try PlaceSet.load(csv: bytes, options: o)
-        case .geoJSON: try PlaceSet.load(geoJSON: bytes, options: o)
-        }
-        return PlacesHandle(r.places, issues: r.issues, issuesDropped: r.issueTotal - r.issues.count)
+        return PlacesHandle(r.places, issues: r.issues, issueTotal: r.issueTotal)
     }
 }
 
@@ -111,7 +92,7 @@ public func geoloc_places_load_limited(
     _ path: UnsafePointer<CChar>?, _ f: geoloc_load_format, _ options: UnsafePointer<geoloc_load_options>?,
     _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    load(file: path, { () throws(GeoLocError) in try format(f) }, options, limits, out)
+    load(.file(path), { () throws(GeoLocError) in try format(f) }, options, limits, out)
 }
 
 @c @implementation
@@ -119,14 +100,14 @@ public func geoloc_places_parse_limited(
     _ text: UnsafePointer<CChar>?, _ len: Int, _ f: geoloc_load_format, _ options: UnsafePointer<geoloc_load_options>?,
     _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    load(text: text, len, { () throws(GeoLocError) in try format(f) }, options, limits, out)
+    load(.text(text, len), { () throws(GeoLocError) in try format(f) }, options, limits, out)
 }
 
 @c @implementation
 public func geoloc_places_load_csv(
     _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    load(file: path, { .csv }, options, nil, out)
+    load(.file(path), { .csv }, options, nil, out)
 }
 
 @c @implementation
@@ -134,14 +115,14 @@ public func geoloc_places_parse_csv(
     _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    load(text: text, len, { .csv }, options, nil, out)
+    load(.text(text, len), { .csv }, options, nil, out)
 }
 
 @c @implementation
 public func geoloc_places_load_geojson(
     _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    load(file: path, { .geoJSON }, options, nil, out)
+    load(.file(path), { .geoJSON }, options, nil, out)
 }
 
 @c @implementation
@@ -149,7 +130,7 @@ public func geoloc_places_parse_geojson(
     _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    load(text: text, len, { .geoJSON }, options, nil, out)
+    load(.text(text, len), { .geoJSON }, options, nil, out)
 }
 
 @c @implementation
@@ -184,12 +165,12 @@ public func geoloc_places_count(_ places: OpaquePointer?, _ count: UnsafeMutable
 
 @c @implementation
 public func geoloc_places_issue_count(_ places: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    answer(places, .places, as: PlacesHandle.self, "places", count, "count") { $0.issues.count }
+    issueCount(places, .places, as: PlacesHandle.self, "places", count)
 }
 
 @c @implementation
 public func geoloc_places_issue_total(_ places: OpaquePointer?, _ total: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    answer(places, .places, as: PlacesHandle.self, "places", total, "total") { $0.issues.count + $0.issuesDropped }
+    issueTotal(places, .places, as: PlacesHandle.self, "places", total)
 }
 
 @c @implementation
@@ -197,9 +178,7 @@ public func geoloc_places_issue(
     _ places: OpaquePointer?, _ i: Int, _ record: UnsafeMutablePointer<Int>?, _ buf: UnsafeMutablePointer<CChar>?,
     _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    withHandle(places, .places, as: PlacesHandle.self, "places") { (h) throws(GeoLocError) in
-        return try issueResult(h.issues, i, record, buf, cap, needed)
-    }
+    issue(places, .places, as: PlacesHandle.self, "places", i, record, buf, cap, needed)
 }
 
 @c @implementation

@@ -135,27 +135,42 @@ private func writeOrder(
     copyText(r.text, into: &out.text)
     copyText(r.givenText, into: &out.given_text)
     for (i, d) in r.legs.enumerated() { try checkFinite(d, "legs[\(i)]") }
+    return try writeRoute(
+        out, result, needed, r.order, r.legs, order, orderCap, legs, legsCap,
+        capacities: "order holds \(orderCap)" + (legs != nil ? ", legs \(legsCap)" : ""))
+}
+
+/// The tail of both best-order writers: `result` and *needed always, then the order, and the
+/// legs when given, only when they all fit; BUFFER_TOO_SMALL otherwise, its message the route's
+/// stops and legs and then `capacities`, the call's own names for what it gave.
+private func writeRoute<R: CResult>(
+    _ out: R, _ result: UnsafeMutablePointer<R>, _ needed: UnsafeMutablePointer<Int>, _ stops: [Int],
+    _ legValues: [Double], _ order: UnsafeMutablePointer<Int>?, _ cap: Int, _ legs: UnsafeMutablePointer<Double>?,
+    _ legsCap: Int, capacities: @autoclosure () -> String
+) throws(GeoLocError) -> geoloc_status {
     try deliver(out, to: result, "result")
-    needed.pointee = r.legs.count
-    if orderCap < r.order.count || (legs != nil && legsCap < r.legs.count) {
-        return fail(.bufferTooSmall, "the route has \(r.order.count) stops and \(r.legs.count) legs; "
-            + "order holds \(orderCap)" + (legs != nil ? ", legs \(legsCap)" : ""))
+    needed.pointee = legValues.count
+    if cap < stops.count || (legs != nil && legsCap < legValues.count) {
+        return fail(.bufferTooSmall, "the route has \(stops.count) stops and \(legValues.count) legs; " + capacities())
     }
-    if let order { for (i, s) in r.order.enumerated() { order[i] = s } }
-    if let legs { for (i, d) in r.legs.enumerated() { legs[i] = d } }
+    if let order { for (i, s) in stops.enumerated() { order[i] = s } }
+    if let legs { for (i, d) in legValues.enumerated() { legs[i] = d } }
     return GEOLOC_OK
 }
 
-/// The checks both best-order calls share, before any work: the out-pointers and capacities.
-private func orderOutputs(
-    _ n: Int, _ order: UnsafeMutablePointer<Int>?, _ orderCap: Int, _ legs: UnsafeMutablePointer<Double>?, _ legsCap: Int,
-    _ needed: UnsafeMutablePointer<Int>?, _ result: UnsafeMutablePointer<geoloc_order_result>?
-) throws(GeoLocError) -> (UnsafeMutablePointer<Int>, UnsafeMutablePointer<geoloc_order_result>) {
+/// The checks every best-order call makes before any work: `needed` and `result` required, the
+/// capacities not negative, order given when there are stops, legs when legs_cap is not 0. Where
+/// the capacity is order's alone (`order_cap` of the best-order calls), order NULL with a capacity
+/// is refused too; the windows calls' `cap` sizes visits as well.
+private func routeOutputs<R>(
+    _ n: Int, _ order: UnsafeMutablePointer<Int>?, _ cap: Int, orderCap: Bool, _ legs: UnsafeMutablePointer<Double>?,
+    _ legsCap: Int, _ needed: UnsafeMutablePointer<Int>?, _ result: UnsafeMutablePointer<R>?
+) throws(GeoLocError) -> (UnsafeMutablePointer<Int>, UnsafeMutablePointer<R>) {
     let needed = try required(needed, "needed")
     let result = try required(result, "result")
-    _ = try checkCount(orderCap, "order_cap")
+    _ = try checkCount(cap, orderCap ? "order_cap" : "cap")
     _ = try checkCount(legsCap, "legs_cap")
-    if order == nil && orderCap != 0 { throw GeoLocError(.nullArgument, "order is NULL but order_cap is \(orderCap)") }
+    if orderCap && order == nil && cap != 0 { throw GeoLocError(.nullArgument, "order is NULL but order_cap is \(cap)") }
     if order == nil && n > 0 { throw GeoLocError(.nullArgument, "order is NULL with \(n) stops") }
     if legs == nil && legsCap != 0 { throw GeoLocError(.nullArgument, "legs is NULL but legs_cap is \(legsCap)") }
     return (needed, result)
@@ -172,7 +187,7 @@ public func geoloc_best_order(
     return guarded { () throws(GeoLocError) in
         let stops = try inputArray(stops, n, "stops")
         let n = stops.count
-        let (neededOut, resultOut) = try orderOutputs(n, order, order_cap, legs, legs_cap, needed, result)
+        let (neededOut, resultOut) = try routeOutputs(n, order, order_cap, orderCap: true, legs, legs_cap, needed, result)
         let e = try routeEnd(end, end_stop, count: n)
         var opts = try orderOptions(options)
         opts.startTime = started
@@ -201,6 +216,24 @@ private func squareMatrix(
     return n
 }
 
+/// The (n + 1) x (n + 1) values of a matrix `squareMatrix` passed ([0] for a NULL one of home alone).
+private func squareArray(_ matrix: UnsafePointer<Double>?, _ n: Int) -> [Double] {
+    matrix.map { Array(UnsafeBufferPointer(start: $0, count: (n + 1) * (n + 1))) } ?? [0]
+}
+
+/// The end and the options of a matrix call, in that order, the options timed from `started`,
+/// then the n stops checked against both.
+private func endAndOptions(
+    _ n: Int, _ end: geoloc_route_end, _ endStop: Int, _ options: UnsafePointer<geoloc_order_options>?,
+    started: Double
+) throws(GeoLocError) -> (RouteEnd, StopOrderOptions) {
+    let e = try routeEnd(end, endStop, count: n)
+    var opts = try orderOptions(options)
+    opts.startTime = started
+    _ = try checkStops(n, end: e, options: opts)
+    return (e, opts)
+}
+
 @c @implementation
 public func geoloc_best_order_matrix(
     _ matrix: UnsafePointer<Double>?, _ rows: Int, _ cols: Int, _ end: geoloc_route_end, _ end_stop: Int,
@@ -211,12 +244,9 @@ public func geoloc_best_order_matrix(
     let started = monotonicSeconds()
     return guarded { () throws(GeoLocError) in
         let n = try squareMatrix(matrix, rows, cols, maxStops: StopOrder.maxStops, "matrix")
-        let (neededOut, resultOut) = try orderOutputs(n, order, order_cap, legs, legs_cap, needed, result)
-        let e = try routeEnd(end, end_stop, count: n)
-        var opts = try orderOptions(options)
-        opts.startTime = started
-        _ = try checkStops(n, end: e, options: opts)
-        let costs = matrix.map { Array(UnsafeBufferPointer(start: $0, count: (n + 1) * (n + 1))) } ?? [0]
+        let (neededOut, resultOut) = try routeOutputs(n, order, order_cap, orderCap: true, legs, legs_cap, needed, result)
+        let (e, opts) = try endAndOptions(n, end, end_stop, options, started: started)
+        let costs = squareArray(matrix, n)
         let r = try bestOrder(costs: costs, end: e, options: opts)
         return try writeOrder(r, order, order_cap, legs, legs_cap, neededOut, resultOut)
     }
@@ -232,20 +262,6 @@ private func windowArrays(
     if let windows { for i in 0..<n { w[i] = TimeWindow(earliest: windows[i].earliest, latest: windows[i].latest) } }
     let s = service.map { Array(UnsafeBufferPointer(start: $0, count: n)) } ?? []
     return (w, s)
-}
-
-/// The checks both windows calls share before any work: the out-pointers and the capacity.
-private func scheduleOutputs(
-    _ n: Int, _ order: UnsafeMutablePointer<Int>?, _ cap: Int, _ legs: UnsafeMutablePointer<Double>?, _ legsCap: Int,
-    _ needed: UnsafeMutablePointer<Int>?, _ result: UnsafeMutablePointer<geoloc_schedule_result>?
-) throws(GeoLocError) -> (UnsafeMutablePointer<Int>, UnsafeMutablePointer<geoloc_schedule_result>) {
-    let needed = try required(needed, "needed")
-    let result = try required(result, "result")
-    _ = try checkCount(cap, "cap")
-    _ = try checkCount(legsCap, "legs_cap")
-    if order == nil && n > 0 { throw GeoLocError(.nullArgument, "order is NULL with \(n) stops") }
-    if legs == nil && legsCap != 0 { throw GeoLocError(.nullArgument, "legs is NULL but legs_cap is \(legsCap)") }
-    return (needed, result)
 }
 
 /// Writes a scheduled order: *needed and result always, the arrays only when they hold
@@ -270,15 +286,11 @@ private func writeSchedule(
     out.proven_optimal = r.provenOptimal
     out.stop_count = r.order.count
     out.leg_count = r.legs.count
-    try deliver(out, to: result, "result")
-    needed.pointee = r.legs.count
-    if cap < r.order.count || (legs != nil && legsCap < r.legs.count) {
-        return fail(.bufferTooSmall, "the route has \(r.order.count) stops and \(r.legs.count) legs; "
-            + "cap is \(cap)" + (legs != nil ? ", legs_cap \(legsCap)" : ""))
-    }
-    if let order { for (i, s) in r.order.enumerated() { order[i] = s } }
+    let written = try writeRoute(
+        out, result, needed, r.order, r.legs, order, cap, legs, legsCap,
+        capacities: "cap is \(cap)" + (legs != nil ? ", legs_cap \(legsCap)" : ""))
+    if written != GEOLOC_OK { return written }
     if let visits { for (i, v) in stopVisits.enumerated() { visits[i] = v } }
-    if let legs { for (i, d) in r.legs.enumerated() { legs[i] = d } }
     if !r.feasible {
         return fail(.windowsMissed, "no order meets every window: the least late order misses \(r.missed) "
             + "(total lateness \(show(r.lateness)))")
@@ -297,12 +309,9 @@ public func geoloc_best_order_windows(
     let started = monotonicSeconds()
     return guarded { () throws(GeoLocError) in
         let n = try squareMatrix(times, rows, cols, maxStops: ScheduledOrder.maxStops, "times")
-        let (neededOut, resultOut) = try scheduleOutputs(n, order, cap, legs, legs_cap, needed, result)
-        let e = try routeEnd(end, end_stop, count: n)
-        var opts = try orderOptions(options)
-        opts.startTime = started
-        _ = try checkStops(n, end: e, options: opts)
-        let t = times.map { Array(UnsafeBufferPointer(start: $0, count: (n + 1) * (n + 1))) } ?? [0]
+        let (neededOut, resultOut) = try routeOutputs(n, order, cap, orderCap: false, legs, legs_cap, needed, result)
+        let (e, opts) = try endAndOptions(n, end, end_stop, options, started: started)
+        let t = squareArray(times, n)
         let (w, s) = windowArrays(windows, service_s, n)
         let r = try bestOrder(
             travelTimes: t, windows: w, serviceTimes: s, departure: departure, returnBy: return_by, end: e, options: opts)
@@ -326,7 +335,7 @@ public func geoloc_best_order_windows_coords(
         if n > ScheduledOrder.maxStops {
             throw GeoLocError(.countTooLarge, "\(n) stops are more than the \(ScheduledOrder.maxStops) a route takes")
         }
-        let (neededOut, resultOut) = try scheduleOutputs(n, order, cap, legs, legs_cap, needed, result)
+        let (neededOut, resultOut) = try routeOutputs(n, order, cap, orderCap: false, legs, legs_cap, needed, result)
         let e = try routeEnd(end, end_stop, count: n)
         var opts = try orderOptions(options)
         opts.startTime = started

@@ -249,18 +249,6 @@ func writeBytes(
     }
 }
 
-/// The shape of a loader's issue accessor (a place set's, a track's): the buffer's pointers,
-/// then the index, then issue i's record number (optional) and its reason as text.
-func issueResult(
-    _ issues: [LoadIssue], _ i: Int, _ record: UnsafeMutablePointer<Int>?, _ buf: UnsafeMutablePointer<CChar>?,
-    _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
-) throws(GeoLocError) -> geoloc_status {
-    try outputBuffer(buf, cap, needed)
-    let i = try index(i, issues.count, "issue")
-    try deliver(issues[i].record, toOptional: record, "record")
-    return writeText(issues[i].reason, buf, cap, needed)
-}
-
 // MARK: - Caller arrays
 
 /// A caller-owned array for a variable number of results (out, cap, and the count the results

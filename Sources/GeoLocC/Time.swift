@@ -19,6 +19,16 @@ private func abbreviationFields(_ rules: ZoneRules) -> [geoloc_local_time] {
     }
 }
 
+/// A zone's abbreviation fields, made once per zone of a call and kept in `known`.
+private func abbreviationFields(
+    _ rules: ZoneRules, _ id: TimeZoneID, _ known: inout [UInt16: [geoloc_local_time]]
+) -> [geoloc_local_time] {
+    if let fields = known[id.rawValue] { return fields }
+    let fields = abbreviationFields(rules)
+    known[id.rawValue] = fields
+    return fields
+}
+
 /// A local time as the C struct.
 private func cLocalTime(_ lt: LocalTime) -> geoloc_local_time {
     var c = cLocalTime(lt, [])
@@ -183,9 +193,8 @@ public func geoloc_timezones_name(
     _ timezones: OpaquePointer?, _ zone: UInt16, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
     _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    textResult(buf, cap, needed) { () throws(GeoLocError) in
-        let map = try borrow(timezones, .timezones, as: TimeZoneMap.self, "timezones")
-        return map.name(try zoneID(map, zone, "zone"))
+    textAnswer(timezones, .timezones, as: TimeZoneMap.self, "timezones", buf, cap, needed) { (map) throws(GeoLocError) in
+        map.name(try zoneID(map, zone, "zone"))
     }
 }
 
@@ -204,9 +213,7 @@ public func geoloc_timezones_find(
 public func geoloc_timezones_version(
     _ timezones: OpaquePointer?, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    textResult(buf, cap, needed) { () throws(GeoLocError) in
-        try borrow(timezones, .timezones, as: TimeZoneMap.self, "timezones").dataVersion
-    }
+    textAnswer(timezones, .timezones, as: TimeZoneMap.self, "timezones", buf, cap, needed) { $0.dataVersion }
 }
 
 @c @implementation
@@ -222,8 +229,7 @@ public func geoloc_timezone_at(
 public func geoloc_timezone_at_many(
     _ timezones: OpaquePointer?, _ points: UnsafePointer<geoloc_coord>?, _ n: Int, _ zones: UnsafeMutablePointer<UInt16>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let map = try borrow(timezones, .timezones, as: TimeZoneMap.self, "timezones")
+    withHandle(timezones, .timezones, as: TimeZoneMap.self, "timezones") { (map) throws(GeoLocError) in
         let points = try inputArray(points, n, "points")
         if points.count != 0 && zones == nil { throw GeoLocError(.nullArgument, "zones is NULL with n = \(points.count)") }
         guard points.count > 0, let zones else { return GEOLOC_OK }
@@ -238,9 +244,8 @@ public func geoloc_timezone_name_at(
     _ timezones: OpaquePointer?, _ c: geoloc_coord, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
     _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    textResult(buf, cap, needed) { () throws(GeoLocError) in
-        let map = try borrow(timezones, .timezones, as: TimeZoneMap.self, "timezones")
-        return map.name(try map.zone(at: try coordinate(c)))
+    textAnswer(timezones, .timezones, as: TimeZoneMap.self, "timezones", buf, cap, needed) { (map) throws(GeoLocError) in
+        map.name(try map.zone(at: try coordinate(c)))
     }
 }
 
@@ -257,8 +262,7 @@ public func geoloc_reverse_geocode_zones(
     _ options: UnsafePointer<geoloc_reverse_options>?, _ out: UnsafeMutablePointer<geoloc_locality>?,
     _ zones: UnsafeMutablePointer<geoloc_locality_zone>?
 ) -> geoloc_status {
-    guarded { () throws(GeoLocError) in
-        let g = try borrow(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer")
+    withHandle(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer") { (g) throws(GeoLocError) in
         let n = try inputArray(points, n, "points").count
         _ = try outputArray(zones, n, "zones")
         let o = try reverseOptions(options)
@@ -300,12 +304,7 @@ public func geoloc_local_times_at_points(
         var abbreviations: [UInt16: [geoloc_local_time]] = [:]
         try map.localTimes(degrees: degrees(points, n), times: times, count: n) {
             (i: Int, id: TimeZoneID, rules: ZoneRules, lt: LocalTime) throws(GeoLocError) in
-            let fields: [geoloc_local_time]
-            if let known = abbreviations[id.rawValue] { fields = known } else {
-                fields = abbreviationFields(rules)
-                abbreviations[id.rawValue] = fields
-            }
-            out[i] = cLocalTime(lt, fields)
+            out[i] = cLocalTime(lt, abbreviationFields(rules, id, &abbreviations))
             zones?[i] = id.rawValue
         }
         return GEOLOC_OK
@@ -344,12 +343,7 @@ public func geoloc_fix_local_times(
                 do throws(GeoLocError) {
                     try map.localTimes(degrees: p, times: t, count: b.count) {
                         (i: Int, id: TimeZoneID, rules: ZoneRules, lt: LocalTime) throws(GeoLocError) in
-                        let fields: [geoloc_local_time]
-                        if let known = abbreviations[id.rawValue] { fields = known } else {
-                            fields = abbreviationFields(rules)
-                            abbreviations[id.rawValue] = fields
-                        }
-                        results[i] = cLocalTime(lt, fields)
+                        results[i] = cLocalTime(lt, abbreviationFields(rules, id, &abbreviations))
                         ids[i] = id.rawValue
                     }
                 } catch {

@@ -269,6 +269,9 @@ public func geoloc_track_simplify(
     }
 }
 
+/// geoloc_resample_mode.
+private enum ResampleMode: Int32 { case distance = 0, time = 1 }
+
 @c @implementation
 public func geoloc_track_resample(
     _ fixes: UnsafePointer<geoloc_fix>?, _ n: Int, _ mode: geoloc_resample_mode, _ step: Double,
@@ -277,10 +280,10 @@ public func geoloc_track_resample(
     guarded { () throws(GeoLocError) in
         let b = try fixBuffer(fixes, n)
         let results = try CallerArray(out, cap, needed)
-        guard mode.rawValue <= 1 else { throw GeoLocError(.invalidArgument, "mode \(mode.rawValue) is not a known value") }
+        let m = try decode(mode.rawValue, as: ResampleMode.self, "mode")
         try b.checkInTimeOrder("fixes")
         var points: [Fix] = []
-        try Track.resample(b, step: mode.rawValue == 0 ? .distance(step) : .time(step)) { points.append($0) }
+        try Track.resample(b, step: m == .distance ? .distance(step) : .time(step)) { points.append($0) }
         return try results.fill(points.count, partial: false, "the track has \(points.count) points at this step") {
             geoloc_fix(points[$0])
         }

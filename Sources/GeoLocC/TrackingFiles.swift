@@ -16,31 +16,19 @@ private func trackOptions(
     return o
 }
 
+/// A track loaded from `source` in `format`.
 private func trackLoad(
-    file path: UnsafePointer<CChar>?, _ format: TrackFileFormat, _ options: UnsafePointer<geoloc_load_options>?,
+    _ source: LoadSource, _ format: TrackFileFormat, _ options: UnsafePointer<geoloc_load_options>?,
     _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    create(out, .track) { () throws(GeoLocError) in
-        let file = try readText(path, "path")
-        let o = try trackOptions(options, limits)
-        let r = switch format {
-        case .gpx: try TrackFormat.readGPX(file: file, options: o)
-        case .geoJSON: try TrackFormat.readGeoJSON(file: file, options: o)
-        }
-        return TrackHandle(r)
-    }
-}
-
-private func trackLoad(
-    text: UnsafePointer<CChar>?, _ len: Int, _ format: TrackFileFormat, _ options: UnsafePointer<geoloc_load_options>?,
-    _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
-) -> geoloc_status {
-    create(out, .track) { () throws(GeoLocError) in
-        let bytes = try byteSpan(text, len, "text")
-        let o = try trackOptions(options, limits)
-        let r = switch format {
-        case .gpx: try TrackFormat.readGPX(bytes, options: o)
-        case .geoJSON: try TrackFormat.readGeoJSON(bytes, options: o)
+    load(source, out, .track) { () throws(GeoLocError) in
+        try trackOptions(options, limits)
+    } parse: { (input, o) throws(GeoLocError) in
+        let r = switch (format, input) {
+        case (.gpx, .file(let path)): try TrackFormat.readGPX(file: path, options: o)
+        case (.gpx, .bytes(let bytes)): try TrackFormat.readGPX(bytes, options: o)
+        case (.geoJSON, .file(let path)): try TrackFormat.readGeoJSON(file: path, options: o)
+        case (.geoJSON, .bytes(let bytes)): try TrackFormat.readGeoJSON(bytes, options: o)
         }
         return TrackHandle(r)
     }
@@ -50,7 +38,7 @@ private func trackLoad(
 public func geoloc_track_load_gpx(
     _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    trackLoad(file: path, .gpx, options, nil, out)
+    trackLoad(.file(path), .gpx, options, nil, out)
 }
 
 @c @implementation
@@ -58,14 +46,14 @@ public func geoloc_track_parse_gpx(
     _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    trackLoad(text: text, len, .gpx, options, nil, out)
+    trackLoad(.text(text, len), .gpx, options, nil, out)
 }
 
 @c @implementation
 public func geoloc_track_load_geojson(
     _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    trackLoad(file: path, .geoJSON, options, nil, out)
+    trackLoad(.file(path), .geoJSON, options, nil, out)
 }
 
 @c @implementation
@@ -73,7 +61,7 @@ public func geoloc_track_parse_geojson(
     _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    trackLoad(text: text, len, .geoJSON, options, nil, out)
+    trackLoad(.text(text, len), .geoJSON, options, nil, out)
 }
 
 @c @implementation
@@ -81,7 +69,7 @@ public func geoloc_track_load_gpx_limited(
     _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?,
     _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    trackLoad(file: path, .gpx, options, limits, out)
+    trackLoad(.file(path), .gpx, options, limits, out)
 }
 
 @c @implementation
@@ -89,7 +77,7 @@ public func geoloc_track_parse_gpx_limited(
     _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
     _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    trackLoad(text: text, len, .gpx, options, limits, out)
+    trackLoad(.text(text, len), .gpx, options, limits, out)
 }
 
 @c @implementation
@@ -97,7 +85,7 @@ public func geoloc_track_load_geojson_limited(
     _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<geoloc_load_options>?,
     _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    trackLoad(file: path, .geoJSON, options, limits, out)
+    trackLoad(.file(path), .geoJSON, options, limits, out)
 }
 
 @c @implementation
@@ -105,7 +93,7 @@ public func geoloc_track_parse_geojson_limited(
     _ text: UnsafePointer<CChar>?, _ len: Int, _ options: UnsafePointer<geoloc_load_options>?,
     _ limits: UnsafePointer<geoloc_load_limits>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> geoloc_status {
-    trackLoad(text: text, len, .geoJSON, options, limits, out)
+    trackLoad(.text(text, len), .geoJSON, options, limits, out)
 }
 
 @c @implementation
@@ -168,6 +156,9 @@ public func geoloc_track_segments(
     }
 }
 
+/// geoloc_track_item.
+private enum TrackItem: Int32 { case point = 0, waypoint = 1, path = 2 }
+
 @c @implementation
 public func geoloc_track_name(
     _ track: OpaquePointer?, _ item: geoloc_track_item, _ i: Int, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
@@ -176,18 +167,17 @@ public func geoloc_track_name(
     withHandle(track, .track, as: TrackHandle.self, "track") { (h) throws(GeoLocError) in
         try outputBuffer(buf, cap, needed)
         let load = h.load
-        let count: Int, noun: String
-        switch item.rawValue {
-        case 0: count = load.points.count; noun = "point"
-        case 1: count = load.waypoints.count; noun = "waypoint"
-        case 2: count = load.pathNames.count; noun = "path"
-        default: throw GeoLocError(.invalidArgument, "item \(item.rawValue) is not a known value")
+        let kind = try decode(item.rawValue, as: TrackItem.self, "item")
+        let (count, noun) = switch kind {
+        case .point: (load.points.count, "point")
+        case .waypoint: (load.waypoints.count, "waypoint")
+        case .path: (load.pathNames.count, "path")
         }
         let i = try index(i, count, noun)
-        let name = switch item.rawValue {
-        case 0: load.points.name(i)
-        case 1: load.waypoints.name(i)
-        default: load.pathNames[i]
+        let name = switch kind {
+        case .point: load.points.name(i)
+        case .waypoint: load.waypoints.name(i)
+        case .path: load.pathNames[i]
         }
         return writeText(name ?? "", buf, cap, needed)
     }
@@ -200,12 +190,12 @@ public func geoloc_track_timed(_ track: OpaquePointer?, _ timed: UnsafeMutablePo
 
 @c @implementation
 public func geoloc_track_issue_count(_ track: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    answer(track, .track, as: TrackHandle.self, "track", count, "count") { $0.load.issues.count }
+    issueCount(track, .track, as: TrackHandle.self, "track", count)
 }
 
 @c @implementation
 public func geoloc_track_issue_total(_ track: OpaquePointer?, _ total: UnsafeMutablePointer<Int>?) -> geoloc_status {
-    answer(track, .track, as: TrackHandle.self, "track", total, "total") { $0.load.issueTotal }
+    issueTotal(track, .track, as: TrackHandle.self, "track", total)
 }
 
 @c @implementation
@@ -213,9 +203,7 @@ public func geoloc_track_issue(
     _ track: OpaquePointer?, _ i: Int, _ record: UnsafeMutablePointer<Int>?, _ buf: UnsafeMutablePointer<CChar>?,
     _ cap: Int, _ needed: UnsafeMutablePointer<Int>?
 ) -> geoloc_status {
-    withHandle(track, .track, as: TrackHandle.self, "track") { (h) throws(GeoLocError) in
-        return try issueResult(h.load.issues, i, record, buf, cap, needed)
-    }
+    issue(track, .track, as: TrackHandle.self, "track", i, record, buf, cap, needed)
 }
 
 // MARK: - Statistics in segments

@@ -215,6 +215,40 @@ final class StopOrderTests: XCTestCase {
         XCTAssertEqual(s1, s2)
     }
 
+    func testAboveTheMatrixLimitLegsAndMatrixPaths() throws {
+        // Above 256 stops the search's sphere matrix comes from the batch haversine; each leg is
+        // still one `distance`, bit for bit, on both models and for every kind of route.
+        var rng = SplitMix64(seed: 256)
+        func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * Double(rng.next() >> 11) / 0x1p53 }
+        let pts = try (0...300).map { _ in try Coordinate(latitude: uniform(30, 45), longitude: uniform(-120, -75)) }
+        let home = pts[0], stops = Array(pts[1...])
+        for model in [EarthModel.sphere, .wgs84] {
+            for end in [RouteEnd.home, .anywhere, .stop(17)] {
+                let r = try bestOrder(home: home, stops: stops, end: end, model: model,
+                                      options: StopOrderOptions(iterations: 500))
+                XCTAssertEqual(r.order.sorted(), Array(0..<300))
+                let path = [home] + r.order.map { stops[$0] } + (end == .home ? [home] : [])
+                XCTAssertEqual(r.legs, zip(path, path.dropFirst()).map { $0.distance(to: $1, model: model, unit: .meters) })
+                if end == .stop(17) { XCTAssertEqual(r.order.last, 17) }
+            }
+        }
+        // A symmetric matrix searched in place (nothing to change) or copied (a diagonal, free
+        // returns): the same order.
+        let n = 281
+        var m = [Double](repeating: 0, count: n * n)
+        for i in 0..<n {
+            for j in 0..<n where i != j { m[i * n + j] = pts[i].distance(to: pts[j], model: .sphere, unit: .meters) }
+        }
+        for end in [RouteEnd.home, .anywhere] {
+            var changed = m
+            for i in 0..<n { changed[i * n + i] = 7 }
+            if end == .anywhere { for i in 1..<n { changed[i * n] = 0 } }
+            let options = StopOrderOptions(iterations: 400, seed: 3)
+            XCTAssertEqual(try bestOrder(costs: m, end: end, options: options).order,
+                           try bestOrder(costs: changed, end: end, options: options).order)
+        }
+    }
+
     func testBadInput() throws {
         let home = try Coordinate(latitude: 0, longitude: 0)
         let stops = (0..<20).map { try! Coordinate(latitude: Double($0) / 10, longitude: 0) }

@@ -167,10 +167,10 @@ final class TimeZoneMapTests: XCTestCase {
         var found: (record: Int, zone: Int, crossing: Int, head: Int, count: Int, countWidth: Int)?
         for i in 0..<index.offsets.count where found == nil {
             let (_, _, h) = TimeZoneFile.LeafIndex.unpack(index.cells[i])
-            var r = LeafBits(m.leaves, m.leafBytes, Int(index.offsets[i]) * 8)
+            var r = LeafBits(m.leaves, m.layout.leafBytes, Int(index.offsets[i]) * 8)
             let nz = Int(r.take(6)) + 1
             let zone = r.pos
-            r.pos += nz * m.zoneBits
+            r.pos += nz * m.layout.zoneBits
             _ = r.mask(nz)
             let nt = Int(r.take(5))
             guard nt > 0 else { continue }
@@ -198,7 +198,7 @@ final class TimeZoneMapTests: XCTestCase {
             }
         }
         func get(bit: Int, width: Int) -> Int {
-            var r = LeafBits(m.leaves, m.leafBytes, bit)
+            var r = LeafBits(m.leaves, m.layout.leafBytes, bit)
             return Int(r.take(width))
         }
         func refused(_ forge: (inout [UInt8]) -> Void, _ field: String, line: UInt = #line) throws {
@@ -215,7 +215,7 @@ final class TimeZoneMapTests: XCTestCase {
             XCTAssertThrowsError(try forged.verify(), line: line)
         }
         let start = Int(index.offsets[f.record]) * 8
-        try refused({ put(&$0, bit: start + f.zone, width: m.zoneBits, (1 << m.zoneBits) - 1) }, "zone \((1 << m.zoneBits) - 1) is not below")
+        try refused({ put(&$0, bit: start + f.zone, width: m.layout.zoneBits, (1 << m.layout.zoneBits) - 1) }, "zone \((1 << m.layout.zoneBits) - 1) is not below")
         let lo = get(bit: start + f.head + 6, width: 4), hi = get(bit: start + f.head + 10, width: 4)
         try refused({ put(&$0, bit: start + f.head + 10, width: 4, hi == 15 ? lo == 0 ? 1 : 0 : 15) }, "row span")
         let n = get(bit: start + f.count, width: f.countWidth)

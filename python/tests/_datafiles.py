@@ -1,5 +1,5 @@
 """What the tests that forge data files share: the checksum every data file of the library carries
-at bytes 120..127 of its 128-byte header (the place file, the search index; as
+at bytes 120..127 of its 128-byte header (the place file, the search index, the time-zone map; as
 Sources/GeoLoc/Core/MappedFile.swift computes it), and resealing an edited file with it, as a
 forger would."""
 
@@ -13,12 +13,13 @@ def _step(lane: int, word: int) -> int:
     return x ^ (x >> 32)
 
 
-def checksum(b: bytes | bytearray) -> int:
-    """The data file checksum: four lanes over the little-endian 8-byte words (bytes 120..127
-    read as 0), the tail in lane 4, folded with the length."""
+def checksum(b: bytes | bytearray, seed: int = 0, sealed: bool = True) -> int:
+    """The data file checksum: four lanes over the little-endian 8-byte words (bytes 120..127,
+    where it is stored, read as 0 unless `sealed` is false), the tail in lane 4, folded with the
+    length. A time-zone map's leaf block: `seed` its number, `sealed` false."""
     n = len(b)
-    lanes = [0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0, 0x082EFA98EC4E6C89]
-    words = [0 if i == 120 else int.from_bytes(b[i:i + 8], "little") for i in range(0, n - n % 8, 8)]
+    lanes = [v ^ seed for v in (0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0, 0x082EFA98EC4E6C89)]
+    words = [0 if sealed and i == 120 else int.from_bytes(b[i:i + 8], "little") for i in range(0, n - n % 8, 8)]
     full = (n // 32) * 4
     for k, w in enumerate(words[:full]):
         lanes[k % 4] = _step(lanes[k % 4], w)

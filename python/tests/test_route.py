@@ -339,6 +339,35 @@ def test_best_order_seed_texts_and_small_inputs():
     assert wgs.total == pytest.approx(sum(wgs.legs), rel=1e-15)
 
 
+def test_best_order_above_256_stops_legs_and_matrix_paths():
+    # Above 256 stops the search's sphere matrix comes from the batch haversine; the legs are
+    # still each one geoloc.distance, bit for bit, on the sphere and on WGS84.
+    rng = numpy.random.default_rng(256)
+    pts = numpy.column_stack([rng.uniform(30, 45, 301), rng.uniform(-120, -75, 301)])
+    home, stops = pts[0], pts[1:]
+    for model in ("sphere", "wgs84"):
+        for end in ("home", "anywhere", 17):
+            r = geoloc.best_order(home, stops, model=model, end=end, iterations=500)
+            assert sorted(r.order) == list(range(300))
+            path = [home] + [stops[i] for i in r.order] + ([home] if end == "home" else [])
+            want = [geoloc.distance(a, b, model=model) for a, b in zip(path, path[1:])]
+            assert list(r.legs) == want, (model, end)
+            assert r.total == pytest.approx(sum(want), rel=1e-15)
+            if end == 17:
+                assert r.order[-1] == 17
+    # A symmetric matrix is searched in place when it needs no change (diagonal 0, home's column
+    # equal to its row) and copied otherwise: the same order either way.
+    m = numpy.array([[geoloc.distance(a, b) for b in pts[:281]] for a in pts[:281]])
+    for end in ("home", "anywhere"):
+        as_is = geoloc.best_order_matrix(m, end=end, iterations=400, seed=3)
+        changed = m.copy()
+        numpy.fill_diagonal(changed, 7.0)
+        if end == "anywhere":
+            changed[1:, 0] = 0.0
+        copied = geoloc.best_order_matrix(changed, end=end, iterations=400, seed=3)
+        assert list(as_is.order) == list(copied.order) and as_is.total == copied.total, end
+
+
 @pytest.mark.parametrize(
     "call, cls",
     [

@@ -27,6 +27,7 @@ os.environ["GEOLOC_ZONEINFO"] = "none"
 import geoloc  # noqa: E402
 import golden_cases  # noqa: E402
 from geoloc import TimeZone, TimeZones  # noqa: E402
+from _datafiles import checksum  # noqa: E402
 from helpers import raises  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -463,24 +464,6 @@ def test_files(tmp_path):
         TimeZones.open(tmp_path / "older")
 
 
-def _sum_step(lane: int, word: int) -> int:
-    x = ((lane ^ word) * 0x9FB21C651E98DF25) & 0xFFFFFFFFFFFFFFFF
-    return x ^ (x >> 32)
-
-
-def _map_checksum(b: bytes, seed: int = 0, header: bool = False) -> int:
-    """The map's checksums (Sources/GeoLoc/Core/MappedFile.swift, DataFileChecksum; a block's
-    is seeded with its number), over a multiple of 32 bytes."""
-    words = struct.unpack("<%dQ" % (len(b) // 8), b)
-    lanes = [v ^ seed for v in (0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0, 0x082EFA98EC4E6C89)]
-    for i, w in enumerate(words):
-        lanes[i & 3] = _sum_step(lanes[i & 3], 0 if header and i == 15 else w)
-    h = len(b)
-    for lane in lanes:
-        h = _sum_step(h, lane)
-    return _sum_step(h, 0x5851F42D4C957F2D)
-
-
 def _map_layout(b: bytes) -> tuple[int, int, int]:
     """Where the root grid, the blocks' checksums and the leaf section start (the format at the
     top of Sources/GeoLoc/Time/TimeZoneFile.swift)."""
@@ -507,8 +490,8 @@ def _first_leaf_cell(data: bytearray, root: int) -> tuple[int, float, float]:
 
 def _reseal_first_block(data: bytearray, sums: int, leaves: int) -> None:
     """Both checksums of a map whose first leaf block was edited made to match again."""
-    struct.pack_into("<Q", data, sums, _map_checksum(bytes(data[leaves:leaves + 4096]), seed=0))
-    struct.pack_into("<Q", data, 120, _map_checksum(bytes(data[:leaves]), header=True))
+    struct.pack_into("<Q", data, sums, checksum(bytes(data[leaves:leaves + 4096]), seed=0, sealed=False))
+    struct.pack_into("<Q", data, 120, checksum(bytes(data[:leaves])))
 
 
 def test_forged_leaf(tmp_path):

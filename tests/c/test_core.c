@@ -754,6 +754,23 @@ static void test_loaders_missing_file(void)
     }
 }
 
+/* Every loader reads its source first, in the order of its parameters: a path that is not
+ * UTF-8 is named before an unknown format or limits with a bad struct_size. */
+static void test_loaders_read_the_path_first(void)
+{
+    const char *bad = "/tmp/geoloc-\xff.csv";
+    geoloc_load_limits short_limits = {0};
+    geoloc_places *p = NULL;
+    geoloc_track *t = NULL;
+    CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_places_load_limited(bad, (geoloc_load_format)99, NULL, NULL, &p));
+    CHECK(strstr(geoloc_last_error(), "path") != NULL);
+    CHECK_ERR(GEOLOC_E_INVALID_UTF8, geoloc_track_load_gpx_limited(bad, NULL, &short_limits, &t));
+    CHECK(strstr(geoloc_last_error(), "path") != NULL);
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_places_load_limited("/nonexistent.csv", (geoloc_load_format)99, NULL, NULL, &p));
+    CHECK_ERR(GEOLOC_E_INVALID_ARGUMENT, geoloc_track_load_gpx_limited("/nonexistent.gpx", NULL, &short_limits, &t));
+    CHECK(p == NULL && t == NULL);
+}
+
 /* Writes `text` to a new temporary file; returns its path in `path`. */
 static int temp_file(char *path, size_t cap, const char *text)
 {
@@ -887,6 +904,7 @@ int main(int argc, char **argv)
     test_huge_parse_message();
     test_files_that_are_not_files();
     test_loaders_missing_file();
+    test_loaders_read_the_path_first();
     test_load_limits_bytes_and_records();
     test_non_finite_with_ok();
     test_precedence();

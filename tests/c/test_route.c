@@ -511,6 +511,73 @@ static void test_best_order_errors(void)
                                                                  GEOLOC_ROUTE_END_HOME, 0, NULL, order, 32, NULL, 0, &needed, &r));
 }
 
+/* Above GEOLOC_ORDER_WGS84_MATRIX_MAX stops the search's sphere matrix comes from the batch
+ * haversine: the legs are still each one geoloc_distance, bit for bit, on both models and for
+ * every kind of route. A symmetric matrix that needs no change is searched in place, one that
+ * does (a diagonal, a free return column) is copied: the same order either way. */
+static void test_best_order_above_matrix_limit(void)
+{
+    enum { N = 300, M = 281 };
+    static geoloc_coord p[N + 1];
+    static size_t order[N], order2[N];
+    static double legs[N + 1], m[M * M], m2[M * M];
+    const geoloc_route_end ends[3] = {GEOLOC_ROUTE_END_HOME, GEOLOC_ROUTE_END_ANYWHERE, GEOLOC_ROUTE_END_STOP};
+    geoloc_order_options opt = {GEOLOC_ORDER_AUTO, 500, 0, 1};
+    geoloc_order_result r, r2;
+    size_t needed, i, j;
+    int model, e;
+    uint64_t x = 88172645463325252ULL;
+
+    for (i = 0; i <= N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        p[i].lat = 30 + 15.0 * (double)(x % 1000003) / 1000003.0;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        p[i].lon = -120 + 45.0 * (double)(x % 1000003) / 1000003.0;
+    }
+    for (model = 0; model < 2; model++) {
+        for (e = 0; e < 3; e++) {
+            size_t legs_n, k = 0;
+            double d, sum = 0;
+            int same = 1;
+            CHECK_OK(geoloc_best_order(p[0], p + 1, N, ends[e], 17, (geoloc_model)model, GEOLOC_UNIT_METERS, &opt,
+                                       order, N, legs, N + 1, &needed, &r));
+            legs_n = e == 0 ? N + 1 : N;
+            CHECK(needed == legs_n && r.stop_count == N);
+            for (i = 0; i < legs_n; i++) {
+                geoloc_coord a = i == 0 ? p[0] : p[order[i - 1] + 1];
+                geoloc_coord b = i == N ? p[0] : p[order[i] + 1];
+                same &= geoloc_distance(a, b, (geoloc_model)model, GEOLOC_UNIT_METERS, &d) == GEOLOC_OK;
+                same &= d == legs[i];
+                sum += legs[i];
+                k += i < N ? order[i] : 0;
+            }
+            CHECK(same);
+            CHECK(fabs(r.total - sum) <= 1e-9 * sum);
+            CHECK(k == (size_t)N * (N - 1) / 2);
+            if (e == 2) CHECK(order[N - 1] == 17);
+        }
+    }
+    for (i = 0; i < M; i++) {
+        for (j = 0; j < M; j++) {
+            double d = 0;
+            if (i != j) (void)geoloc_distance(p[i], p[j], GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, &d);
+            m[i * M + j] = d;
+        }
+    }
+    for (e = 0; e < 2; e++) {
+        memcpy(m2, m, sizeof m);
+        for (i = 0; i < M; i++) m2[i * M + i] = 7.0;
+        if (e == 1) {
+            for (i = 1; i < M; i++) m2[i * M] = 0.0;
+        }
+        opt.iterations = 400;
+        opt.seed = 3;
+        CHECK_OK(geoloc_best_order_matrix(m, M, M, ends[e], 0, &opt, order, N, NULL, 0, &needed, &r));
+        CHECK_OK(geoloc_best_order_matrix(m2, M, M, ends[e], 0, &opt, order2, N, NULL, 0, &needed, &r2));
+        CHECK(r.total == r2.total && memcmp(order, order2, (M - 1) * sizeof order[0]) == 0);
+    }
+}
+
 /* ---------------------------------------------------------------------------------------------
  * The shared golden cases of this capability (tests/golden)
  * ------------------------------------------------------------------------------------------- */
@@ -731,6 +798,7 @@ int main(int argc, char **argv)
     test_best_order_matrix_brute_force();
     test_best_order_tsplib(GEOLOC_ROUTE_DIR);
     test_best_order_errors();
+    test_best_order_above_matrix_limit();
     failed_files = golden_run(argc, argv, files, sizeof files / sizeof files[0]);
     (void)failed_files;
     return check_summary("test_route");

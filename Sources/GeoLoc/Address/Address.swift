@@ -375,7 +375,7 @@ func trimmedValue(_ s: some StringProtocol) -> String {
 public enum Country {
     /// Every entry as (code, English short name), in the data's order.
     public static var all: [(code: String, name: String)] {
-        countryTable.map { (String(describing: $0.code), String(describing: $0.name)) }
+        textEntries(countryTable)
     }
 
     /// The English short name from an alpha-2 code, without regard to case ("US" -> "United

@@ -8,7 +8,7 @@
 public enum USState {
     /// Every entry as (code, name), in the data's order.
     public static var all: [(code: String, name: String)] {
-        usStateTable.map { (String(describing: $0.code), String(describing: $0.name)) }
+        textEntries(usStateTable)
     }
 
     /// The code of a state, DC or territory from its name, without regard to case ("Illinois" ->
@@ -57,6 +57,12 @@ public enum USState {
         }
         return nil
     }
+}
+
+/// The entries of a table of static (code, name) text as strings, in the table's order (the
+/// `all` of ``USState`` and ``Country``).
+func textEntries(_ table: [(code: StaticString, name: StaticString)]) -> [(code: String, name: String)] {
+    table.map { (String(describing: $0.code), String(describing: $0.name)) }
 }
 
 /// Lower case, surrounding whitespace trimmed, inner runs of whitespace as one space.

@@ -89,6 +89,10 @@ final class MappedFile: @unchecked Sendable {
 /// bijection of each lane given the others. So a change confined to one 8-byte word (any one
 /// corrupted byte) always changes the checksum; other changes go unnoticed with probability
 /// about 2^-64. Four independent lanes run at memory speed.
+///
+/// The time-zone map checks each 4 KB block of its leaves with the same sum, `seed` (the block's
+/// number, so that blocks cannot trade places) XORed into the lanes and no stored checksum in it
+/// (`sealed` false).
 enum DataFileChecksum {
     static let multiplier: UInt64 = 0x9FB2_1C65_1E98_DF25
 
@@ -98,17 +102,18 @@ enum DataFileChecksum {
         return x ^ (x >> 32)
     }
 
-    static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    static func of(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0, sealed: Bool = true) -> UInt64 {
         let n = bytes.count
-        guard let base = bytes.baseAddress else { return fold(0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344, 0xA409_3822_299F_31D0, 0x082E_FA98_EC4E_6C89, n) }
-        var a: UInt64 = 0x243F_6A88_85A3_08D3
-        var b: UInt64 = 0x1319_8A2E_0370_7344
-        var c: UInt64 = 0xA409_3822_299F_31D0
-        var d: UInt64 = 0x082E_FA98_EC4E_6C89
+        var a: UInt64 = 0x243F_6A88_85A3_08D3 ^ seed
+        var b: UInt64 = 0x1319_8A2E_0370_7344 ^ seed
+        var c: UInt64 = 0xA409_3822_299F_31D0 ^ seed
+        var d: UInt64 = 0x082E_FA98_EC4E_6C89 ^ seed
+        guard let base = bytes.baseAddress else { return fold(a, b, c, d, n) }
+        let stored = sealed ? DataFileHeader.checksumOffset : -1
         @inline(__always) func word(_ offset: Int) -> UInt64 {
             let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             // The stored checksum reads as zero.
-            return offset == DataFileHeader.checksumOffset ? 0 : w
+            return offset == stored ? 0 : w
         }
         var i = 0
         // The header (which holds the checksum) word by word, then the rest without the test.
@@ -172,8 +177,16 @@ extension MappedFile {
     /// (a shorter file is named truncated), and the checksum. `name` is the format's name ("search
     /// index"), `plural` its plural. Returns the version. On a big-endian machine every file is
     /// refused (`.unsupported`): the formats are little-endian and mapped as they are.
+    ///
+    /// A format whose older versions were once read names them `retired` (refused as
+    /// `.unsupported`, not `.parse`) and its `generator`, which the messages about a version tell
+    /// the user to rebuild the file with. `checksumEnd`, when given, is where the checksum stops
+    /// (the time-zone map's covers its index only, its leaves having their own): it is asked after
+    /// the size check and may throw for counts that do not fit the file.
     func checkHeader(
-        magic: [UInt8], versions: ClosedRange<UInt32>, sizeOffset: Int, name: String, plural: String
+        magic: [UInt8], versions: ClosedRange<UInt32>, sizeOffset: Int, name: String, plural: String,
+        retired: ClosedRange<UInt32>? = nil, generator: String? = nil,
+        checksumEnd: (() throws(GeoLocError) -> Int)? = nil
     ) throws(GeoLocError) -> UInt32 {
         #if _endian(big)
         throw GeoLocError(.unsupported, "\(plural) are little-endian; this machine is big-endian")
@@ -189,8 +202,13 @@ extension MappedFile {
         if version > versions.upperBound {
             throw GeoLocError(.unsupported, "\(name) version \(version) is newer than this library reads (\(versions.upperBound))")
         }
+        if let retired, retired.contains(version) {
+            throw GeoLocError(.unsupported, "\(name) version \(version) is a format this library no longer reads "
+                + "(it reads version \(versions.upperBound))" + (generator.map { "; rebuild it with \($0)" } ?? ""))
+        }
         guard version >= versions.lowerBound, u32(16) == UInt32(DataFileHeader.size) else {
-            throw GeoLocError(.parse, "corrupted \(name): bad version or header size")
+            throw GeoLocError(.parse, "corrupted \(name): bad version or header size"
+                + (generator.map { " (rebuild it with \($0))" } ?? ""))
         }
         let declared = u64(sizeOffset)
         guard declared == UInt64(size) else {
@@ -199,7 +217,8 @@ extension MappedFile {
             }
             throw GeoLocError(.parse, "corrupted \(name): \(size) bytes where its header gives \(declared)")
         }
-        guard DataFileChecksum.of(UnsafeRawBufferPointer(start: base, count: size)) == u64(DataFileHeader.checksumOffset) else {
+        let covered = try checksumEnd?() ?? size
+        guard DataFileChecksum.of(UnsafeRawBufferPointer(start: base, count: covered)) == u64(DataFileHeader.checksumOffset) else {
             throw GeoLocError(.parse, "corrupted \(name): the checksum does not match")
         }
         return version
@@ -216,8 +235,3 @@ extension DataFileChecksum {
         bytes.storeBytes(of: sum.littleEndian, toByteOffset: DataFileHeader.checksumOffset, as: UInt64.self)
     }
 }
-
-/// The names of `MappedFile` and `DataFileChecksum` when they were the place file's alone, kept
-/// for the code that still uses them (Places/PlaceFile.swift, Time/).
-typealias PlaceFileMapping = MappedFile
-typealias PlaceFileChecksum = DataFileChecksum

@@ -348,7 +348,7 @@ enum SearchBuild {
         for (k, b) in SearchFile.magic.enumerated() { put(b, k) }
         put(SearchFile.version, 8)
         put(UInt32(0x0102_0304), 12)
-        put(UInt32(SearchFile.headerSize), 16)
+        put(UInt32(DataFileHeader.size), 16)
         put(UInt32(0), 20)
         for (at, v) in [(24, l.places), (32, l.keys), (40, l.postings), (48, l.keyBytes), (56, l.nodes), (72, l.rnodes),
                         (80, l.aliases), (88, l.aliasBytes)] {
@@ -400,7 +400,7 @@ enum SearchBuild {
         array(keyText, l.keyText)
         array(aliasText, l.aliasText)
         let sum = DataFileChecksum.of(UnsafeRawBufferPointer(start: file, count: l.size))
-        put(sum, SearchFile.checksumOffset)
+        put(sum, DataFileHeader.checksumOffset)
         return try MappedFile(copying: UnsafeRawBufferPointer(start: file, count: l.size))
     }
 

@@ -88,8 +88,6 @@ enum SearchFile {
     static let magic: [UInt8] = Array("GEOLOCSX".utf8)
     static let version: UInt32 = 2
     /// Every data file's header (Core/MappedFile.swift), the checksum at its end.
-    static let headerSize = DataFileHeader.size
-    static let checksumOffset = DataFileHeader.checksumOffset
     static let blockSize = 32
     static let maxPlaces = 1 << 28
     /// A trie node's first child is 24 bits.
@@ -111,7 +109,7 @@ enum SearchFile {
 
         /// Where each section starts, from the counts; false when the sizes overflow.
         mutating func place() -> Bool {
-            var at = SearchFile.headerSize
+            var at = DataFileHeader.size
             var ok = true
             func section(_ bytes: Int) -> Int {
                 let start = at
@@ -266,7 +264,7 @@ struct SearchImage: @unchecked Sendable {
         func u32(_ at: Int) -> UInt32 { mapping.u32(at) }
         func u64(_ at: Int) -> UInt64 { mapping.u64(at) }
         // An index of another version (its magic right): refused as unsupported, to be rebuilt.
-        if size >= SearchFile.headerSize,
+        if size >= DataFileHeader.size,
            SearchFile.magic.enumerated().allSatisfy({ base.load(fromByteOffset: $0.offset, as: UInt8.self) == $0.element }),
            u32(12) == 0x0102_0304, u32(8) != SearchFile.version, u32(8) != 0 {
             throw GeoLocError(.unsupported, "search index version \(u32(8)); this library reads version \(SearchFile.version): rebuild the index")

@@ -119,18 +119,14 @@ public func bestOrder(
     let n = nodes.count
     // WGS84 beyond `StopOrder.wgs84MatrixLimit` stops: the search runs on the sphere (a whole
     // geodesic matrix costs about a microsecond a pair: 16 s at 4,096 stops) and the legs of the
-    // order it finds, and of the given order, are measured on WGS84.
+    // order it finds, and of the given order, are measured on WGS84, only those.
     let searchModel = model == .wgs84 && stops.count > StopOrder.wgs84MatrixLimit ? EarthModel.sphere : model
-    var costs = [Double](repeating: 0, count: n * n)
-    for i in 0..<n {
-        for j in (i + 1)..<n {
-            let d = nodes[i].distance(to: nodes[j], model: searchModel, unit: unit)
-            costs[i * n + j] = d
-            costs[j * n + i] = d
-        }
-    }
+    // Above the same size a sphere matrix comes from the vectorised haversine (within 1e-15
+    // relative of `distance`) and the legs are measured again one by one.
+    let batch = searchModel == .sphere && stops.count > StopOrder.wgs84MatrixLimit
+    let costs = batch ? sphereMatrix(nodes, unit: unit) : pairMatrix(nodes, model: searchModel, unit: unit)
     var r = solveStopOrder(CostMatrix(size: n, costs: costs), end: end, options: options)
-    if searchModel != model {
+    if batch {
         func measured(_ order: [Int]) -> [Double] {
             var legs: [Double] = []
             var prev = home
@@ -151,6 +147,55 @@ public func bestOrder(
         r.givenTotal = measured(given).reduce(0, +)
     }
     return r
+}
+
+/// The symmetric matrix of `distance` between every two of `nodes`, one pair at a time.
+private func pairMatrix(_ nodes: [Coordinate], model: EarthModel, unit: DistanceUnit) -> [Double] {
+    let n = nodes.count
+    var costs = [Double](repeating: 0, count: n * n)
+    for i in 0..<n {
+        for j in (i + 1)..<n {
+            let d = nodes[i].distance(to: nodes[j], model: model, unit: unit)
+            costs[i * n + j] = d
+            costs[j * n + i] = d
+        }
+    }
+    return costs
+}
+
+/// The symmetric sphere matrix of `nodes`: each row's upper part by the vectorised haversine
+/// (`HaversineKernel.oneToMany`), mirrored below the diagonal in tiles of 64 x 64 so that the
+/// columns written stay in cache; the diagonal is 0.
+private func sphereMatrix(_ nodes: [Coordinate], unit: DistanceUnit) -> [Double] {
+    let n = nodes.count
+    var points = [Double](repeating: 0, count: 2 * n)
+    for (i, p) in nodes.enumerated() {
+        points[2 * i] = p.latitude
+        points[2 * i + 1] = p.longitude
+    }
+    let radius = Earth.meanRadius / unit.meters
+    return [Double](unsafeUninitializedCapacity: n * n) { m, initialized in
+        let m = m.baseAddress!
+        points.withUnsafeBufferPointer { points in
+            for i in 0..<n {
+                m[i * n + i] = 0
+                if i + 1 < n {
+                    HaversineKernel.oneToMany(
+                        latitude: nodes[i].latitude, longitude: nodes[i].longitude, points.baseAddress! + 2 * (i + 1),
+                        count: n - i - 1, into: m + i * n + i + 1, radius: radius)
+                }
+            }
+        }
+        let tile = 64
+        for bi in stride(from: 0, to: n, by: tile) {
+            for bj in stride(from: 0, through: bi, by: tile) {
+                for i in bi..<min(bi + tile, n) {
+                    for j in bj..<min(bj + tile, i) { m[i * n + j] = m[j * n + i] }
+                }
+            }
+        }
+        initialized = n * n
+    }
 }
 
 /// The best order over a cost matrix: `costs` holds (n + 1) × (n + 1) entries in row-major

@@ -104,15 +104,15 @@ func searchOrder(_ d: [Double], closedCosts w: [Double], size: Int, end: RouteEn
     let kicks = options.iterations
         ?? (options.timeLimit == nil ? StopOrder.defaultIterations(stops: n, oneWay: !symmetric) : Int.max)
     if symmetric {
-        let costs = SymmetricCosts(d, size: size, end: end)
-        defer { costs.free() }
-        var search = LinKernighan(costs, seed: options.seed)
-        defer { search.free() }
-        var tour = search.run(kicks: kicks, deadline: deadline)
-        // Read the route from home: away from the dummy or the fixed end stop.
-        let far: Int32 = costs.dummy ? Int32(size) : costs.fixedEnd
-        if far >= 0 && tour[1] == far { tour[1...].reverse() }
-        return tour.dropFirst().filter { Int($0) < size }.map { Int($0) - 1 }
+        return SymmetricCosts.with(d, size: size, end: end) { costs in
+            var search = LinKernighan(costs, seed: options.seed)
+            defer { search.free() }
+            var tour = search.run(kicks: kicks, deadline: deadline)
+            // Read the route from home: away from the dummy or the fixed end stop.
+            let far: Int32 = costs.dummy ? Int32(size) : costs.fixedEnd
+            if far >= 0 && tour[1] == far { tour[1...].reverse() }
+            return tour.dropFirst().filter { Int($0) < size }.map { Int($0) - 1 }
+        }
     }
     var search = LocalSearch(w, size: size, seed: options.seed)
     defer { search.free() }

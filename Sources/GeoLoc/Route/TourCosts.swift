@@ -33,7 +33,10 @@ extension TourCosts {
 /// (index `size`) for an open route, or a fixed home - end edge.
 struct SymmetricCosts: TourCosts {
     let size: Int
-    let m: UnsafeMutablePointer<Double>
+    let m: UnsafePointer<Double>
+    /// The copy `m` points at when the caller's matrix needed a change (freed by `free()`); nil
+    /// when `m` is the caller's own storage.
+    private let owned: UnsafeMutablePointer<Double>?
     let dummy: Bool
     let fixedEnd: Int32
     var count: Int { dummy ? size + 1 : size }
@@ -46,7 +49,8 @@ struct SymmetricCosts: TourCosts {
         self.size = size
         let m = UnsafeMutablePointer<Double>.allocate(capacity: size * size)
         d.withUnsafeBufferPointer { m.initialize(from: $0.baseAddress!, count: size * size) }
-        self.m = m
+        self.m = UnsafePointer(m)
+        owned = m
         for i in 0..<size { m[i * size + i] = 0 }
         // Home's edges are read from its row (the column may hold free returns).
         for j in 1..<size { m[j * size] = m[j] }
@@ -65,7 +69,34 @@ struct SymmetricCosts: TourCosts {
         }
     }
 
-    func free() { m.deallocate() }
+    private init(borrowing m: UnsafePointer<Double>, size: Int, dummy: Bool) {
+        self.size = size
+        self.m = m
+        owned = nil
+        self.dummy = dummy
+        fixedEnd = -1
+    }
+
+    /// Calls `body` with the costs of `d` (as `init`), reading `d`'s own storage when it needs no
+    /// change (a route ending home or anywhere, the diagonal 0, home's column equal to its row:
+    /// every matrix of coordinates) rather than copying it (134 MB at 4,096 stops).
+    static func with<R>(_ d: [Double], size: Int, end: RouteEnd, _ body: (SymmetricCosts) -> R) -> R {
+        var asIs = false
+        if end == .home || end == .anywhere {
+            asIs = d.withUnsafeBufferPointer { p in
+                for i in 0..<size where p[i * size + i] != 0 || p[i * size] != p[i] { return false }
+                return true
+            }
+        }
+        if !asIs {
+            let costs = SymmetricCosts(d, size: size, end: end)
+            defer { costs.free() }
+            return body(costs)
+        }
+        return d.withUnsafeBufferPointer { body(SymmetricCosts(borrowing: $0.baseAddress!, size: size, dummy: end == .anywhere)) }
+    }
+
+    func free() { owned?.deallocate() }
 
     @inline(__always) func c(_ a: Int32, _ b: Int32) -> Double {
         if dummy && (Int(a) == size || Int(b) == size) { return 0 }

@@ -36,18 +36,8 @@ public struct LocalTime: Sendable, Equatable {
     /// The abbreviation of the local time type ("CST", "+0330").
     public var abbreviation: String
     /// The local date and time (the calendar is the proleptic Gregorian one; year 0 or 10000 at
-    /// the ends of the instant range).
-    public var year: Int
-    /// 1 ... 12.
-    public var month: Int
-    /// 1 ... 31.
-    public var day: Int
-    /// 0 ... 23.
-    public var hour: Int
-    /// 0 ... 59.
-    public var minute: Int
-    /// 0 ... 59.
-    public var second: Int
+    /// the ends of the instant range), also read as ``year`` ... ``second``.
+    public var dateTime: LocalDateTime
     /// ISO 8601: 1 Monday ... 7 Sunday.
     public var weekday: Int
     /// 1 ... 366.
@@ -62,24 +52,32 @@ public struct LocalTime: Sendable, Equatable {
     /// one zone, may number the same type differently).
     public static func == (a: LocalTime, b: LocalTime) -> Bool {
         a.instant == b.instant && a.utcOffset == b.utcOffset && a.isDST == b.isDST && a.abbreviation == b.abbreviation
-            && a.year == b.year && a.month == b.month && a.day == b.day && a.hour == b.hour && a.minute == b.minute
-            && a.second == b.second && a.weekday == b.weekday && a.dayOfYear == b.dayOfYear && a.nextTransition == b.nextTransition
+            && a.dateTime == b.dateTime && a.weekday == b.weekday && a.dayOfYear == b.dayOfYear
+            && a.nextTransition == b.nextTransition
     }
 
-    /// The local date and time fields alone.
-    public var dateTime: LocalDateTime {
-        LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-    }
+    /// The fields of ``dateTime``.
+    public var year: Int { get { dateTime.year } set { dateTime.year = newValue } }
+    public var month: Int { get { dateTime.month } set { dateTime.month = newValue } }
+    public var day: Int { get { dateTime.day } set { dateTime.day = newValue } }
+    public var hour: Int { get { dateTime.hour } set { dateTime.hour = newValue } }
+    public var minute: Int { get { dateTime.minute } set { dateTime.minute = newValue } }
+    public var second: Int { get { dateTime.second } set { dateTime.second = newValue } }
 }
 
 /// A date and time on a zone's clocks (no zone, no offset): what ``ZoneRules/instants(for:)``
 /// reads back to instants.
 public struct LocalDateTime: Sendable, Equatable, Hashable {
     public var year: Int
+    /// 1 ... 12.
     public var month: Int
+    /// 1 ... 31.
     public var day: Int
+    /// 0 ... 23.
     public var hour: Int
+    /// 0 ... 59.
     public var minute: Int
+    /// 0 ... 59.
     public var second: Int
 
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
@@ -155,7 +153,7 @@ func makeLocalTime(_ instant: Int64, _ type: LocalTimeType, _ typeIndex: Int, ne
     let dayOfYear = Int(days - Civil.days(year: y, month: 1, day: 1)) + 1
     return LocalTime(
         instant: instant, utcOffset: type.utcOffset, isDST: type.isDST, abbreviation: type.abbreviation,
-        year: Int(y), month: m, day: d, hour: s / 3600, minute: s / 60 % 60, second: s % 60,
+        dateTime: LocalDateTime(year: Int(y), month: m, day: d, hour: s / 3600, minute: s / 60 % 60, second: s % 60),
         weekday: Civil.weekday(days), dayOfYear: dayOfYear, nextTransition: next, typeIndex: typeIndex)
 }
 

@@ -40,7 +40,7 @@ import GeoLocKernels
 //      104     4  u32 zone bits (9): the width of a zone number in a leaf
 //      108    12  zero
 //      120     8  u64 checksum of every byte before the leaf section, these 8 bytes read as 0
-//                 (PlaceFileChecksum)
+//                 (DataFileChecksum)
 //
 // Then the sections, each at a multiple of 64 bytes (zero padding between them), the leaf
 // section at a multiple of 4096:
@@ -134,8 +134,6 @@ import GeoLocKernels
 enum TimeZoneFile {
     static let magic: [UInt8] = Array("GEOLOCTZ".utf8)
     static let version: UInt32 = 2
-    static let headerSize = 128
-    static let checksumOffset = 120
     /// Blocks of the leaf section checked one at a time: 2^12 bytes.
     static let blockShift = 12
     static let blockBytes = 1 << blockShift
@@ -166,7 +164,7 @@ enum TimeZoneFile {
             let maxLeaf = u32(84)
             guard maxLeaf >= 1, maxLeaf <= TimeZoneFile.blockBytes else { return nil }
             let blocks = (l + 8 + TimeZoneFile.blockBytes - 1) >> TimeZoneFile.blockShift
-            var at = TimeZoneFile.headerSize
+            var at = DataFileHeader.size
             func section(_ bytes: Int, _ alignment: Int = 64) -> Int {
                 let start = (at + alignment - 1) & ~(alignment - 1)
                 at = start + bytes
@@ -186,24 +184,11 @@ enum TimeZoneFile {
         }
     }
 
-    /// The checksum of block `k` of the leaf section (4096 bytes at `p`): four lanes, seeded with
-    /// the block's number (so that blocks cannot trade places), take its 8-byte little-endian
-    /// words in turn with the step of the file's checksum (PlaceFileChecksum), then fold.
+    /// The checksum of block `k` of the leaf section (4096 bytes at `p`): the file's checksum
+    /// (DataFileChecksum) seeded with the block's number, so that blocks cannot trade places.
     static func blockChecksum(_ p: UnsafeRawPointer, block k: Int) -> UInt64 {
-        let seed = UInt64(truncatingIfNeeded: k)
-        var a: UInt64 = 0x243F_6A88_85A3_08D3 ^ seed
-        var b: UInt64 = 0x1319_8A2E_0370_7344 ^ seed
-        var c: UInt64 = 0xA409_3822_299F_31D0 ^ seed
-        var d: UInt64 = 0x082E_FA98_EC4E_6C89 ^ seed
-        var i = 0
-        while i < blockBytes {
-            a = PlaceFileChecksum.step(a, UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-            b = PlaceFileChecksum.step(b, UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)))
-            c = PlaceFileChecksum.step(c, UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)))
-            d = PlaceFileChecksum.step(d, UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)))
-            i &+= 32
-        }
-        return PlaceFileChecksum.fold(a, b, c, d, blockBytes)
+        DataFileChecksum.of(
+            UnsafeRawBufferPointer(start: p, count: blockBytes), seed: UInt64(truncatingIfNeeded: k), sealed: false)
     }
 }
 
@@ -215,15 +200,7 @@ enum TimeZoneFile {
 /// read-only mapping of the file, shared by every thread and process that opens it; lookups take
 /// no lock and allocate nothing.
 public final class TimeZoneMap: @unchecked Sendable {
-    let mapping: PlaceFileMapping
-    let zoneCount: Int
-    let zoneBits: Int
-    let columns: Int
-    let rootShift: Int
-    let nodeCount: Int
-    let leafBytes: Int
-    let maxLeaf: Int
-    let blockCount: Int
+    let mapping: MappedFile
     let zoneTable: UnsafePointer<UInt64>
     let root: UnsafePointer<UInt32>
     let nodes: UnsafeRawPointer
@@ -232,7 +209,8 @@ public final class TimeZoneMap: @unchecked Sendable {
     /// One slot per block of the leaf section: non-nil once the block passed its checksum and
     /// every record in it its checks (published with glk_publish, read with glk_load_acquire).
     let checked: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-    /// The header's layout (for the leaf index, built on the first read of a block).
+    /// The header's counts and sections (the root grid's size and shift, the zones' bits, the
+    /// number of nodes, leaf bytes and blocks), as lookups and the leaf index read them.
     let layout: TimeZoneFile.Layout
     /// One slot: the leaf index (the records and their cells, for the checks of a block:
     /// ZoneMapChecks.swift), or the error its checks of the index found, built by the first
@@ -253,7 +231,7 @@ public final class TimeZoneMap: @unchecked Sendable {
     public let source: String
 
     /// The number of zones; zone numbers are `0..<count`, in code-point order of the names.
-    public var count: Int { zoneCount }
+    public var count: Int { layout.zoneCount }
 
     /// Opens a map written by tools/gen_timezones.py: maps it read-only and checks its header
     /// and the checksum of its index (the format and its checks are at the top of
@@ -265,10 +243,10 @@ public final class TimeZoneMap: @unchecked Sendable {
     ///   is truncated or corrupted (the message says which); `.unsupported` for a newer format
     ///   version, the older version 1 (rebuild it with tools/gen_timezones.py) or another byte order; `.invalidArgument` for a file that cannot be read.
     public static func open(_ path: String) throws(GeoLocError) -> TimeZoneMap {
-        let mapping: PlaceFileMapping
+        let mapping: MappedFile
         do {
             // The place file's mapping (both headers are 128 bytes); its "too short" names a place file.
-            mapping = try PlaceFileMapping(path: path)
+            mapping = try MappedFile(path: path)
         } catch {
             if error.code == .parse { throw GeoLocError(.parse, "\(path): not a libgeoloc time-zone map (shorter than its header)") }
             throw error
@@ -283,7 +261,7 @@ public final class TimeZoneMap: @unchecked Sendable {
     /// A map over a copy of time-zone map bytes (checked as ``open(_:)`` checks a file).
     @_spi(Testing)
     public static func open(fileBytes bytes: UnsafeRawBufferPointer) throws(GeoLocError) -> TimeZoneMap {
-        try TimeZoneMap(PlaceFileMapping(copying: bytes))
+        try TimeZoneMap(MappedFile(copying: bytes))
     }
 
     /// Recomputes the checksums of time-zone map bytes in place, the blocks' then the file's (for
@@ -291,7 +269,7 @@ public final class TimeZoneMap: @unchecked Sendable {
     /// whose header gives no layout get the file's checksum over all of them.
     @_spi(Testing)
     public static func reseal(_ bytes: UnsafeMutableRawBufferPointer) {
-        guard bytes.count >= TimeZoneFile.headerSize, let base = bytes.baseAddress else { return }
+        guard bytes.count >= DataFileHeader.size, let base = bytes.baseAddress else { return }
         var covered = bytes.count
         if let layout = TimeZoneFile.Layout(header: base, size: bytes.count) {
             for k in 0..<layout.blocks {
@@ -300,49 +278,27 @@ public final class TimeZoneMap: @unchecked Sendable {
             }
             covered = layout.leaves
         }
-        let sum = PlaceFileChecksum.of(UnsafeRawBufferPointer(start: base, count: covered))
-        bytes.storeBytes(of: sum.littleEndian, toByteOffset: TimeZoneFile.checksumOffset, as: UInt64.self)
+        let sum = DataFileChecksum.of(UnsafeRawBufferPointer(start: base, count: covered))
+        bytes.storeBytes(of: sum.littleEndian, toByteOffset: DataFileHeader.checksumOffset, as: UInt64.self)
     }
 
-    init(_ mapping: PlaceFileMapping) throws(GeoLocError) {
-        #if _endian(big)
-        throw GeoLocError(.unsupported, "time-zone maps are little-endian; this machine is big-endian")
-        #else
+    init(_ mapping: MappedFile) throws(GeoLocError) {
         let base = mapping.base
         let size = mapping.size
-        func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
-        func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
-        guard size >= TimeZoneFile.headerSize,
-              TimeZoneFile.magic.enumerated().allSatisfy({ base.load(fromByteOffset: $0.offset, as: UInt8.self) == $0.element })
-        else { throw GeoLocError(.parse, "not a libgeoloc time-zone map") }
-        if u32(12) == 0x0403_0201 {
-            throw GeoLocError(.unsupported, "the map is big-endian; this library reads little-endian time-zone maps")
-        }
-        guard u32(12) == 0x0102_0304 else { throw GeoLocError(.parse, "corrupted time-zone map: bad byte-order mark") }
-        let version = u32(8)
-        if version > TimeZoneFile.version {
-            throw GeoLocError(.unsupported, "time-zone map version \(version) is newer than this library reads (\(TimeZoneFile.version))")
-        }
-        if version == 1 {
-            throw GeoLocError(.unsupported, "time-zone map version 1 is a format this library no longer reads (it reads version \(TimeZoneFile.version)); rebuild the map with tools/gen_timezones.py")
-        }
-        guard version == TimeZoneFile.version, u32(16) == UInt32(TimeZoneFile.headerSize) else {
-            throw GeoLocError(.parse, "corrupted time-zone map: bad version or header size (rebuild it with tools/gen_timezones.py)")
-        }
-        let declared = u64(72)
-        if declared != UInt64(size) {
-            if declared > UInt64(size) {
-                throw GeoLocError(.parse, "truncated time-zone map: \(size) bytes of the \(declared) its header gives")
+        // The checksum covers the index: everything before the leaf section (about 1 MB of the
+        // 14); each block of leaves has its own, checked when a lookup first reads it.
+        var counted: TimeZoneFile.Layout? = nil
+        _ = try mapping.checkHeader(
+            magic: TimeZoneFile.magic, versions: TimeZoneFile.version...TimeZoneFile.version, sizeOffset: 72,
+            name: "time-zone map", plural: "time-zone maps", retired: 1...1, generator: "tools/gen_timezones.py"
+        ) { () throws(GeoLocError) -> Int in
+            guard let layout = TimeZoneFile.Layout(header: base, size: size) else {
+                throw GeoLocError(.parse, "corrupted time-zone map: its counts do not match its size")
             }
-            throw GeoLocError(.parse, "corrupted time-zone map: \(size) bytes where its header gives \(declared)")
+            counted = layout
+            return layout.leaves
         }
-        guard let layout = TimeZoneFile.Layout(header: base, size: size) else {
-            throw GeoLocError(.parse, "corrupted time-zone map: its counts do not match its size")
-        }
-        // The index: everything before the leaf section (about 1 MB of the 14).
-        guard PlaceFileChecksum.of(UnsafeRawBufferPointer(start: base, count: layout.leaves)) == u64(TimeZoneFile.checksumOffset) else {
-            throw GeoLocError(.parse, "corrupted time-zone map: the checksum does not match")
-        }
+        guard let layout = counted else { throw GeoLocError(.internalError, "time-zone map: no layout after its header") }
         // The checksum matched: what follows guards against a file made to pass it. (Lookups
         // check the entries they follow; the zones and their names are checked here.)
         let z = layout.zoneCount
@@ -388,14 +344,6 @@ public final class TimeZoneMap: @unchecked Sendable {
         let checked = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: layout.blocks)
         checked.initialize(repeating: nil, count: layout.blocks)
         self.mapping = mapping
-        self.zoneCount = z
-        self.zoneBits = layout.zoneBits
-        self.columns = layout.columns
-        self.rootShift = layout.rootShift
-        self.nodeCount = layout.nodeCount
-        self.leafBytes = layout.leafBytes
-        self.maxLeaf = layout.maxLeaf
-        self.blockCount = layout.blocks
         self.zoneTable = table.assumingMemoryBound(to: UInt64.self)
         self.root = base.advanced(by: layout.root).assumingMemoryBound(to: UInt32.self)
         self.nodes = base.advanced(by: layout.nodes)
@@ -410,7 +358,6 @@ public final class TimeZoneMap: @unchecked Sendable {
         self.nautical = nautical
         self.dataVersion = release
         self.source = source
-        #endif
     }
 
     deinit {
@@ -424,7 +371,7 @@ public final class TimeZoneMap: @unchecked Sendable {
     /// checksum and every leaf record decoded in full, some tens of milliseconds.
     /// - Throws: `.parse` naming the first block or record that fails its checks.
     public func verify() throws(GeoLocError) {
-        for k in 0..<blockCount where glk_load_acquire(checked + k) == nil {
+        for k in 0..<layout.blocks where glk_load_acquire(checked + k) == nil {
             try checkBlock(k)
         }
     }

@@ -87,16 +87,16 @@ extension TimeZoneMap {
         var qy = Int(Int64(latitude * 1e7) &+ TimeZoneFile.yShift)
         if qx == 0 { qx = 2 * Int(TimeZoneFile.xShift) }
         if qy == 0 { qy = 1 }
-        var shift = rootShift
+        var shift = layout.rootShift
         var x0 = (qx &>> shift) &<< shift
         var y0 = (qy &>> shift) &<< shift
         // The header's grid covers every query (checked when the map was opened).
-        let e = UInt32(littleEndian: root[(qy &>> shift) &* columns &+ (qx &>> shift)])
+        let e = UInt32(littleEndian: root[(qy &>> shift) &* layout.columns &+ (qx &>> shift)])
         var kind = e &>> 30
         var value = Int(e & 0x3FFF_FFFF)
         while kind == 1 {
             // Each step halves the cell twice; leaves are at least 2^4 units wide.
-            guard value < nodeCount, shift >= 6 else { throw corrupted() }
+            guard value < layout.nodeCount, shift >= 6 else { throw corrupted() }
             shift &-= 2
             let cx = (qx &- x0) &>> shift, cy = (qy &- y0) &>> shift
             x0 &+= cx &<< shift
@@ -113,11 +113,11 @@ extension TimeZoneMap {
         }
         switch kind {
         case 0:
-            guard value < zoneCount else { throw corrupted() }
+            guard value < layout.zoneCount else { throw corrupted() }
             return TimeZoneID(rawValue: UInt16(truncatingIfNeeded: value))
         case 3: return nauticalZone(longitude)
         default:
-            guard value < leafBytes else { throw corrupted() }
+            guard value < layout.leafBytes else { throw corrupted() }
             return try leafZone(value, qx, qy, x0, y0, shift, longitude)
         }
     }
@@ -148,7 +148,7 @@ extension TimeZoneMap {
         var r = LeafBits(leaves, Int.max, offset &* 8)
         let nz = Int(r.take(6)) &+ 1
         let zonesAt = r.pos
-        r.pos &+= nz &* zoneBits
+        r.pos &+= nz &* layout.zoneBits
         var m = r.mask(nz)
         let nt = Int(r.take(5))
         // The crossings are sorted by row: read up to the first above the point's row.
@@ -225,9 +225,9 @@ extension TimeZoneMap {
         while m != 0 {
             let i = m.trailingZeroBitCount
             m &= m &- 1
-            var at = LeafBits(leaves, Int.max, zonesAt &+ i &* zoneBits)
-            let z = Int(at.take(zoneBits))
-            guard z < zoneCount else { throw corrupted() }
+            var at = LeafBits(leaves, Int.max, zonesAt &+ i &* layout.zoneBits)
+            let z = Int(at.take(layout.zoneBits))
+            guard z < layout.zoneCount else { throw corrupted() }
             let rank = Int(ranks[z])
             if rank < bestRank || (rank == bestRank && z < best) {
                 best = z

@@ -176,19 +176,19 @@ extension TimeZoneMap {
     func checkRecord(_ i: Int, _ leafIndex: TimeZoneFile.LeafIndex, _ stored: inout [(t: Int, mask: UInt64)],
                      _ crossings: inout [(t: Int, mask: UInt64)]) throws(GeoLocError) {
         let start = Int(leafIndex.offsets[i])
-        let next = i + 1 < leafIndex.offsets.count ? Int(leafIndex.offsets[i + 1]) : leafBytes
+        let next = i + 1 < leafIndex.offsets.count ? Int(leafIndex.offsets[i + 1]) : layout.leafBytes
         let end = Swift.min(next, ((start >> TimeZoneFile.blockShift) + 1) << TimeZoneFile.blockShift)
         let (x0, y0, h) = TimeZoneFile.LeafIndex.unpack(leafIndex.cells[i])
         func bad(_ what: String) -> GeoLocError {
             GeoLocError(.parse, "corrupted time-zone map: the leaf record at byte \(start) of its borders: \(what)")
         }
-        var r = LeafBits(leaves, leafBytes, start * 8)
+        var r = LeafBits(leaves, layout.leafBytes, start * 8)
         let limit = end * 8
         let nz = Int(r.take(6)) + 1
         var previous = -1
         for _ in 0..<nz {
-            let zone = Int(r.take(zoneBits))
-            guard zone < zoneCount else { throw bad("zone \(zone) is not below the zone count \(zoneCount)") }
+            let zone = Int(r.take(layout.zoneBits))
+            guard zone < layout.zoneCount else { throw bad("zone \(zone) is not below the zone count \(layout.zoneCount)") }
             guard zone > previous else { throw bad("its zones are not increasing") }
             previous = zone
         }

@@ -35,18 +35,9 @@
 // A zone is what a TZif file of the release holds (its 64-bit data and footer), so a zone read
 // from here and the same zone read from the release's TZif file give the same rules.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 enum ZoneRulesFileFormat {
     static let magic: [UInt8] = Array("GEOLOCTZ".utf8)
     static let version: UInt32 = 1
-    static let headerSize = DataFileHeader.size
 }
 
 /// A mapped, checked rules file.
@@ -93,7 +84,7 @@ final class ZoneRulesFile: @unchecked Sendable {
         // The checksum matched: what follows guards against a file made to pass it.
         func corrupt(_ what: String) -> GeoLocError { GeoLocError(.parse, "corrupted zone rules file: \(what)") }
         let z = Int(u32(20)), n = Int(u32(24)), t = Int(u32(28)), y = Int(u32(32)), textBytes = Int(u32(36))
-        var at = format.headerSize
+        var at = DataFileHeader.size
         func section(_ bytes: Int) -> Int {
             let start = (at + 63) & ~63
             at = start + bytes
