@@ -3,11 +3,13 @@
  *
  * - glk_place_derive (AVX2 alone): the unit vectors (x, y, z) and cos latitude of places from
  *   their coordinates, as a place set is built (Places/PlaceKDTree.swift) and as a place file of
- *   version 3 is opened (Places/PlaceFile.swift): the arithmetic of `PlaceVectors.derive`
+ *   version 3 or 4 is opened (Places/PlaceFile.swift): the arithmetic of `PlaceVectors.derive`
  *   (Places/PlaceFileVectors.swift, the Swift baseline and the reasoning) operation for
- *   operation, so the two give the same bits: cos latitude from libm's cos, the other three from
- *   the polynomial sine, every product and sum rounded on its own. The instance is compiled for
- *   AVX2 without FMA, so the compiler cannot fuse a product and a sum (Swift never does).
+ *   operation, so the two give the same bits: every sine and cosine from the polynomial sine
+ *   (cos latitude = sin(pi/2 - |lat|), Core/VectorMath.swift's `latitudeCosine`), no libm call
+ *   but for a file of version 3 (x and y from libm's cos latitude, as 0.6 built them), every
+ *   product and sum rounded on its own. The instance is compiled for AVX2 without FMA, so the
+ *   compiler cannot fuse a product and a sum (Swift never does).
  * - glk_place_vectors (AVX2 with FMA): the check of the vectors a place file of version 1 or 2
  *   stores (Places/PlaceFileCheck.swift, `vectorMismatch` and the leaf loop of `TreeWalk`): the
  *   same arithmetic on the same doubles (FMA may round a product-sum differently, a last bit
@@ -108,59 +110,123 @@ KTARGET static size_t glk_place_vectors_avx2(const double *points, const double 
 #define KW 4
 #include "lanes_impl.h"
 
-KTARGET static void glk_place_derive_avx2(const double *lat_lon, size_t n, double *points, double *box)
+/* The vectors (x, y, z) and cos latitude of four places (degrees). */
+KTARGET GLK_INLINE void glk_place_vectors4(KV lat, KV lon, int libm_cos, KV *x, KV *y, KV *z, KV *c)
+{
+    KV phi = lat * GLK_D2R, lam = lon * GLK_D2R;
+    /* cos latitude: the cosine every distance's haversine takes (VectorMath.latitudeCosine). */
+    *c = KSUF(sin_poly)((GLK_PIO2_HI - KSUF(vabs)(phi)) + GLK_PIO2_LO);
+    /* x and y: with libm's cos latitude for a file of version 3 (the bits 0.6 built on). */
+    KV cx = *c;
+    if (libm_cos)
+        for (int j = 0; j < 4; j++)
+            cx[j] = cos(phi[j]);
+    KV alam = KSUF(vabs)(lam);
+    KM over = alam > GLK_PIO2_HI;
+    *z = KSUF(sin_poly)(phi);
+    KV clam = KSUF(sin_poly)((GLK_PIO2_HI - alam) + GLK_PIO2_LO);
+    KV slam = KSUF(sin_poly)(KSUF(sel)(over, (GLK_PI_HI - alam) + GLK_PI_LO, alam));
+    KM negative = lam < 0.0;
+    slam = (KV)((KM)slam ^ (negative & ((KM){0} + (long long)(1ULL << 63))));
+    *x = cx * clam;
+    *y = cx * slam;
+}
+
+/* Four places' rows (x, y, z, cos lat) stored at `out` (16 doubles), their box into lo, hi. */
+KTARGET GLK_INLINE void glk_place_store4(KV x, KV y, KV z, KV c, double *out0, double *out1, double *out2,
+                                         double *out3, KV *lo, KV *hi)
+{
+    /* 4x4 transpose: x, y, z, w of the four places into their rows. */
+    __m256d t0 = _mm256_unpacklo_pd((__m256d)x, (__m256d)y), t1 = _mm256_unpackhi_pd((__m256d)x, (__m256d)y);
+    __m256d t2 = _mm256_unpacklo_pd((__m256d)z, (__m256d)c), t3 = _mm256_unpackhi_pd((__m256d)z, (__m256d)c);
+    __m256d r0 = _mm256_permute2f128_pd(t0, t2, 0x20), r1 = _mm256_permute2f128_pd(t1, t3, 0x20);
+    __m256d r2 = _mm256_permute2f128_pd(t0, t2, 0x31), r3 = _mm256_permute2f128_pd(t1, t3, 0x31);
+    _mm256_storeu_pd(out0, r0);
+    _mm256_storeu_pd(out1, r1);
+    _mm256_storeu_pd(out2, r2);
+    _mm256_storeu_pd(out3, r3);
+    *lo = (KV)_mm256_min_pd((__m256d)*lo, _mm256_min_pd(_mm256_min_pd(r0, r1), _mm256_min_pd(r2, r3)));
+    *hi = (KV)_mm256_max_pd((__m256d)*hi, _mm256_max_pd(_mm256_max_pd(r0, r1), _mm256_max_pd(r2, r3)));
+}
+
+/* The latitudes and longitudes of four consecutive places. */
+KTARGET GLK_INLINE void glk_place_load4(const double *lat_lon, KV *lat, KV *lon)
+{
+    __m256d a = _mm256_loadu_pd(lat_lon), b = _mm256_loadu_pd(lat_lon + 4); /* lat0 lon0 lat1 lon1 | lat2 ... */
+    *lat = (KV)_mm256_permute4x64_pd(_mm256_unpacklo_pd(a, b), 0xD8);     /* lat0 lat2 lat1 lat3 -> in order */
+    *lon = (KV)_mm256_permute4x64_pd(_mm256_unpackhi_pd(a, b), 0xD8);
+}
+
+/* The lanes whose latitude is not in [-90, 90] or longitude not in [-180, 180), or either not a
+ * number (each comparison of a NaN is false). */
+KTARGET GLK_INLINE KM glk_place_outside4(KV lat, KV lon)
+{
+    return ~((lat >= -90.0) & (lat <= 90.0) & (lon >= -180.0) & (lon < 180.0));
+}
+
+/* The derivation, with libm_cos a constant in each instance below (the instance without it
+ * makes no call, so its vectors stay in registers). Returns whether a coordinate is out of
+ * range (the open's check of the coordinates, done on the way). */
+KTARGET GLK_INLINE int glk_place_derive_body(const double *lat_lon, size_t n, double *points, double *box,
+                                             const int libm_cos)
 {
     KV lo = (KV){0} + INFINITY, hi = (KV){0} - INFINITY;
-    for (size_t i = 0; i < n; i += 4) {
+    KM outside = (KM){0};
+    size_t i = 0;
+    /* Eight places a step, two independent groups of four: the polynomials' chains of
+     * dependent products overlap. */
+    for (; i + 8 <= n; i += 8) {
+        KV lat0, lon0, lat1, lon1, x0, y0, z0, c0, x1, y1, z1, c1;
+        glk_place_load4(lat_lon + 2 * i, &lat0, &lon0);
+        glk_place_load4(lat_lon + 2 * i + 8, &lat1, &lon1);
+        glk_place_vectors4(lat0, lon0, libm_cos, &x0, &y0, &z0, &c0);
+        glk_place_vectors4(lat1, lon1, libm_cos, &x1, &y1, &z1, &c1);
+        outside |= glk_place_outside4(lat0, lon0) | glk_place_outside4(lat1, lon1);
+        double *o = points + 4 * i;
+        glk_place_store4(x0, y0, z0, c0, o, o + 4, o + 8, o + 12, &lo, &hi);
+        glk_place_store4(x1, y1, z1, c1, o + 16, o + 20, o + 24, o + 28, &lo, &hi);
+    }
+    for (; i < n; i += 4) {
         /* The last few places: the last place repeated up to four (the box does not change). */
         size_t k[4];
         for (int j = 0; j < 4; j++)
             k[j] = i + (size_t)j < n ? i + (size_t)j : n - 1;
-        KV lat, lon;
+        KV lat, lon, x, y, z, c;
         for (int j = 0; j < 4; j++) {
             lat[j] = lat_lon[2 * k[j]];
             lon[j] = lat_lon[2 * k[j] + 1];
         }
-        KV phi = lat * GLK_D2R, lam = lon * GLK_D2R;
-        /* cos latitude: libm's, the cosine every distance's haversine takes (one call a place). */
-        KV c;
-        for (int j = 0; j < 4; j++)
-            c[j] = cos(phi[j]);
-        KV alam = KSUF(vabs)(lam);
-        KM over = alam > GLK_PIO2_HI;
-        KV sphi = KSUF(sin_poly)(phi);
-        KV clam = KSUF(sin_poly)((GLK_PIO2_HI - alam) + GLK_PIO2_LO);
-        KV slam = KSUF(sin_poly)(KSUF(sel)(over, (GLK_PI_HI - alam) + GLK_PI_LO, alam));
-        KM negative = lam < 0.0;
-        slam = (KV)((KM)slam ^ (negative & ((KM){0} + (long long)(1ULL << 63))));
-        KV x = c * clam, y = c * slam;
-        /* 4x4 transpose: x, y, z, w of the four places into their rows (x, y, z, cos lat). */
-        __m256d t0 = _mm256_unpacklo_pd((__m256d)x, (__m256d)y), t1 = _mm256_unpackhi_pd((__m256d)x, (__m256d)y);
-        __m256d t2 = _mm256_unpacklo_pd((__m256d)sphi, (__m256d)c), t3 = _mm256_unpackhi_pd((__m256d)sphi, (__m256d)c);
-        __m256d r0 = _mm256_permute2f128_pd(t0, t2, 0x20), r1 = _mm256_permute2f128_pd(t1, t3, 0x20);
-        __m256d r2 = _mm256_permute2f128_pd(t0, t2, 0x31), r3 = _mm256_permute2f128_pd(t1, t3, 0x31);
-        _mm256_storeu_pd(points + 4 * k[0], r0);
-        _mm256_storeu_pd(points + 4 * k[1], r1);
-        _mm256_storeu_pd(points + 4 * k[2], r2);
-        _mm256_storeu_pd(points + 4 * k[3], r3);
-        lo = (KV)_mm256_min_pd((__m256d)lo, _mm256_min_pd(_mm256_min_pd(r0, r1), _mm256_min_pd(r2, r3)));
-        hi = (KV)_mm256_max_pd((__m256d)hi, _mm256_max_pd(_mm256_max_pd(r0, r1), _mm256_max_pd(r2, r3)));
+        glk_place_vectors4(lat, lon, libm_cos, &x, &y, &z, &c);
+        outside |= glk_place_outside4(lat, lon);
+        glk_place_store4(x, y, z, c, points + 4 * k[0], points + 4 * k[1], points + 4 * k[2], points + 4 * k[3], &lo, &hi);
     }
     for (int d = 0; d < 3; d++) {
         box[d] = lo[d];
         box[3 + d] = hi[d];
     }
+    return _mm256_movemask_pd((__m256d)outside) != 0;
 }
 
-int glk_place_derive(const double *lat_lon, size_t n, double *points, double *box, int level)
+KTARGET static int glk_place_derive_avx2(const double *lat_lon, size_t n, double *points, double *box)
+{
+    return glk_place_derive_body(lat_lon, n, points, box, 0);
+}
+
+KTARGET static int glk_place_derive_libm_avx2(const double *lat_lon, size_t n, double *points, double *box)
+{
+    return glk_place_derive_body(lat_lon, n, points, box, 1);
+}
+
+int glk_place_derive(const double *lat_lon, size_t n, double *points, double *box, int libm_cos, int level)
 {
     int have = glk_level_supported();
     if (level > have)
         level = have;
     if (level < GLK_LEVEL_AVX2_FMA)
         return 0;
-    glk_place_derive_avx2(lat_lon, n, points, box);
-    return 1;
+    int outside = libm_cos ? glk_place_derive_libm_avx2(lat_lon, n, points, box)
+                           : glk_place_derive_avx2(lat_lon, n, points, box);
+    return outside ? 3 : 1;
 }
 
 long glk_place_vectors(const double *points, const double *lat_lon, size_t n, double tol, double ctol,
@@ -183,9 +249,9 @@ long glk_place_vectors(const double *points, const double *lat_lon, size_t n, do
     return -1;
 }
 
-int glk_place_derive(const double *lat_lon, size_t n, double *points, double *box, int level)
+int glk_place_derive(const double *lat_lon, size_t n, double *points, double *box, int libm_cos, int level)
 {
-    (void)lat_lon, (void)n, (void)points, (void)box, (void)level;
+    (void)lat_lon, (void)n, (void)points, (void)box, (void)libm_cos, (void)level;
     return 0;
 }
 

@@ -23,7 +23,7 @@ final class PlaceFileForgedTests: XCTestCase {
     func c(_ lat: Double, _ lon: Double) -> Coordinate { try! Coordinate(latitude: lat, longitude: lon) }
 
     /// The 100 places (ids "p0"..., names "Place 0"...): [version 1 bytes, version 2 bytes,
-    /// version 3 bytes (saved)].
+    /// version 4 bytes (saved)]; `versions` 1, 2, 3 below are these three.
     lazy var base: [[UInt8]] = {
         var g = SplitMix64(seed: 21)
         var b = PlaceSetBuilder()
@@ -88,8 +88,8 @@ final class PlaceFileForgedTests: XCTestCase {
     }
 
     func testForgedFilesStartFromFilesThatOpen() throws {
-        XCTAssertEqual(base[2][8], 3)
-        XCTAssertGreaterThan(base[1].count, base[2].count + 32 * 100, "version 3 stores no vectors, positions or gaps")
+        XCTAssertEqual(base[2][8], UInt8(PlaceFile.version))
+        XCTAssertGreaterThan(base[1].count, base[2].count + 32 * 100, "version 4 stores no vectors, positions or gaps")
         for v in [1, 2, 3] {
             var bytes = base[v - 1]
             bytes.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
@@ -249,15 +249,17 @@ final class PlaceFileForgedTests: XCTestCase {
             putU64(UInt64(f.count + 64), 56, &f)
             opened(f, .parse, "truncated place file")
             f = base[v - 1]
-            putU32(4, 8, &f)
-            opened(f, .unsupported, "place file version 4 is newer than this library reads (3)")
+            putU32(PlaceFile.version + 1, 8, &f)
+            opened(f, .unsupported, "place file version 5 is newer than this library reads (4)")
         }
-        // A version 3 header on a version 2 file (the vectors where version 3 has none) and the
-        // other way round: the sizes disagree.
-        var f = base[1]
-        putU32(3, 8, &f)
-        refused(f, "make a file of \(base[2].count) bytes, not \(base[1].count)")
-        f = base[2]
+        // A version 3 or 4 header on a version 2 file (the vectors where those have none) and
+        // the other way round: the sizes disagree.
+        for v: UInt32 in [3, 4] {
+            var f = base[1]
+            putU32(v, 8, &f)
+            refused(f, "make a file of \(base[2].count) bytes, not \(base[1].count)")
+        }
+        var f = base[2]
         putU32(2, 8, &f)
         refused(f, "make a file of \(base[1].count) bytes, not \(base[2].count)")
     }
@@ -312,7 +314,7 @@ final class PlaceFileForgedTests: XCTestCase {
         defer { unlink(path) }
         let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let l = try XCTUnwrap(PlaceFileLayout(
-            version: 3, count: 3, attributes: 1, numberedIDs: false, bucket: Int(file[20]), textBytes: Int(file[40]),
+            version: PlaceFile.version, count: 3, attributes: 1, numberedIDs: false, bucket: Int(file[20]), textBytes: Int(file[40]),
             namesBytes: 9, valueCounts: [2], valueBytes: [12]))
         XCTAssertEqual(l.size, file.count)
         XCTAssertEqual(Array(file[l.values[0]..<(l.values[0] + 12)]), Array("OhioIllinois".utf8))
@@ -432,7 +434,7 @@ final class PlaceFileForgedTests: XCTestCase {
         }
     }
 
-    // MARK: derived vectors (version 3)
+    // MARK: derived vectors (versions 3 and 4)
 
     /// Coordinates over the globe, the poles, the equator, the antimeridian and signed zeros.
     func derivationCoordinates(_ count: Int) -> [Double] {
@@ -449,52 +451,134 @@ final class PlaceFileForgedTests: XCTestCase {
 
     /// The C kernel `glk_place_derive` at each instruction set this CPU runs gives the Swift
     /// loop's vectors to the bit (no fused multiply-add on either side), at every place of runs
-    /// of 1 to 9 (every lane and tail), and the same box; cos latitude is libm's exactly.
+    /// of 1 to 9 (every lane and tail), and the same box, in both arithmetics; cos latitude is
+    /// `VectorMath.latitudeCosine`'s exactly, and version 3's x and y take libm's cosine.
     func testDerivationKernelGivesTheSwiftLoopsBits() {
         let latLon = derivationCoordinates(4000)
         let n = latLon.count / 2
-        func derive(_ lo: Int, _ count: Int, level: Int) -> ([SIMD4<UInt64>], SIMD3<Double>, SIMD3<Double>) {
-            var out = [SIMD4<Double>](repeating: SIMD4(repeating: .nan), count: count)
-            let box = latLon.withUnsafeBufferPointer { ll in
-                out.withUnsafeMutableBufferPointer { PlaceVectors.derive(latLon: ll.baseAddress! + 2 * lo, count: count, into: $0.baseAddress!, level: level) }
+        for arithmetic in [PlaceVectors.Arithmetic.polynomial, .libmCosine] {
+            func derive(_ lo: Int, _ count: Int, level: Int) -> ([SIMD4<UInt64>], SIMD3<Double>, SIMD3<Double>) {
+                var out = [SIMD4<Double>](repeating: SIMD4(repeating: .nan), count: count)
+                let box = latLon.withUnsafeBufferPointer { ll in
+                    out.withUnsafeMutableBufferPointer {
+                        PlaceVectors.derive(latLon: ll.baseAddress! + 2 * lo, count: count, into: $0.baseAddress!, arithmetic: arithmetic, level: level)
+                    }
+                }
+                return (out.map { SIMD4($0.x.bitPattern, $0.y.bitPattern, $0.z.bitPattern, $0.w.bitPattern) }, box.low, box.high)
             }
-            return (out.map { SIMD4($0.x.bitPattern, $0.y.bitPattern, $0.z.bitPattern, $0.w.bitPattern) }, box.low, box.high)
-        }
-        let (swift, low, high) = derive(0, n, level: 0)
-        for i in 0..<n {
-            XCTAssertEqual(swift[i].w, cos(latLon[2 * i] * (Double.pi / 180)).bitPattern, "cos latitude of place \(i)")
-            let v = unitVector(latitude: latLon[2 * i], longitude: latLon[2 * i + 1])
-            let d = SIMD3(Double(bitPattern: swift[i].x), Double(bitPattern: swift[i].y), Double(bitPattern: swift[i].z)) - v
-            XCTAssertLessThanOrEqual(max(abs(d.x), abs(d.y), abs(d.z)), 4e-16, "place \(i) against libm's vector")
-        }
-        var levels = 0
-        for level in 1...max(VectorMath.supportedLevel, 1) where level <= VectorMath.supportedLevel {
-            levels += 1
-            let (kernel, kLow, kHigh) = derive(0, n, level: level)
-            XCTAssertEqual(kernel, swift, "level \(level)")
-            XCTAssertEqual(kLow, low)
-            XCTAssertEqual(kHigh, high)
-            for count in 1...9 {
-                for lo in [0, 3, 1000 + count, n - count] {
-                    let (k, _, _) = derive(lo, count, level: level)
-                    XCTAssertEqual(k, Array(swift[lo..<(lo + count)]), "level \(level), \(count) places from \(lo)")
+            let (swift, low, high) = derive(0, n, level: 0)
+            for i in 0..<n {
+                let phi = latLon[2 * i] * (Double.pi / 180)
+                XCTAssertEqual(swift[i].w, VectorMath.latitudeCosine(phi).bitPattern, "cos latitude of place \(i)")
+                let v = unitVector(latitude: latLon[2 * i], longitude: latLon[2 * i + 1])
+                let d = SIMD3(Double(bitPattern: swift[i].x), Double(bitPattern: swift[i].y), Double(bitPattern: swift[i].z)) - v
+                // (The polynomial's cosine is within 2.1 ulp of the exact one, libm's within 0.5.)
+                XCTAssertLessThanOrEqual(max(abs(d.x), abs(d.y), abs(d.z)), 8e-16, "place \(i) against libm's vector")
+                if arithmetic == .libmCosine {
+                    let s = VectorMath.sinPoly(SIMD4(phi, 0, 0, 0))
+                    XCTAssertEqual(swift[i].z, s[0].bitPattern, "sin latitude of place \(i)")
+                    let poly = PlaceVectors.vector(latitude: latLon[2 * i], longitude: latLon[2 * i + 1])
+                    let c = cos(phi), pc = VectorMath.latitudeCosine(phi)
+                    if pc != 0 {
+                        XCTAssertEqual(Double(bitPattern: swift[i].x), c * (poly.x / pc), accuracy: 4e-16)
+                    }
                 }
             }
+            var levels = 0
+            for level in 1...max(VectorMath.supportedLevel, 1) where level <= VectorMath.supportedLevel {
+                levels += 1
+                let (kernel, kLow, kHigh) = derive(0, n, level: level)
+                XCTAssertEqual(kernel, swift, "level \(level), \(arithmetic)")
+                XCTAssertEqual(kLow, low)
+                XCTAssertEqual(kHigh, high)
+                for count in 1...9 {
+                    for lo in [0, 3, 1000 + count, n - count] {
+                        let (k, _, _) = derive(lo, count, level: level)
+                        XCTAssertEqual(k, Array(swift[lo..<(lo + count)]), "level \(level), \(count) places from \(lo)")
+                    }
+                }
+            }
+            if VectorMath.supportedLevel > 0 { XCTAssertGreaterThan(levels, 0) }
         }
-        if VectorMath.supportedLevel > 0 { XCTAssertGreaterThan(levels, 0) }
     }
 
-    /// A set saved (version 3) and opened again has the very vectors it was built with, in the
-    /// same tree: every point to the bit, every tree position and gap.
+    /// The library's cosine of a latitude (`VectorMath.latitudeCosine`, no libm call) against
+    /// libm's `cos` and the exact cosine (`cos` of Float80, 11 more bits) over a sweep of
+    /// latitudes, dense near 0 where the cosine is nearest 1: at most 2 ulp from libm's, at most
+    /// 2.1 ulp from the exact value (libm: 0.52 over the same sweep). Its scalar and four-lane
+    /// forms give the same bits.
+    func testLatitudeCosineAgainstLibm() {
+        var worstLibm = 0.0, worstExact = 0.0
+        var latitudes: [Double] = (0...90_000).map { Double($0) * 1e-3 }
+        latitudes += (0...20_000).map { Double($0) * 1e-7 }
+        latitudes += [89.999999999, 90, 1e-300, 0.5e-8]
+        for lat in latitudes {
+            for phi in [lat * (Double.pi / 180), -lat * (Double.pi / 180)] {
+                let c = VectorMath.latitudeCosine(phi)
+                let ulp = cos(phi).ulp
+                worstLibm = max(worstLibm, abs(c - cos(phi)) / ulp)
+                #if arch(x86_64) && !os(Windows)
+                let exact = cos(Float80(phi))
+                worstExact = max(worstExact, Double(abs(Float80(c) - exact) / Float80(Double(exact).ulp)))
+                #endif
+                XCTAssertEqual(VectorMath.sinPoly(SIMD4(repeating: (VectorMath.pio2Hi - abs(phi)) + VectorMath.pio2Lo))[2].bitPattern,
+                               c.bitPattern)
+            }
+        }
+        XCTAssertLessThanOrEqual(worstLibm, 2.0)
+        XCTAssertLessThanOrEqual(worstExact, 2.1)
+    }
+
+    /// tests/places/numbered-v3.places: 3,000 places uniform on the sphere (numbered ids) saved
+    /// by libgeoloc 0.6.0, whose tree was built on x and y from libm's cosine: it opens (its
+    /// vectors derived as 0.6 derived them), answers as the set built anew from its coordinates,
+    /// index and distance to the bit, every distance `haversineDistance`'s; saved again it is a
+    /// file of version 4 whose tree is built anew.
+    func testVersion3FileOfLibgeoloc06AnswersAsItsPlaces() throws {
+        let path = PlaceFileForgedTests.fixtures + "numbered-v3.places"
+        let v3 = try PlaceSet.open(path)
+        XCTAssertEqual(v3.count, 3000)
+        XCTAssertEqual(v3.kdtree.derived?.treeArithmetic, .libmCosine)
+        var b = PlaceSetBuilder()
+        for i in 0..<v3.count { try b.append(v3.coordinate(at: i), id: "\(i + 1)", name: "", attributes: []) }
+        let made = try b.build()
+        let bytes = try v3.placeFileBytes(version: PlaceFile.version)
+        let v4 = try bytes.withUnsafeBytes { raw throws(GeoLocError) in try PlaceSet.open(fileBytes: raw) }
+        XCTAssertEqual(v4.kdtree.derived?.treeArithmetic, .polynomial)
+        var g = SplitMix64(seed: 23)
+        var answers = 0
+        for k in 0..<400 {
+            let q = k % 2 == 0 ? v3.coordinate(at: g.int(3000)) : c(g.latitude(), g.uniform(-180, 180))
+            for ask in [{ (s: PlaceSet) in try s.nearest(to: q, count: 1) }, { try $0.nearest(to: q, count: 10) },
+                        { try $0.within(500, .kilometers, of: q) }] {
+                let a = try ask(v3), m = try ask(made), n = try ask(v4)
+                XCTAssertEqual(a.map { $0.index }, m.map { $0.index })
+                XCTAssertEqual(a.map { $0.index }, n.map { $0.index })
+                XCTAssertEqual(a.map { $0.distance.bitPattern }, m.map { $0.distance.bitPattern })
+                XCTAssertEqual(a.map { $0.distance.bitPattern }, n.map { $0.distance.bitPattern })
+                answers += a.count
+            }
+            if let first = try v3.nearest(to: q, count: 1).first {
+                let p = v3.coordinate(at: first.index)
+                XCTAssertEqual(first.distance.bitPattern,
+                               haversineDistance(lat1: q.latitude, lon1: q.longitude, lat2: p.latitude, lon2: p.longitude).bitPattern)
+            }
+        }
+        XCTAssertGreaterThan(answers, 1000)
+    }
+
+    /// A set saved (version 4, and version 2: its stored vectors, their fourth lane the
+    /// library's cosine on open) and opened again has the very vectors it was built with, in
+    /// the same tree: every point to the bit, every tree position and gap.
     func testReopenedSetHasTheBuiltVectorsToTheBit() throws {
         let latLon = derivationCoordinates(5000)
         var b = PlaceSetBuilder()
         for i in 0..<(latLon.count / 2) { try b.append(c(latLon[2 * i], latLon[2 * i + 1]), id: "\(i)", name: "", attributes: []) }
         let built = try b.build()
-        for version: UInt32 in [2, 3] {
+        for version: UInt32 in [2, PlaceFile.version] {
             let bytes = try built.placeFileBytes(version: version)
             let opened = try bytes.withUnsafeBytes { raw throws(GeoLocError) in try PlaceSet.open(fileBytes: raw) }
-            XCTAssertEqual(opened.kdtree.derived != nil, version == 3)
+            XCTAssertEqual(opened.kdtree.derived?.treeArithmetic, version == 2 ? nil : .polynomial)
             XCTAssertEqual(opened.kdtree.boxLow, built.kdtree.boxLow * SIMD4(1, 1, 1, 0))
             for p in 0..<built.count {
                 let a = built.kdtree.points[p], o = opened.kdtree.points[p]
@@ -509,7 +593,7 @@ final class PlaceFileForgedTests: XCTestCase {
 
     /// The old format and the new answer alike on the shipped gazetteer: the file libgeoloc 0.5
     /// wrote (version 2, the vectors of libm's sine and cosine stored, the tree's gaps and box
-    /// those vectors give) against version 3 (vectors derived on open), every query kind, each
+    /// those vectors give) against version 4 (vectors derived on open), every query kind, each
     /// result's index and distance to the bit.
     func testOldAndNewFormatsAnswerAlikeOnTheGazetteer() throws {
         let set = try Gazetteer.shipped().places
@@ -546,10 +630,10 @@ final class PlaceFileForgedTests: XCTestCase {
             putDouble(high[k], 88 + 8 * k, &v2)
         }
         v2.withUnsafeMutableBytes { PlaceSet.resealPlaceFile($0) }
-        let v3 = try set.placeFileBytes(version: 3)
+        let v4 = try set.placeFileBytes(version: PlaceFile.version)
         let old = try v2.withUnsafeBytes { raw throws(GeoLocError) in try PlaceSet.open(fileBytes: raw) }
-        let new = try v3.withUnsafeBytes { raw throws(GeoLocError) in try PlaceSet.open(fileBytes: raw) }
-        XCTAssertTrue(old.kdtree.derived == nil && new.kdtree.derived != nil)
+        let new = try v4.withUnsafeBytes { raw throws(GeoLocError) in try PlaceSet.open(fileBytes: raw) }
+        XCTAssertTrue(old.kdtree.derived?.treeArithmetic == nil && new.kdtree.derived?.treeArithmetic == .polynomial)
         var differing = 0
         for p in 0..<n where points[p] != new.kdtree.points[p] { differing += 1 }
         XCTAssertGreaterThan(differing, 0, "libm's vectors and the derived ones differ in last bits: the comparison means something")

@@ -5,11 +5,11 @@ finding of the issue is a test named after it; every forged file must be refused
 opened it and answered wrongly.
 
 The files are made here: a set of 100 places without attributes saved by the library (format
-version 3, no unit vectors: they are derived on open), the same set as version 2 wrote it (the
+version 4, SAVED below, no unit vectors: they are derived on open; version 3 has the same layout), the same set as version 2 wrote it (the
 vectors of libm's sine and cosine stored, the tree's gaps and box from them, as libgeoloc 0.5
 wrote files) and those bytes as version 1 (without attributes the layouts of 1 and 2 are the
-same, so 0.3 opens them), and tests/places/gazetteer-v1.places (four places saved by libgeoloc
-0.3.0).
+same, so 0.3 opens them), tests/places/gazetteer-v1.places (four places saved by libgeoloc
+0.3.0) and tests/places/numbered-v3.places (3,000 places saved by 0.6.0).
 The layout and the checksum are the format's, as Sources/GeoLoc/Places/PlaceFile.swift
 specifies them."""
 
@@ -30,6 +30,8 @@ from _datafiles import reseal
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                         "tests", "places")
 MASK = (1 << 64) - 1
+# The format version Places.save writes.
+SAVED = 4
 
 
 # -- the format ----------------------------------------------------------------------------------
@@ -124,18 +126,18 @@ def as_version_2(data):
 
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
-    """The 100 places: {1: as version 1, 2: as version 2 wrote them, 3: as saved}."""
+    """The 100 places: {1: as version 1, 2: as version 2 wrote them, SAVED: as saved}."""
     path = tmp_path_factory.mktemp("forged") / "base.places"
     records = [{"lat": lat, "lon": lon, "id": "p%d" % i, "name": "Place %d" % i} for i, (lat, lon) in enumerate(POINTS)]
     with Places.from_records(records) as p:
         p.save(path)
     data = path.read_bytes()
-    assert data[8] == 3 and struct.unpack_from("<Q", data, 32)[0] == 0
+    assert data[8] == SAVED and struct.unpack_from("<Q", data, 32)[0] == 0
     v2 = as_version_2(data)
     assert len(v2) > len(data) + 32 * 100
     v1 = bytearray(v2)
     struct.pack_into("<I", v1, 8, 1)
-    return {1: reseal(v1), 2: v2, 3: reseal(data)}
+    return {1: reseal(v1), 2: v2, SAVED: reseal(data)}
 
 
 def refused(tmp_path, data, *words):
@@ -157,7 +159,7 @@ def edited(data, edit):
     return reseal(b)
 
 
-VERSIONS = [1, 2, 3]
+VERSIONS = [1, 2, SAVED]
 
 
 def test_forged_files_start_from_files_that_open(saved, tmp_path):
@@ -257,7 +259,7 @@ def test_forged_split_gaps_or_box_are_refused(saved, tmp_path, v):
     def inverted(b, L):                     # low above high: a query between them skips a half
         low, high = f64(b, L["gaps"]), f64(b, L["gaps"] + 8)
         put_f64(b, L["gaps"], high + 0.5, low)
-    if v < 3:
+    if v < SAVED:
         for edit in [gap_low, gap_high, gap_nan]:
             refused(tmp_path, edited(saved[v], edit), "of the index does not bound the points below it")
         refused(tmp_path, edited(saved[v], inverted), "node 0 of the index")
@@ -280,7 +282,7 @@ def test_forged_coordinates_that_leave_their_vectors_are_refused(saved, tmp_path
     def swap(b, L):
         p, q = L["latlon"] + 16 * 5, L["latlon"] + 16 * 80
         b[p:p + 16], b[q:q + 16] = b[q:q + 16], b[p:p + 16]
-    if v < 3:
+    if v < SAVED:
         refused(tmp_path, edited(saved[v], swap), "the unit vector of place", "does not match its coordinates")
     else:
         refused(tmp_path, edited(saved[v], swap), "of the index does not bound the points below it")
@@ -360,21 +362,22 @@ def test_forged_header_sizes_and_versions(saved, tmp_path, v):
     refused(tmp_path, edited(saved[v], leaf(8192)), "its leaf size 8192 is not in 1...4096")
     e = opened_error(tmp_path, edited(saved[v], u64_edit(56, len(saved[v]) + 64)))
     assert isinstance(e, geoloc.ParseError) and "truncated place file" in str(e)
-    e = opened_error(tmp_path, edited(saved[v], lambda b, _: struct.pack_into("<I", b, 8, 4)))
-    assert isinstance(e, geoloc.UnsupportedError) and "place file version 4 is newer than this library reads (3)" in str(e)
+    e = opened_error(tmp_path, edited(saved[v], lambda b, _: struct.pack_into("<I", b, 8, SAVED + 1)))
+    assert isinstance(e, geoloc.UnsupportedError) and "place file version 5 is newer than this library reads (4)" in str(e)
 
 
 def test_forged_version_that_leaves_its_layout(saved, tmp_path):
-    """A version 3 header on a version 2 file (vectors where version 3 has none) and the other way
-    round: the sizes the counts give are not the file's."""
-    v2, v3 = saved[2], saved[3]
-    refused(tmp_path, edited(v2, lambda b, _: struct.pack_into("<I", b, 8, 3)), "make a file of %d bytes, not %d" % (len(v3), len(v2)))
+    """A version 3 or 4 header on a version 2 file (vectors where those have none) and the other
+    way round: the sizes the counts give are not the file's."""
+    v2, v3 = saved[2], saved[SAVED]
+    for v in (3, 4):
+        refused(tmp_path, edited(v2, lambda b, _: struct.pack_into("<I", b, 8, v)), "make a file of %d bytes, not %d" % (len(v3), len(v2)))
     refused(tmp_path, edited(v3, lambda b, _: struct.pack_into("<I", b, 8, 2)), "make a file of %d bytes, not %d" % (len(v2), len(v3)))
 
 
 def test_old_and_new_formats_answer_alike(saved, tmp_path):
     """The 100 places as version 2 wrote them (libm's vectors stored) and the gazetteer fixture
-    saved by 0.3.0 (version 1), each against the same set saved anew (version 3, vectors derived
+    saved by 0.3.0 (version 1), each against the same set saved anew (version 4, vectors derived
     on open): nearest 1 and 10 and within 300 and 3,000 km of 300 points, to the bit."""
     old_path = tmp_path / "old.places"
     rng = numpy.random.default_rng(5)
@@ -383,7 +386,7 @@ def test_old_and_new_formats_answer_alike(saved, tmp_path):
         new_path = tmp_path / "new.places"
         with Places.open(old_path) as old:
             old.save(new_path)
-            assert new_path.read_bytes()[8] == 3
+            assert new_path.read_bytes()[8] == SAVED
             with Places.open(new_path) as new:
                 coords = numpy.array([old.coord(i) for i in range(len(old))])
                 picks = coords[rng.integers(0, len(old), 200)]
@@ -408,7 +411,7 @@ def test_forged_tree_indices_out_of_range_are_refused(saved, tmp_path, v):
     refused(tmp_path, edited(saved[v], i32("ids", 2, 100)),
             "the place index at tree position 2 (100) is out of range (100 places)")
     refused(tmp_path, edited(saved[v], i32("ids", 3, -1)), "the place index at tree position 3 (-1) is out of range")
-    if v < 3:  # version 3 stores no positions: they are derived from ids
+    if v < SAVED:  # versions 3 and 4 store no positions: they are derived from ids
         refused(tmp_path, edited(saved[v], i32("positions", 7, 2**31 - 1)), "the tree position of place 7 (2147483647)")
 
     def dim(b, L):
@@ -433,7 +436,7 @@ def test_forged_text_offsets_are_refused(saved, tmp_path, v):
 
 
 def test_forged_attribute_tables_pointing_outside_are_refused(tmp_path):
-    """The column table and column sections (version 3), and the names section, pointing outside
+    """The column table and column sections (version 4), and the names section, pointing outside
     the file or past their values."""
     records = [{"lat": 1.0 + 2 * i, "lon": 2.0 + 2 * i, "id": "i%d" % i, "name": "n%d" % i, "state": ["Ohio", "Illinois", "Ohio"][i]}
                for i in range(3)]
@@ -442,7 +445,7 @@ def test_forged_attribute_tables_pointing_outside_are_refused(tmp_path):
         p.save(path)
     data = path.read_bytes()
     L = layout(data)
-    assert L["version"] == 3 and L["a"] == 1 and struct.unpack_from("<QQ", data, L["columns"]) == (2, 12)
+    assert L["version"] == SAVED and L["a"] == 1 and struct.unpack_from("<QQ", data, L["columns"]) == (2, 12)
     at = L["text"] + L["text_bytes"]
 
     def section(size):
@@ -467,3 +470,28 @@ def test_forged_attribute_tables_pointing_outside_are_refused(tmp_path):
     refused(tmp_path, edit(names, struct.pack("<I", 200)), "attribute name 0 (200 bytes) runs past the end of the names section")
     refused(tmp_path, edit(names, struct.pack("<I", 4)), "1 bytes after the attribute names")
     refused(tmp_path, edit(names + 5, b"\xc0"), "attribute name 0 is not valid UTF-8")
+
+
+def test_a_version_3_file_of_0_6_answers_as_its_places(tmp_path):
+    """tests/places/numbered-v3.places (3,000 places uniform on the sphere, numbered, saved by
+    libgeoloc 0.6.0 on a tree built with libm's cosine) opens and answers as the set made anew
+    from its coordinates, every distance equal to geoloc.distance's; saved again it is a file of
+    version 4 that answers the same."""
+    fixture = os.path.join(FIXTURES, "numbered-v3.places")
+    assert open(fixture, "rb").read(12)[8] == 3
+    rng = numpy.random.default_rng(3)
+    with Places.open(fixture) as v3:
+        coords = numpy.array([v3.coord(i) for i in range(len(v3))])
+        assert len(v3) == 3000
+        v3.save(tmp_path / "v4.places")
+        assert (tmp_path / "v4.places").read_bytes()[8] == SAVED
+        with Places.from_records([{"lat": a, "lon": b} for a, b in coords.tolist()]) as made, \
+                Places.open(tmp_path / "v4.places") as v4:
+            queries = numpy.concatenate([coords[rng.integers(0, 3000, 100)],
+                                         numpy.column_stack([rng.uniform(-90, 90, 100), rng.uniform(-180, 180, 100)])])
+            for q in queries.tolist():
+                for ask in (lambda s: s.nearest(q, 1), lambda s: s.nearest(q, 10), lambda s: s.within(q, 500e3)):
+                    got = ask(v3)
+                    assert got == ask(made) == ask(v4)
+                    for i, d in got:
+                        assert d == geoloc.distance(q, tuple(coords[i]))

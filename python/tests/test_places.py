@@ -878,7 +878,7 @@ def test_a_version_1_place_file_still_opens(tmp_path):
                 assert o.attribute(i, a) == want.attribute(i, a)
         assert o.attribute(1, "note") is None and o.attribute(0, "population") == "116250"
         o.save(tmp_path / "again.places")
-        assert (tmp_path / "again.places").read_bytes()[8] == 3
+        assert (tmp_path / "again.places").read_bytes()[8] == 4
         with Places.open(tmp_path / "again.places") as again:
             assert [again.attribute(i, "note") for i in range(4)] == [o.attribute(i, "note") for i in range(4)]
             assert again.within((40, -88), 300, "km") == o.within((40, -88), 300, "km")

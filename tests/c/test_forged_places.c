@@ -5,12 +5,12 @@
  * is refused by geoloc_places_open (and geoloc_gazetteer_open) with GEOLOC_E_PARSE and a message
  * that says what is wrong, where 0.3 opened it and answered wrongly.
  *
- * The files: a set of 100 places without attributes saved by the library (format version 3, no
- * unit vectors: they are derived on open), the same set as version 2 wrote it (the vectors of
+ * The files: a set of 100 places without attributes saved by the library (format version 4,
+ * SAVED below, no unit vectors: they are derived on open; version 3 has the same layout), the same set as version 2 wrote it (the vectors of
  * libm's sine and cosine stored after the header, the tree's gaps and box from them, as libgeoloc
  * 0.5 wrote files) and those bytes as version 1 (without attributes the layouts of 1 and 2 are
  * the same, so 0.3 opens them); tests/places/gazetteer-v1.places and places-v1.places (saved by
- * libgeoloc 0.3.0). The layout and the checksum are the format's
+ * libgeoloc 0.3.0), numbered-v3.places (saved by 0.6.0). The layout and the checksum are the format's
  * (Sources/GeoLoc/Places/PlaceFile.swift).
  *
  *   test_forged_places TESTS_PLACES_DIR
@@ -27,6 +27,11 @@
 #include "geoloc.h"
 
 static const char *fixtures = "tests/places";
+
+/* The format version geoloc_places_save writes; the versions the tests forge, in turn, are 1, 2
+ * and this one. */
+#define SAVED 4
+static int next_version(int v) { return v == 2 ? SAVED : v + 1; }
 
 /* ---------------------------------------------------------------------------------------------
  * The format: checksum, layout
@@ -96,7 +101,7 @@ static void reseal(unsigned char *b, size_t n)
     put_u64(b, 120, checksum(b, n));
 }
 
-/* Where the sections of a file without attributes start (version 1 and 2 alike; version 3 has
+/* Where the sections of a file without attributes start (version 1 and 2 alike; versions 3 and 4 have
  * no points, positions or gaps: their offsets are those of the next section), up to `ends`. */
 typedef struct {
     size_t n, m, points, latlon, ids, positions, gaps, dims, ends;
@@ -151,7 +156,7 @@ static void write_file(const unsigned char *b, size_t len)
     if (f) fclose(f);
 }
 
-/* The 100 places (ids "p0"..., names "Place 0"...) saved by the library (version 3, base_len
+/* The 100 places (ids "p0"..., names "Place 0"...) saved by the library (version 4, base_len
  * bytes); base_v2 as version 2 wrote them, base_v1 those bytes as version 1 (v12_len bytes). */
 static unsigned char *base, *base_v1, *base_v2;
 static size_t base_len, v12_len;
@@ -180,7 +185,7 @@ static void box_of(unsigned char *b, const layout *L, size_t node, size_t lo, si
     for (int k = 0; k < 3; k++) box[k] = fmin(left[k], right[k]), box[3 + k] = fmax(left[3 + k], right[3 + k]);
 }
 
-/* A version 3 file without attributes (len bytes) as version 2 wrote it: the sections version 3
+/* A version 4 file without attributes (len bytes) as version 2 wrote it: the sections version 4
  * leaves out put back (the points: x, y, z, cos lat of each place in tree order, libm's; the tree
  * position of each place; every node's gaps and the header's box from those points), resealed.
  * *out_len: its size. */
@@ -239,7 +244,7 @@ static void make_base(void)
     CHECK_OK(geoloc_places_save(p, path));
     geoloc_places_destroy(p);
     base = read_file(path, &base_len);
-    CHECK(base != NULL && base_len > 128 && get_u64(base, 32) == 0 && get_u32(base, 8) == 3);
+    CHECK(base != NULL && base_len > 128 && get_u64(base, 32) == 0 && get_u32(base, 8) == SAVED);
     if (!base) return;
     base_v2 = as_version_2(base, base_len, &v12_len);
     base_v1 = malloc(v12_len);
@@ -255,7 +260,7 @@ static const unsigned char *base_of(int version)
 
 static size_t len_of(int version)
 {
-    return version == 3 ? base_len : v12_len;
+    return version == SAVED ? base_len : v12_len;
 }
 
 /* A copy of the base file of `version` to edit (len_of(version) bytes). */
@@ -304,7 +309,7 @@ static int refused_with(unsigned char *b, size_t len, geoloc_status want, const 
 }
 
 /* A file of 3 places with one attribute column "state" (2 distinct values, "Ohio" and
- * "Illinois"), saved by the library (version 3), and where its sections start. */
+ * "Illinois"), saved by the library (version 4), and where its sections start. */
 typedef struct {
     size_t columns, numbers, value_ends, values, names;
 } columns_layout;
@@ -319,12 +324,12 @@ static unsigned char *attribute_file(size_t *len, columns_layout *C)
     CHECK_OK(geoloc_places_save(p, path));
     geoloc_places_destroy(p);
     unsigned char *b = read_file(path, len);
-    CHECK(b != NULL && get_u32(b, 8) == 3 && get_u64(b, 32) == 1 && get_u64(b, 128) == 2 && get_u64(b, 136) == 12);
+    CHECK(b != NULL && get_u32(b, 8) == SAVED && get_u64(b, 32) == 1 && get_u64(b, 128) == 2 && get_u64(b, 136) == 12);
     /* The sections of 3 places in one leaf (no internal node), 6 strings, then the column. */
     size_t at = 128, text = get_u64(b, 40);
 #define SECTION(size) (at = (at + 63) & ~(size_t)63, at += (size), at - (size))
     C->columns = SECTION(16);
-    (void)SECTION(16 * 3), (void)SECTION(4 * 3); /* latLon, ids (no points, positions, gaps or dims: version 3) */
+    (void)SECTION(16 * 3), (void)SECTION(4 * 3); /* latLon, ids (no points, positions, gaps or dims: version 4) */
     (void)SECTION(4 * 6), (void)SECTION(text);                                                /* ends, text */
     C->numbers = SECTION(3);
     C->value_ends = SECTION(4 * 2);
@@ -342,7 +347,7 @@ static unsigned char *attribute_file(size_t *len, columns_layout *C)
 /* The unedited files (resealing changes nothing) open and hold the places. */
 static void test_forged_files_start_from_files_that_open(void)
 {
-    for (int v = 1; v <= 3; v++) {
+    for (int v = 1; v <= SAVED; v = next_version(v)) {
         unsigned char *b = copy_of(v);
         reseal(b, len_of(v));
         CHECK(memcmp(b, base_of(v), len_of(v)) == 0);
@@ -381,7 +386,7 @@ static void test_files_whose_text_ends_on_a_16_byte_step_open(void)
 /* 0.3: a NUL inside a name gave `needed` 4 with strlen 2. */
 static void test_forged_nul_inside_an_id_or_name(void)
 {
-    for (int v = 1; v <= 3; v++) {
+    for (int v = 1; v <= SAVED; v = next_version(v)) {
         unsigned char *b = copy_of(v);
         b[find(b, len_of(v), "Place 57") + 2] = 0;
         CHECK(refused_as(b, len_of(v), "the name of place 57 holds a NUL byte"));
@@ -398,7 +403,7 @@ static void test_forged_invalid_utf8(void)
 {
     /* A stray byte, a lead byte alone, a surrogate, overlong forms, above U+10FFFF. */
     static const char *const bad[] = {"\xff", "\xc3", "\xed\xa0\x80", "\xc0\x80", "\xe0\x80\x80", "\xf4\x90\x80\x80"};
-    for (int v = 1; v <= 3; v++) {
+    for (int v = 1; v <= SAVED; v = next_version(v)) {
         for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
             unsigned char *b = copy_of(v);
             memcpy(b + find(b, len_of(v), "Place 57") + 4, bad[k], strlen(bad[k]));
@@ -442,7 +447,7 @@ static void test_forged_gazetteer_with_a_nul_in_a_name(void)
 }
 
 /* 0.3: NaN or zeroed unit vectors made nearest return 0 results. Versions 1 and 2 store vectors
- * (checked against the coordinates); version 3 has none to forge. */
+ * (checked against the coordinates); versions 3 and 4 have none to forge. */
 static void test_forged_nan_or_zeroed_unit_vectors(void)
 {
     CHECK(v12_len > base_len + 32 * 100);
@@ -466,10 +471,10 @@ static void test_forged_nan_or_zeroed_unit_vectors(void)
 static void test_forged_split_gaps_or_box(void)
 {
     CHECK(layout_of(base).m == 7);
-    for (int v = 1; v <= 3; v++) {
+    for (int v = 1; v <= SAVED; v = next_version(v)) {
         layout L = layout_of(base_of(v));
         /* Version 3 stores no gaps (they are derived): its box only. */
-        for (int kind = v < 3 ? 0 : 4; kind < 6; kind++) {
+        for (int kind = v < SAVED ? 0 : 4; kind < 6; kind++) {
             unsigned char *b = copy_of(v);
             const char *says = "of the index does not bound the points below it";
             switch (kind) {
@@ -503,13 +508,13 @@ static void test_forged_split_gaps_or_box(void)
  * 3 their derived vectors follow them into subtrees whose gaps do not bound them. */
 static void test_forged_coordinates_that_leave_their_vectors(void)
 {
-    for (int v = 1; v <= 3; v++) {
+    for (int v = 1; v <= SAVED; v = next_version(v)) {
         layout L = layout_of(base_of(v));
         unsigned char *b = copy_of(v), tmp[16];
         memcpy(tmp, b + L.latlon + 16 * 5, 16);
         memcpy(b + L.latlon + 16 * 5, b + L.latlon + 16 * 80, 16);
         memcpy(b + L.latlon + 16 * 80, tmp, 16);
-        CHECK(refused_as(b, len_of(v), v < 3 ? "does not match its coordinates" : "of the index does not bound the points below it"));
+        CHECK(refused_as(b, len_of(v), v < SAVED ? "does not match its coordinates" : "of the index does not bound the points below it"));
         free(b);
     }
 }
@@ -517,7 +522,7 @@ static void test_forged_coordinates_that_leave_their_vectors(void)
 /* 0.3: a file whose index maps all say place 0 returned index 0 five times. */
 static void test_forged_repeated_place_index(void)
 {
-    for (int v = 1; v <= 3; v++) {
+    for (int v = 1; v <= SAVED; v = next_version(v)) {
         layout L = layout_of(base_of(v));
         unsigned char *b = copy_of(v);
         memset(b + L.ids, 0, 4 * L.n);
@@ -588,7 +593,7 @@ static void test_forged_counts_that_overflow_or_leave_the_file(void)
         {48, UINT64_MAX, "its attribute names' size in bytes"},
         {112, 6, "unknown flags 0x6"},
     };
-    for (int v = 1; v <= 3; v++) {
+    for (int v = 1; v <= SAVED; v = next_version(v)) {
         for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
             unsigned char *b = copy_of(v);
             put_u64(b, edits[k].at, edits[k].value);
@@ -613,10 +618,10 @@ static void test_forged_counts_that_overflow_or_leave_the_file(void)
         CHECK(refused_with(b, len_of(v), GEOLOC_E_PARSE, "where its header gives"));
         free(b);
     }
-    unsigned char *b = copy_of(3);
-    put_u64(b, 8, 4); /* version 4 (and the byte-order mark) */
+    unsigned char *b = copy_of(SAVED);
+    put_u64(b, 8, SAVED + 1); /* version 5 (and the byte-order mark) */
     b[12] = 4, b[13] = 3, b[14] = 2, b[15] = 1;
-    CHECK(refused_with(b, base_len, GEOLOC_E_UNSUPPORTED, "place file version 4 is newer than this library reads (3)"));
+    CHECK(refused_with(b, base_len, GEOLOC_E_UNSUPPORTED, "place file version 5 is newer than this library reads (4)"));
     b[8] = 0;
     CHECK(refused_with(b, base_len, GEOLOC_E_PARSE, "corrupted place file: bad version or header size"));
     free(b);
@@ -642,7 +647,7 @@ static void test_forged_counts_that_overflow_or_leave_the_file(void)
 /* Tree indices and split dimensions out of range. */
 static void test_forged_tree_indices_out_of_range(void)
 {
-    for (int v = 1; v <= 3; v++) {
+    for (int v = 1; v <= SAVED; v = next_version(v)) {
         layout L = layout_of(base_of(v));
         unsigned char *b = copy_of(v);
         put_u64(b, L.ids + 8, 100 | (uint64_t)get_u32(b, L.ids + 12) << 32); /* ids[2] = 100 */
@@ -650,7 +655,7 @@ static void test_forged_tree_indices_out_of_range(void)
         memcpy(b, base_of(v), len_of(v));
         memset(b + L.ids + 12, 0xff, 4); /* ids[3] = -1 */
         CHECK(refused_as(b, len_of(v), "the place index at tree position 3 (-1) is out of range"));
-        if (v < 3) { /* version 3 stores no positions: they are derived from ids */
+        if (v < SAVED) { /* versions 3 and 4 store no positions: they are derived from ids */
             memcpy(b, base_of(v), len_of(v));
             memset(b + L.positions + 4 * 7, 0x7f, 4); /* positions[7] = 2^31 - 1 */
             CHECK(refused_as(b, len_of(v), "the tree position of place 7 (2139062143) is out of range"));
@@ -672,7 +677,7 @@ static void test_forged_tree_indices_out_of_range(void)
  * the text's end. */
 static void test_forged_text_offsets(void)
 {
-    for (int v = 1; v <= 3; v++) {
+    for (int v = 1; v <= SAVED; v = next_version(v)) {
         size_t ends = layout_of(base_of(v)).ends;
         unsigned char *b = copy_of(v);
         memset(b + ends + 4 * 10, 0xff, 4); /* string 10 ends at 2^32 - 1 */
@@ -716,24 +721,26 @@ static void test_forged_attribute_tables_pointing_outside(void)
     free(a);
 }
 
-/* A version 3 header on a version 2 file (vectors where version 3 has none) and the other way
- * round: the sizes the counts give disagree with the file's. */
+/* A version 3 or 4 header on a version 2 file (vectors where those have none) and the other
+ * way round: the sizes the counts give disagree with the file's. */
 static void test_forged_version_that_leaves_its_layout(void)
 {
     char want[160];
-    unsigned char *b = copy_of(2);
-    b[8] = 3;
-    snprintf(want, sizeof want, "make a file of %zu bytes, not %zu", base_len, v12_len);
-    CHECK(refused_as(b, v12_len, want));
-    free(b);
-    b = copy_of(3);
+    for (int v = 3; v <= SAVED; v++) {
+        unsigned char *b = copy_of(2);
+        b[8] = (unsigned char)v;
+        snprintf(want, sizeof want, "make a file of %zu bytes, not %zu", base_len, v12_len);
+        CHECK(refused_as(b, v12_len, want));
+        free(b);
+    }
+    unsigned char *b = copy_of(SAVED);
     b[8] = 2;
     snprintf(want, sizeof want, "make a file of %zu bytes, not %zu", v12_len, base_len);
     CHECK(refused_as(b, base_len, want));
     free(b);
 }
 
-/* Files of the old formats and the same sets saved anew (version 3, vectors derived on open)
+/* Files of the old formats and the same sets saved anew (version 4, vectors derived on open)
  * answer alike: the gazetteer fixture saved by 0.3.0 (version 1, libm's vectors stored), and the
  * 100 places as version 2 wrote them; nearest 1 and 10, within 300 and 3,000 km of 600 points
  * (the places themselves, 2 km beside them, anywhere), each result's index and distance to the bit. */
@@ -741,7 +748,7 @@ static void test_old_and_new_formats_answer_alike(void)
 {
     char fixture[512], resaved[560];
     snprintf(fixture, sizeof fixture, "%s/gazetteer-v1.places", fixtures);
-    snprintf(resaved, sizeof resaved, "%s.v3", path);
+    snprintf(resaved, sizeof resaved, "%s.v4", path);
     for (int which = 0; which < 2; which++) {
         if (which == 1) write_file(base_v2, v12_len);
         geoloc_places *old = NULL, *now = NULL;
@@ -751,7 +758,7 @@ static void test_old_and_new_formats_answer_alike(void)
         CHECK_OK(geoloc_places_open(resaved, &now));
         size_t len = 0, n = 0;
         unsigned char *f = read_file(resaved, &len);
-        CHECK(f != NULL && len > 128 && get_u32(f, 8) == 3);
+        CHECK(f != NULL && len > 128 && get_u32(f, 8) == SAVED);
         free(f);
         CHECK_OK(geoloc_places_count(old, &n));
         uint64_t s = 5;
@@ -786,6 +793,72 @@ static void test_old_and_new_formats_answer_alike(void)
     remove(resaved);
 }
 
+/* A file of version 3 (tests/places/numbered-v3.places: 3,000 places, uniform on the sphere,
+ * numbered, saved by libgeoloc 0.6.0, whose tree was built on x and y from libm's cosine) opens
+ * and answers as the set made anew from its coordinates (nearest 1 and 10, within 500 km of 300
+ * points: index and distance to the bit), every distance equal to geoloc_distance's; saved, it
+ * is a file of version 4 that answers the same. */
+static void test_a_version_3_file_of_0_6_answers_as_its_places(void)
+{
+    char fixture[512], resaved[560];
+    snprintf(fixture, sizeof fixture, "%s/numbered-v3.places", fixtures);
+    snprintf(resaved, sizeof resaved, "%s.v4", path);
+    size_t len = 0;
+    unsigned char *f = read_file(fixture, &len);
+    CHECK(f != NULL && len > 128 && get_u32(f, 8) == 3);
+    free(f);
+    geoloc_places *v3 = NULL, *made = NULL, *v4 = NULL;
+    CHECK_OK(geoloc_places_open(fixture, &v3));
+    if (!v3) return;
+    size_t n = 0;
+    CHECK_OK(geoloc_places_count(v3, &n));
+    CHECK(n == 3000);
+    geoloc_coord *pts = calloc(n, sizeof *pts);
+    for (size_t i = 0; i < n; i++) CHECK_OK(geoloc_places_coord(v3, i, &pts[i]));
+    CHECK_OK(geoloc_places_create(pts, NULL, NULL, n, NULL, 0, NULL, &made));
+    CHECK_OK(geoloc_places_save(v3, resaved));
+    CHECK_OK(geoloc_places_open(resaved, &v4));
+    f = read_file(resaved, &len);
+    CHECK(f != NULL && len > 128 && get_u32(f, 8) == SAVED);
+    free(f);
+    uint64_t s = 7;
+    size_t compared = 0;
+    for (int q = 0; q < 300 && made && v4; q++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        geoloc_coord c = pts[(s >> 33) % n];
+        double u = (double)(s >> 11) / 9007199254740992.0;
+        if (q % 2 == 1) c.lat = 180 * u - 90, c.lon = 359.99 * ((double)(s >> 20 & 0xfffff) / 1048576.0) - 180;
+        for (int kind = 0; kind < 3; kind++) {
+            geoloc_match a[64], b[64], d[64];
+            size_t na = 0, nb = 0, nd = 0;
+            geoloc_places *sets[3] = {v3, made, v4};
+            geoloc_match *out[3] = {a, b, d};
+            size_t *counts[3] = {&na, &nb, &nd};
+            for (int k = 0; k < 3; k++) {
+                if (kind < 2)
+                    CHECK_OK(geoloc_places_nearest(sets[k], c, kind ? 10 : 1, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS,
+                                                   INFINITY, out[k], 64, counts[k]));
+                else
+                    CHECK_OK(geoloc_places_within(sets[k], c, 500e3, GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, 64,
+                                                  out[k], 64, counts[k]));
+            }
+            CHECK(na == nb && na == nd && memcmp(a, b, na * sizeof *a) == 0 && memcmp(a, d, na * sizeof *a) == 0);
+            for (size_t i = 0; i < na; i++) {
+                double want = NAN;
+                CHECK_OK(geoloc_distance(c, pts[a[i].index], GEOLOC_MODEL_SPHERE, GEOLOC_UNIT_METERS, &want));
+                CHECK(memcmp(&want, &a[i].distance, sizeof want) == 0);
+            }
+            compared += na;
+        }
+    }
+    CHECK(compared > 600);
+    free(pts);
+    geoloc_places_destroy(v3);
+    geoloc_places_destroy(made);
+    geoloc_places_destroy(v4);
+    remove(resaved);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -810,6 +883,7 @@ int main(int argc, char **argv)
         test_forged_attribute_tables_pointing_outside();
         test_forged_version_that_leaves_its_layout();
         test_old_and_new_formats_answer_alike();
+        test_a_version_3_file_of_0_6_answers_as_its_places();
     }
     remove(path);
     free(base);

@@ -11,7 +11,9 @@ import Darwin
 /// The haversine formula in its atan2 form, d = 2 r atan2(sqrt(h), sqrt(1 - h)). For points more
 /// than a quarter turn apart, 1 - h is not taken by subtraction (which loses up to 13 cm near the
 /// antipode) but from the identity 1 - h = cos²(Δφ/2) cos²(Δλ/2) + sin²(Σφ/2) sin²(Δλ/2), a sum
-/// of non-negative terms, so the result keeps about 1e-15 relative accuracy everywhere.
+/// of non-negative terms, so the result keeps about 1e-15 relative accuracy everywhere. The
+/// cosines of the latitudes are `VectorMath.latitudeCosine`'s (the place index's, so the place
+/// queries' distances are this function's to the bit).
 /// Inputs are degrees and are not checked: use the throwing API for untrusted values.
 @inlinable
 public func haversineDistance(
@@ -19,11 +21,13 @@ public func haversineDistance(
 ) -> Double {
     let d2r = 2 * (Double.pi / 360)
     return haversine(
-        lat1: lat1, lon1: lon1, cosLat1: cos(lat1 * d2r), lat2: lat2, lon2: lon2, cosLat2: cos(lat2 * d2r),
+        lat1: lat1, lon1: lon1, cosLat1: VectorMath.latitudeCosine(lat1 * d2r), lat2: lat2, lon2: lon2,
+        cosLat2: VectorMath.latitudeCosine(lat2 * d2r),
         radius: radius, hLimit: .infinity) ?? .infinity  // never nil: there is no limit
 }
 
-/// The haversine distance with the cosines of both latitudes given (`cos(lat * (.pi / 180))`),
+/// The haversine distance with the cosines of both latitudes given
+/// (`VectorMath.latitudeCosine(lat * (.pi / 180))`),
 /// or nil when h = sin²(θ/2) exceeds `hLimit` (the point is too far; the arctangent is skipped).
 /// The one implementation behind `haversineDistance` and the place queries, which compute a
 /// centre's cosine once: the same operations in the same order, so the results are identical.

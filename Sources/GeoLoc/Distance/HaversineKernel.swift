@@ -70,7 +70,7 @@ enum HaversineKernel {
         into out: UnsafeMutablePointer<Double>, radius: Double, level: Level = supportedLevel
     ) {
         // The scalar function's own cosine of the origin's latitude: the same double.
-        let cos0 = cos(lat0 * (2 * (Double.pi / 360)))
+        let cos0 = VectorMath.latitudeCosine(lat0 * (2 * (Double.pi / 360)))
         #if canImport(GeoLocKernels)
         if level > 0 && glk_haversine_one_to_many(lat0, lon0, cos0, points, n, radius, out, Int32(level)) != 0 {
             return

@@ -10,14 +10,14 @@ import Darwin
 // index maps, text and attribute columns) as they are in memory, so that opening maps them
 // instead of rebuilding anything, and processes that open one file share its pages.
 //
-// Format, version 3 (files of versions 2 and 1, below, still open). Every integer
+// Format, version 4 (files of versions 3, 2 and 1, below, still open). Every integer
 // little-endian, every float an IEEE 754 binary64 stored little-endian; the file is refused on a
 // big-endian machine (GEOLOC_E_UNSUPPORTED). The header is the one every data file of the
 // library starts with (Core/MappedFile.swift), checked by `MappedFile.checkHeader`.
 //
 //   offset  size  field
 //        0     8  magic "GEOLOCPS"
-//        8     4  u32 format version (3); a newer version is refused with .unsupported
+//        8     4  u32 format version (4); a newer version is refused with .unsupported
 //       12     4  u32 byte-order mark 0x01020304 (bytes 04 03 02 01)
 //       16     4  u32 header size (128)
 //       20     4  u32 leaf size of the kd-tree (1...4096)
@@ -53,7 +53,7 @@ import Darwin
 // What follows from the rest is not stored but derived on open, into memory of the set's own
 // (PlaceFileVectors.swift): the tree's points, (x, y, z) = (cos φ cos λ, cos φ sin λ, sin φ) and
 // cos φ of each place, from its coordinates, by the very arithmetic that made them when the set
-// was built; the tree position of each place (the inverse of `ids`); and each node's split gaps
+// was built (polynomials, no libm call: `VectorMath.latitudeCosine` and `sinPoly`); the tree position of each place (the inverse of `ids`); and each node's split gaps
 // (its left half's greatest and its right half's least point along its dimension, as the build
 // sets them). So a reopened set has the bits of the set that was saved and answers every query
 // exactly as it did, and a vector, position or gap that disagrees with the rest can no longer be
@@ -66,17 +66,25 @@ import Darwin
 // derived is the set's own, private to the process: 36 bytes a place and 16 a tree node (about
 // 37 bytes a place; 6.3 MB for the shipped gazetteer).
 //
+// Version 3 (libgeoloc 0.6) is version 4 but for the arithmetic of its tree: 0.6 built its
+// vectors' x and y on libm's cos φ, so the order of its tree follows those bits (two places a last
+// bit apart along a node's dimension can sit either side of the split). Opening one derives x
+// and y with libm's cosine, as 0.6 did (one libm call a place), so its tree checks as it was
+// built, and the fourth lane with the library's cosine, so its distances are the library's.
+// Saving its set writes version 4 with the tree built anew.
+//
 // Version 2 stores, besides, the vectors, positions and gaps the tree was built with:
 //   points      n x 32  (x, y, z, cos latitude) f64 per place, in tree order (after `columns`)
 //   positions   n x 4   i32: the tree position of each place index (after `ids`)
 //   gaps        m x 16  f64 pairs: a node's left half's maximum and right half's minimum of the
 //                       unit vectors along the node's dimension (after `positions`)
-// and is otherwise version 3. Its arrays are kept (mapped, shared, not derived) and checked
-// against the rest as before (PlaceFileCheck.swift): a file saved by an earlier version of the
-// library opens with the memory, the speed and the answers it had. Its vectors were computed
-// with libm's sine and cosine (or another machine's), not this version's arithmetic, so keeping
-// them is what keeps its answers unchanged (the two agree: a test compares both on the
-// gazetteer).
+// and is otherwise version 3. Its arrays are checked against the rest as before
+// (PlaceFileCheck.swift) and kept: the positions and gaps mapped, shared, the vectors copied
+// (32 bytes a place, private) with their fourth lane, libm's cos φ, replaced by the library's,
+// which every distance multiplies by. Its vectors were computed with libm's sine and cosine (or
+// another machine's), not this version's arithmetic, and the tree's order follows them, so x, y
+// and z are kept as they are (the answers agree with the same set saved as version 4: a test
+// compares both on the gazetteer).
 //
 // Version 1 has version 2's stored arrays and differs from it in three more places: the header's text
 // (offset 40) holds the ids, the names and every attribute value; there is no column table and
@@ -85,8 +93,8 @@ import Darwin
 // ids i (1 + a) + f - 1) comes
 //   absent      w x 8   u64 bitset (w = ceil(n a / 64)): bit i a + c set when place i has no
 //                       value for attribute c
-// before the text. A file of version 1 or 2 is opened as it is (mapped, not converted); saving
-// its set writes version 3.
+// before the text. A file of version 1 or 2 is opened as it is (mapped, not converted, but for
+// the vectors' copy); saving its set writes version 4.
 //
 // Opening checks, before a single query can run: the magic, version, byte order and header
 // size; that the file is exactly as long as the header says (a truncated file is named as such);
@@ -126,7 +134,7 @@ struct PlaceFileLayout {
     /// `valueCounts` and `valueBytes` (version 2) have one entry per attribute column.
     init?(version: UInt32, count n: Int, attributes a: Int, numberedIDs: Bool, bucket: Int, textBytes: Int,
           namesBytes: Int, valueCounts: [Int] = [], valueBytes: [Int] = []) {
-        guard version >= 1 && version <= 3, n >= 0, n <= maxCount, a >= 0, bucket >= 1, bucket <= 4096,
+        guard version >= 1 && version <= 4, n >= 0, n <= maxCount, a >= 0, bucket >= 1, bucket <= 4096,
               textBytes >= 0, namesBytes >= 0, a <= Int(Int32.max), textBytes <= Int(UInt32.max),
               namesBytes <= Int(Int32.max)
         else { return nil }
@@ -191,7 +199,7 @@ struct PlaceFileLayout {
 enum PlaceFile {
     static let magic: [UInt8] = Array("GEOLOCPS".utf8)
     /// The version `save(to:)` writes; `open(_:)` reads it and every earlier one.
-    static let version: UInt32 = 3
+    static let version: UInt32 = 4
     static let headerSize = DataFileHeader.size
 }
 
@@ -243,11 +251,12 @@ extension PlaceSet {
     }
 
     /// The bytes of this set as a place file of `version` 2 (its vectors stored, as libgeoloc 0.5
-    /// wrote files) or 3 (what `save(to:)` writes): for tests and fuzzing of files written by an
-    /// earlier version.
+    /// wrote files) or 4 (what `save(to:)` writes): for tests and fuzzing of files written by an
+    /// earlier version. (Not 3: a file of version 3 has a tree built on libm's cosine, which
+    /// only libgeoloc 0.6 made; tests/places/numbered-v3.places is one.)
     @_spi(Testing)
     public func placeFileBytes(version: UInt32) throws(GeoLocError) -> [UInt8] {
-        precondition(version == 2 || version == 3, "place files of version 2 or 3 only")
+        precondition(version == 2 || version == PlaceFile.version, "place files of version 2 or 4 only")
         let file = try fileImage(version: version)
         defer { file.deallocate() }
         return Array(file)
@@ -267,12 +276,13 @@ extension PlaceSet {
             names.append(contentsOf: u)
         }
         let attributeColumns = UnsafeBufferPointer(start: d.attributeColumns, count: a)
-        // A set opened from a file of version 1 or 2 has the tree that file stores, built on
-        // vectors of libm's arithmetic (or another machine's): saved as version 3, whose vectors
+        // A set opened from a file of version 1, 2 or 3 has the tree that file stores, built on
+        // vectors of libm's arithmetic (or another machine's): saved as version 4, whose vectors
         // are derived on open by this version's arithmetic, its tree is made anew from its
         // coordinates (what building the set now makes), so that the file's gaps and box are
         // those its derived vectors give. The same places, the same answers.
-        let kdtree = version >= 3 && self.kdtree.mapping != nil && self.kdtree.derived == nil ? rebuiltTree() : self.kdtree
+        let ownTree = self.kdtree.mapping == nil || self.kdtree.derived?.treeArithmetic == .polynomial
+        let kdtree = version >= 4 && !ownTree ? rebuiltTree() : self.kdtree
         guard let layout = PlaceFileLayout(
             version: version, count: count, attributes: a, numberedIDs: source.numberedIDs,
             bucket: kdtree.bucketSize, textBytes: d.bytes.count, namesBytes: names.count,
@@ -453,12 +463,13 @@ extension PlaceSet {
                     + "attribute names\(version >= 2 && a > 0 ? ", the column table's sizes" : "")) make a file of "
                     + "\(layout.size) bytes, not \(size)")
         }
-        // Version 3 stores neither the unit vectors nor the tree positions and gaps: they are
-        // derived, into memory of the set's own (the positions right below, the vectors and gaps
-        // as the tree's check walks its leaves). Versions 1 and 2 keep theirs, checked.
+        // Versions 3 and 4 store neither the unit vectors nor the tree positions and gaps: they
+        // are derived, into memory of the set's own (the positions right below, the vectors and
+        // gaps as the tree's check walks its leaves). Versions 1 and 2 keep theirs, checked.
         var derived: DerivedPlaceArrays? = nil
+        let arithmetic: PlaceVectors.Arithmetic = version == 3 ? .libmCosine : .polynomial
         if version >= 3 {
-            guard let memory = DerivedPlaceArrays(count: n, internalCount: layout.internalCount) else {
+            guard let memory = DerivedPlaceArrays(count: n, internalCount: layout.internalCount, treeArithmetic: arithmetic) else {
                 throw GeoLocError(.noMemory, "no memory for the unit vectors of \(n) places")
             }
             derived = memory
@@ -530,19 +541,24 @@ extension PlaceSet {
             throw corrupted("the text's offsets are out of order (its last string ends at \(previous), its text has \(textBytes) bytes)")
         }
         let latLon = base.advanced(by: layout.latLon).assumingMemoryBound(to: Double.self)
-        var outside: UInt8 = 0
-        for p in 0..<n {
-            let lat = latLon[2 * p], lon = latLon[2 * p + 1]
-            // NaN fails every comparison, so it is outside too. (No short circuit: one pass
-            // without a branch per place.)
-            outside |= (lat >= -90 ? 0 : 1) | (lat <= 90 ? 0 : 1) | (lon >= -180 ? 0 : 1) | (lon < 180 ? 0 : 1)
-        }
-        if outside != 0 {
-            for p in 0..<n where !(latLon[2 * p] >= -90 && latLon[2 * p] <= 90 && latLon[2 * p + 1] >= -180 && latLon[2 * p + 1] < 180) {
-                throw corrupted(
-                    "a coordinate is out of range (\(show(latLon[2 * p])), \(show(latLon[2 * p + 1])) at tree position \(p), place \(ids[p]))")
+        /// Every coordinate in range (a file of version 3 or 4: checked by the derivation on the
+        /// way, which calls this when one is not, before the tree's check reports anything).
+        func coordinates() throws(GeoLocError) {
+            var outside: UInt8 = 0
+            for p in 0..<n {
+                let lat = latLon[2 * p], lon = latLon[2 * p + 1]
+                // NaN fails every comparison, so it is outside too. (No short circuit: one pass
+                // without a branch per place.)
+                outside |= (lat >= -90 ? 0 : 1) | (lat <= 90 ? 0 : 1) | (lon >= -180 ? 0 : 1) | (lon < 180 ? 0 : 1)
+            }
+            if outside != 0 {
+                for p in 0..<n where !(latLon[2 * p] >= -90 && latLon[2 * p] <= 90 && latLon[2 * p + 1] >= -180 && latLon[2 * p + 1] < 180) {
+                    throw corrupted(
+                        "a coordinate is out of range (\(show(latLon[2 * p])), \(show(latLon[2 * p + 1])) at tree position \(p), place \(ids[p]))")
+                }
             }
         }
+        if derived == nil { try coordinates() }
         if derived == nil { try PlaceFileCheck.indexMaps(ids: ids, positions: positions, count: n) }
         var names: [String] = []
         var at = layout.names
@@ -576,14 +592,31 @@ extension PlaceSet {
             low[k] = f64(64 + 8 * k)
             high[k] = f64(88 + 8 * k)
         }
-        let tree = UnitVectorTree(
+        let gaps = derived.map { UnsafePointer($0.gaps) } ?? base.advanced(by: layout.gaps).assumingMemoryBound(to: Double.self)
+        var tree = UnitVectorTree(
             count: n, bucket: layout.bucket, internalCount: layout.internalCount, boxLow: low, boxHigh: high,
             points: derived.map { UnsafePointer($0.points) }
                 ?? base.advanced(by: layout.points).assumingMemoryBound(to: SIMD4<Double>.self),
-            latLon: latLon, ids: ids, positions: positions,
-            gaps: derived.map { UnsafePointer($0.gaps) } ?? base.advanced(by: layout.gaps).assumingMemoryBound(to: Double.self),
-            dims: dims, mapping: mapping, derived: derived)
-        try PlaceFileCheck.tree(tree, derive: derived != nil)
+            latLon: latLon, ids: ids, positions: positions, gaps: gaps, dims: dims, mapping: mapping, derived: derived)
+        try PlaceFileCheck.tree(tree, derive: derived != nil, arithmetic: arithmetic, coordinates: coordinates)
+        if derived == nil {
+            // Versions 1 and 2: the stored vectors (checked) keep the tree they were built with;
+            // their fourth lane, libm's cosine, becomes the library's, which the queries'
+            // distances multiply by (`geoloc_distance`'s, to the bit). 32 bytes a place.
+            guard let memory = DerivedPlaceArrays(count: n, internalCount: 0, treeArithmetic: nil) else {
+                throw GeoLocError(.noMemory, "no memory for the unit vectors of \(n) places")
+            }
+            let d2r = Double.pi / 180
+            for p in 0..<n {
+                var v = tree.points[p]
+                v.w = VectorMath.latitudeCosine(latLon[2 * p] * d2r)
+                memory.points[p] = v
+            }
+            tree = UnitVectorTree(
+                count: n, bucket: layout.bucket, internalCount: layout.internalCount, boxLow: low, boxHigh: high,
+                points: UnsafePointer(memory.points), latLon: latLon, ids: ids, positions: positions, gaps: gaps, dims: dims,
+                mapping: mapping, derived: memory)
+        }
         // The ids and names (version 1: and the attribute values), each valid UTF-8 without a NUL.
         let numbered = u64(112) == 1
         let perPlace = (numbered ? 1 : 2) + (version == 1 ? a : 0)

@@ -86,15 +86,19 @@ enum PlaceFileCheck {
 
     /// Checks every point of the tree against its coordinates and every node's gap and the
     /// header's box against the points they bound, in one pass over the points (tree order).
-    /// With `derive` (a file of version 3, which stores no vectors and no gaps), the points and
-    /// gaps are not checked but written: the points derived from the coordinates
-    /// (`PlaceVectors.derive`) leaf by leaf, each node's gaps from its halves' boxes (the left
-    /// half's greatest and the right half's least along its dimension, as the build sets them),
-    /// into the tree's arrays (the set's own memory, `UnitVectorTree.derived`); a node whose
+    /// With `derive` (a file of version 3 or 4, which stores no vectors and no gaps), the points
+    /// and gaps are not checked but written: the points derived from the coordinates
+    /// (`PlaceVectors.derive`, by the arithmetic the file's tree was built on) leaf by leaf, each
+    /// node's gaps from its halves' boxes (the left half's greatest and the right half's least
+    /// along its dimension, as the build sets them), into the tree's arrays (the set's own memory, `UnitVectorTree.derived`); a node whose
     /// halves overlap along its dimension (a tree order no build makes) is refused.
-    static func tree(_ t: UnitVectorTree, derive: Bool = false, level: VectorMath.Level = VectorMath.supportedLevel)
-        throws(GeoLocError)
-    {
+    /// Deriving, the coordinates' ranges are checked on the way (by the derivation itself):
+    /// when one is out of range, `coordinates` is called (and throws the file's message for it)
+    /// before anything else is reported.
+    static func tree(
+        _ t: UnitVectorTree, derive: Bool = false, arithmetic: PlaceVectors.Arithmetic = .polynomial,
+        level: VectorMath.Level = VectorMath.supportedLevel, coordinates: () throws(GeoLocError) -> Void = {}
+    ) throws(GeoLocError) {
         guard t.count > 0 else { return }
         let scratch = UnsafeMutablePointer<Double>.allocate(capacity: 6)
         defer { scratch.deallocate() }
@@ -104,9 +108,11 @@ enum PlaceFileCheck {
             precondition(UnsafePointer(t.points) == UnsafePointer(d.points) && UnsafePointer(t.gaps) == UnsafePointer(d.gaps))
             walk.derived = d.points
             walk.derivedGaps = d.gaps
+            walk.arithmetic = arithmetic
         }
         let b = walk.box(node: 0, lo: 0, hi: t.count)
         let low = SIMD3(b.lx, b.ly, b.lz), high = SIMD3(b.hx, b.hy, b.hz)
+        if walk.outside { try coordinates() }
         if walk.badPosition >= 0 {
             let p = walk.badPosition
             let lat = t.latLon[2 * p], lon = t.latLon[2 * p + 1]
@@ -141,6 +147,10 @@ enum PlaceFileCheck {
         var derived: UnsafeMutablePointer<SIMD4<Double>>? = nil
         /// Where the nodes' gaps are written, when they are derived.
         var derivedGaps: UnsafeMutablePointer<Double>? = nil
+        /// The arithmetic of the derived vectors (the one the file's tree was built on).
+        var arithmetic = PlaceVectors.Arithmetic.polynomial
+        /// Whether a derived leaf has a coordinate out of range.
+        var outside = false
 
         init(_ t: UnitVectorTree, level: VectorMath.Level, scratch: UnsafeMutablePointer<Double>) {
             self.level = level
@@ -171,7 +181,10 @@ enum PlaceFileCheck {
         /// and the gap of an internal node on the way.
         mutating func box(node: Int, lo: Int, hi: Int) -> Box {
             if node >= internalCount, let derived {
-                let b = PlaceVectors.derive(latLon: latLon + 2 * lo, count: hi - lo, into: derived + lo, level: level, scratch: scratch)
+                let b = PlaceVectors.derive(
+                    latLon: latLon + 2 * lo, count: hi - lo, into: derived + lo, arithmetic: arithmetic, level: level,
+                    scratch: scratch)
+                if b.outside { outside = true }
                 return Box(lx: b.low.x, ly: b.low.y, lz: b.low.z, hx: b.high.x, hy: b.high.y, hz: b.high.z)
             }
             if node >= internalCount {

@@ -1,24 +1,28 @@
 // The unit vectors of a place set, derived from its coordinates: a place's (x, y, z) =
-// (cos φ cos λ, cos φ sin λ, sin φ) and, in the fourth lane, cos φ. A place file of version 3
+// (cos φ cos λ, cos φ sin λ, sin φ) and, in the fourth lane, cos φ. A place file of version 3 or 4
 // stores none (PlaceFile.swift): opening one derives them here, and building a set in memory
 // (`UnitVectorTree.init(latLon:bucket:)`) makes them here too, so a saved and reopened set has
 // the very bits of the set it was saved from, and answers every query as it did.
 //
-// The arithmetic, the same on every machine but for one libm call:
-// - cos φ is libm's `cos(φ)`: the haversine of every distance a query returns multiplies by it
-//   (`cosLat2`), and `geoloc_distance` takes the same cosine, so a query's distances are the
-//   scalar call's to the bit;
+// The arithmetic, the same on every machine, without a libm call:
+// - cos φ is `VectorMath.latitudeCosine(φ)`, the cosine `geoloc_distance`'s haversine takes
+//   too: every distance a query returns multiplies by this lane (`cosLat2`), so a query's
+//   distances are the scalar call's to the bit;
 // - sin φ, cos λ = sin(π/2 - |λ|) and sin λ (= ±sin(|λ|), or ±sin(π - |λ|) beyond π/2) come from
-//   the polynomial sine of `VectorMath.sinPoly` (relative error about 1e-16: the vectors only
-//   prune and rank within the searches' rounding margins, `ChordBounds`), one of four lanes each,
-//   without a libm call;
+//   the same polynomial sine, `VectorMath.sinPoly` (cos φ is a fourth lane of it);
 // - every product and sum is rounded on its own (no fused multiply-add): the C kernel
 //   `glk_place_derive` (Sources/GeoLocKernels/places.c, AVX2, four places at a time) and this
 //   loop give the same bits, which a test checks at every level this CPU runs.
+// Files of version 3 (libgeoloc 0.6) were built on x and y from libm's `cos φ`, and their trees'
+// order follows those bits (two places a last bit apart along a split can fall either side of
+// it): they are derived with libm's cosine in x and y (`Arithmetic.libmCosine`, one libm call a
+// place, as 0.6 opened them) and the polynomial's in the fourth lane, so their trees check as
+// they were built and their distances are the library's.
 //
-// Cost: one libm cosine and a quarter of a four-lane polynomial per sine a place; memory: 32
-// bytes a place, private to the process (with the tree positions and gaps a file of version 3
-// also leaves out, `DerivedPlaceArrays`: 6.3 MB for the shipped gazetteer's 170,391 places).
+// Cost: a quarter of a four-lane polynomial per sine and cosine a place (version 3: and one libm
+// cosine); memory: 32 bytes a place, private to the process (with the tree positions and gaps a
+// file of version 3 or 4 also leaves out, `DerivedPlaceArrays`: 6.3 MB for the shipped
+// gazetteer's 170,391 places).
 
 #if canImport(GeoLocKernels)
 import GeoLocKernels
@@ -32,79 +36,110 @@ import Darwin
 #endif
 
 enum PlaceVectors {
+    /// How x and y take cos φ: the library's cosine (`VectorMath.latitudeCosine`, sets built
+    /// since 0.7 and files of version 4) or libm's `cos` (files of version 3, written by 0.6).
+    /// The fourth lane is the library's cosine either way.
+    enum Arithmetic: Sendable {
+        case polynomial
+        case libmCosine
+    }
+
     /// The vector (x, y, z, cos φ) of one place (degrees, checked).
     @inline(__always)
-    static func vector(latitude: Double, longitude: Double) -> SIMD4<Double> {
+    static func vector(latitude: Double, longitude: Double, arithmetic: Arithmetic = .polynomial) -> SIMD4<Double> {
         typealias M = VectorMath
         let d2r = Double.pi / 180
         let phi = latitude * d2r, lam = longitude * d2r
-        let c = cos(phi)
         let alam = Swift.abs(lam)
+        // Lane 3 is `VectorMath.latitudeCosine(phi)`, operation for operation.
         let s = M.sinPoly(SIMD4(
-            phi, (M.pio2Hi - alam) + M.pio2Lo, alam > M.pio2Hi ? (M.piHi - alam) + M.piLo : alam, 0))
+            phi, (M.pio2Hi - alam) + M.pio2Lo, alam > M.pio2Hi ? (M.piHi - alam) + M.piLo : alam,
+            (M.pio2Hi - Swift.abs(phi)) + M.pio2Lo))
+        let c = s[3]
+        let cx = arithmetic == .polynomial ? c : cos(phi)
         let slam = lam < 0 ? -s[2] : s[2]
-        return SIMD4(c * s[1], c * slam, s[0], c)
+        return SIMD4(cx * s[1], cx * slam, s[0], c)
     }
 
     /// The vectors of `n` places whose degrees are `latLon[2i]`, `latLon[2i + 1]` into
-    /// `points[i]`, and their box in x, y, z (`low`, `high`: +inf and -inf for no place). The C
+    /// `points[i]`, their box in x, y, z (`low`, `high`: +inf and -inf for no place), and whether
+    /// a coordinate is out of range or not a number (`outside`; its vector is then garbage). The C
     /// kernel at `level` above 0 where this CPU has it, else the Swift loop; the same bits.
     /// `scratch`: 6 doubles the kernel may write (the caller's, so that a walk over many leaves
     /// allocates nothing; `nil`: allocated here).
     static func derive(
         latLon: UnsafePointer<Double>, count n: Int, into points: UnsafeMutablePointer<SIMD4<Double>>,
+        arithmetic: Arithmetic = .polynomial,
         level: VectorMath.Level = VectorMath.supportedLevel, scratch: UnsafeMutablePointer<Double>? = nil
-    ) -> (low: SIMD3<Double>, high: SIMD3<Double>) {
-        guard n > 0 else { return (SIMD3(repeating: .infinity), SIMD3(repeating: -.infinity)) }
+    ) -> (low: SIMD3<Double>, high: SIMD3<Double>, outside: Bool) {
+        guard n > 0 else { return (SIMD3(repeating: .infinity), SIMD3(repeating: -.infinity), false) }
         #if canImport(GeoLocKernels)
         if level > 0 {
             let box = scratch ?? UnsafeMutablePointer<Double>.allocate(capacity: 6)
             defer { if scratch == nil { box.deallocate() } }
-            if glk_place_derive(latLon, n, UnsafeMutableRawPointer(points).assumingMemoryBound(to: Double.self), box, Int32(level)) != 0 {
-                return (SIMD3(box[0], box[1], box[2]), SIMD3(box[3], box[4], box[5]))
+            let done = glk_place_derive(
+                latLon, n, UnsafeMutableRawPointer(points).assumingMemoryBound(to: Double.self), box,
+                arithmetic == .libmCosine ? 1 : 0, Int32(level))
+            if done != 0 {
+                return (SIMD3(box[0], box[1], box[2]), SIMD3(box[3], box[4], box[5]), done == 3)
             }
         }
         #endif
         var lx = Double.infinity, ly = Double.infinity, lz = Double.infinity
         var hx = -Double.infinity, hy = -Double.infinity, hz = -Double.infinity
+        var outside = false
         for i in 0..<n {
-            let v = vector(latitude: latLon[2 * i], longitude: latLon[2 * i + 1])
+            let lat = latLon[2 * i], lon = latLon[2 * i + 1]
+            // (NaN fails every comparison.)
+            outside = outside || !(lat >= -90 && lat <= 90 && lon >= -180 && lon < 180)
+            let v = vector(latitude: lat, longitude: lon, arithmetic: arithmetic)
             points[i] = v
             // (Scalar minimum and maximum: the generic SIMD ones are calls.)
             lx = Swift.min(lx, v.x); ly = Swift.min(ly, v.y); lz = Swift.min(lz, v.z)
             hx = Swift.max(hx, v.x); hy = Swift.max(hy, v.y); hz = Swift.max(hz, v.z)
         }
-        return (SIMD3(lx, ly, lz), SIMD3(hx, hy, hz))
+        return (SIMD3(lx, ly, lz), SIMD3(hx, hy, hz), outside)
     }
 }
 
-/// What a set opened from a place file of version 3 derives instead of reading: its unit vectors
-/// (32 bytes a place), the tree position of each place (the inverse of the file's `ids`, 4 bytes)
-/// and the tree's split gaps (16 bytes a node, about 1 byte a place): private to the process,
-/// one 64-byte aligned block, freed with the set's tree. A block of 32 MB or more (about 900,000
-/// places) is mapped on its own and, on Linux, asked for transparent huge pages: writing it then
-/// costs a fault per 2 MB instead of per 4 kB (the faults of 4 kB pages were half of a
-/// million-place open). Smaller blocks, the shipped gazetteer's (6.3 MB) among them, are not:
-/// where the kernel compacts memory for such a request (`defrag` "madvise", the common default)
-/// a first open could stall for tens of milliseconds, which would cost a small set more than
-/// its faults.
+/// What a set opened from a place file of version 3 or 4 derives instead of reading: its unit
+/// vectors (32 bytes a place), the tree position of each place (the inverse of the file's `ids`,
+/// 4 bytes) and the tree's split gaps (16 bytes a node, about 1 byte a place): private to the
+/// process, one 64-byte aligned block, freed with the set's tree. A set opened from a file of
+/// version 1 or 2 has its vectors here alone (copied from the file, checked, with the library's
+/// cosine in the fourth lane), its positions and gaps staying in the file. A block of 16 MB or
+/// more (about 450,000 places; the vectors copied from a version-2 file of a million places,
+/// 32 MB, among them) is mapped on its own and, on Linux, asked for transparent huge pages:
+/// writing it then costs a fault per 2 MB instead of per 4 kB (the faults of 4 kB pages were
+/// half of a million-place open; a version-2 file of a million places opened in 34 ms with the
+/// threshold at 32 MB, 23 ms at 16, against 0.6's 16 ms without the copy). Smaller blocks, the shipped gazetteer's (6.3 MB) among
+/// them, are not: where the kernel compacts memory for such a request (`defrag` "madvise", the
+/// common default) a first open could stall for tens of milliseconds, which would cost a small
+/// set more than its faults.
 final class DerivedPlaceArrays {
     let points: UnsafeMutablePointer<SIMD4<Double>>
     let gaps: UnsafeMutablePointer<Double>
     let positions: UnsafeMutablePointer<Int32>
     /// The block's size in bytes.
     let byteCount: Int
+    /// The arithmetic the tree's order was built on: `.polynomial` for a file of version 4
+    /// (this library's), `.libmCosine` for version 3, `nil` for versions 1 and 2 (whatever made
+    /// their stored vectors). Saving a set whose tree is not this library's builds it anew
+    /// (`PlaceSet.fileImage`).
+    let treeArithmetic: PlaceVectors.Arithmetic?
     /// The mapping to unmap (its start and length), or nil for memory from `posix_memalign`.
     private let mapping: (UnsafeMutableRawPointer, Int)?
 
     static let hugePage = 2 << 20
     /// The least block asked for huge pages.
-    static let hugePageMinimum = 32 << 20
+    static let hugePageMinimum = 16 << 20
 
     /// Memory for `count` places and `internalCount` nodes (not yet written); `nil` when there is
     /// none to be had. (Both are bounded by the file's size: no product overflows.)
-    init?(count n: Int, internalCount m: Int) {
-        byteCount = 32 * n + 16 * m + 4 * n
+    /// `treeArithmetic` nil: the vectors alone (versions 1 and 2; `m` is then 0).
+    init?(count n: Int, internalCount m: Int, treeArithmetic: PlaceVectors.Arithmetic?) {
+        self.treeArithmetic = treeArithmetic
+        byteCount = 32 * n + 16 * m + (treeArithmetic == nil ? 0 : 4 * n)
         var block: UnsafeMutableRawPointer? = nil
         var mapped: (UnsafeMutableRawPointer, Int)? = nil
         #if os(Linux)
@@ -128,7 +163,7 @@ final class DerivedPlaceArrays {
         mapping = mapped
         points = raw.bindMemory(to: SIMD4<Double>.self, capacity: n)
         gaps = (raw + 32 * n).bindMemory(to: Double.self, capacity: 2 * m)
-        positions = (raw + 32 * n + 16 * m).bindMemory(to: Int32.self, capacity: n)
+        positions = (raw + 32 * n + 16 * m).bindMemory(to: Int32.self, capacity: treeArithmetic == nil ? 0 : n)
     }
 
     deinit {

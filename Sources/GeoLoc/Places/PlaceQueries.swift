@@ -18,7 +18,7 @@ struct HaversineFrom {
     init(_ center: Coordinate, radius: Double) {
         lat1 = center.latitude
         lon1 = center.longitude
-        cosLat1 = cos(lat1 * (2 * (Double.pi / 360)))
+        cosLat1 = VectorMath.latitudeCosine(lat1 * (2 * (Double.pi / 360)))
         self.radius = radius
     }
 
@@ -34,7 +34,7 @@ struct HaversineFrom {
 
     @inline(__always)
     func distance(lat2: Double, lon2: Double) -> Double {
-        distance(lat2: lat2, lon2: lon2, cosLat2: cos(lat2 * (Double.pi / 180)))
+        distance(lat2: lat2, lon2: lon2, cosLat2: VectorMath.latitudeCosine(lat2 * (Double.pi / 180)))
     }
 
     /// An upper bound of the haversine's h = sin²(θ/2) of any point the computed distance puts
@@ -53,8 +53,8 @@ struct HaversineFrom {
                   radius: radius, hLimit: hLimit)
     }
 
-    /// The distance to a point whose `cos(lat2 * .pi / 180)` is known (`2 * (.pi / 360)` is
-    /// `.pi / 180` exactly, so it is the haversine's `cos(lat2 * (2 * halfD2R))`).
+    /// The distance to a point whose `VectorMath.latitudeCosine(lat2 * .pi / 180)` is known
+    /// (`2 * (.pi / 360)` is `.pi / 180` exactly, so it is the haversine's cosine).
     @inline(__always)
     func distance(lat2: Double, lon2: Double, cosLat2: Double) -> Double {
         haversine(lat1: lat1, lon1: lon1, cosLat1: cosLat1, lat2: lat2, lon2: lon2, cosLat2: cosLat2,

@@ -92,9 +92,13 @@ GLK_HIDDEN long glk_place_vectors(const double *points, const double *lat_lon, s
 
 /* The unit vectors of n places (Places/PlaceFileVectors.swift, `PlaceVectors.derive`, the same
  * bits): points[4i .. 4i+3] = (cos lat cos lon, cos lat sin lon, sin lat, cos lat) of lat_lon[2i],
- * [2i+1] (degrees, checked), and box[0..2], box[3..5] the least and greatest x, y, z (n > 0).
- * Returns 1, or 0 without writing when `level` (lowered to glk_level_supported()) is 0. */
-GLK_HIDDEN int glk_place_derive(const double *lat_lon, size_t n, double *points, double *box, int level);
+ * [2i+1] (degrees, checked), and box[0..2], box[3..5] the least and greatest x, y, z (n > 0);
+ * every sine and cosine the polynomial's, but for libm_cos != 0 (a file of version 3): x and y
+ * then take libm's cos lat. Returns 1, 3 when a latitude is not in [-90, 90] or a longitude not in
+ * [-180, 180) (or either is NaN), or 0 without writing when `level` (lowered to
+ * glk_level_supported()) is 0. */
+GLK_HIDDEN int glk_place_derive(const double *lat_lon, size_t n, double *points, double *box, int libm_cos,
+                                int level);
 
 /* ---- Core (inline) ------------------------------------------------------------------------ */
 

@@ -43,7 +43,7 @@ private let placeFileTemplate: [[UInt8]] = {
     let coords = [geoloc_coord(lat: 38.3, lon: -88.9), geoloc_coord(lat: -33.9, lon: 151.2), geoloc_coord(lat: 89.9, lon: 179.9),
                   geoloc_coord(lat: 0, lon: -180), geoloc_coord(lat: 51.5, lon: -0.1)]
     // 100 places without attributes (a tree of 7 nodes, split gaps to forge), as saved
-    // (version 3) and as versions 2 and 1 (the same layout without attributes) wrote them.
+    // (version 4) and as versions 2 and 1 (the same layout without attributes) wrote them.
     var many: OpaquePointer?
     var pts: [geoloc_coord] = []
     var g: UInt64 = 21
@@ -57,7 +57,7 @@ private let placeFileTemplate: [[UInt8]] = {
     precondition(withArrayOfCStrings(names) { geoloc_places_create(pts, $0, $0, 100, nil, 0, nil, &many) } == GEOLOC_OK)
     precondition(geoloc_places_save(many, placeFilePath) == GEOLOC_OK)
     geoloc_places_destroy(many)
-    files.append(readFile(placeFilePath))  // version 3: no vectors, derived on open
+    files.append(readFile(placeFilePath))  // version 4: no vectors, derived on open
     // The same set as version 2 wrote it (its vectors stored, checked on open), and those bytes
     // as version 1.
     var v2 = try! PlaceSet.open(placeFilePath).placeFileBytes(version: 2)
