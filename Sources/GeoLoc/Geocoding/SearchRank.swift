@@ -50,7 +50,7 @@ struct SearchRanker {
         var found: [Int: Candidate] = [:]
         let qualifiers = q.qualifiers.map { Qualifier($0, index) }
         let countryBias = options.country.flatMap { countryTarget($0) }
-        let nearCos = options.near.map { cos($0.latitude * .pi / 180) }
+        let nearCos = options.near.map { VectorMath.latitudeCosine($0.latitude * .pi / 180) }
         let nameLength = q.name.withUnsafeBufferPointer { scalarCount($0) }
 
         func consider(_ key: Int, _ e: Int, _ match: SearchMatch, _ edits: Int, _ qs: [Qualifier], _ extra: Double) {
@@ -82,7 +82,7 @@ struct SearchRanker {
             if let near = options.near, let nearCos {
                 let c = places.coordinate(at: posting.place)
                 let km = haversine(lat1: near.latitude, lon1: near.longitude, cosLat1: nearCos, lat2: c.latitude,
-                                   lon2: c.longitude, cosLat2: cos(c.latitude * .pi / 180), radius: 6371.0088, hLimit: .infinity) ?? 0
+                                   lon2: c.longitude, cosLat2: VectorMath.latitudeCosine(c.latitude * .pi / 180), radius: 6371.0088, hLimit: .infinity) ?? 0
                 s += 0.12 * 200 / (200 + km)
             }
             let cand = Candidate(place: posting.place, rank: s, score: Swift.min(1, Swift.max(0, s)), match: match, edits: edits,

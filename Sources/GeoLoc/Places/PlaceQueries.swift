@@ -370,11 +370,13 @@ extension PlaceSet {
     func nearestOnSphere(to point: Coordinate) -> PlaceMatch? {
         if count <= 8 { return (try? nearest(to: point, count: 1))?.first }  // nearest's plain scan
         let tree = kdtree
-        // The query vector as `queryVector` makes it, whose cos φ is the haversine's cos(lat1).
+        // The query vector as `queryVector` makes it but for cos φ, which is the haversine's
+        // cos(lat1) (`VectorMath.latitudeCosine`, as the index's vectors have it; the vector only
+        // prunes and ranks within the chord margins).
         let d2r = Double.pi / 180
         let phi = point.latitude * d2r
         let lambda = point.longitude * d2r
-        let cosPhi = cos(phi)
+        let cosPhi = VectorMath.latitudeCosine(phi)
         let q = SIMD4(cosPhi * cos(lambda), cosPhi * sin(lambda), sin(phi), 0)
         let r = Earth.meanRadius / DistanceUnit.meters.meters
         let from = HaversineFrom(point, cosLat1: cosPhi, radius: r)

@@ -316,12 +316,12 @@ public enum Track {
         var i = 0
         while i < n {
             let lat0 = b.lat(i), lon0 = b.lon(i)
-            let cos0 = cos(lat0 * d2r)
+            let cos0 = VectorMath.latitudeCosine(lat0 * d2r)
             var j = i + 1
             while j < n {
                 let lat = b.lat(j), lon = b.lon(j)
                 guard let d = haversine(lat1: lat0, lon1: lon0, cosLat1: cos0, lat2: lat, lon2: lon,
-                                        cosLat2: cos(lat * d2r), radius: Earth.meanRadius, hLimit: .infinity),
+                                        cosLat2: VectorMath.latitudeCosine(lat * d2r), radius: Earth.meanRadius, hLimit: .infinity),
                       d <= distance else { break }
                 j += 1
             }
