@@ -111,11 +111,11 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 
 #define GEOLOC_VERSION_MAJOR 0
-#define GEOLOC_VERSION_MINOR 6
+#define GEOLOC_VERSION_MINOR 7
 #define GEOLOC_VERSION_PATCH 0
-#define GEOLOC_VERSION_STRING "0.6.0"
+#define GEOLOC_VERSION_STRING "0.7.0"
 /** MAJOR * 10000 + MINOR * 100 + PATCH. */
-#define GEOLOC_VERSION_NUMBER 600
+#define GEOLOC_VERSION_NUMBER 700
 
 /**
  * The version of the library that is loaded, as "MAJOR.MINOR.PATCH" (static text).

@@ -9,7 +9,7 @@ import CGeoLoc
 
 @c @implementation
 public func geoloc_version() -> UnsafePointer<CChar>? {
-    cString("0.6.0")  // GEOLOC_VERSION_STRING (a C test checks they agree)
+    cString("0.7.0")  // GEOLOC_VERSION_STRING (a C test checks they agree)
 }
 
 @c @implementation

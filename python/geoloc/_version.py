@@ -1,3 +1,3 @@
 """The package version; the library's MAJOR.MINOR must match (checked at import)."""
 
-__version__ = "0.6.0"
+__version__ = "0.7.0"

@@ -61,7 +61,7 @@ def test_public_surface():
 
 
 def test_versions(header_text):
-    assert geoloc.__version__ == "0.6.0"
+    assert geoloc.__version__ == "0.7.0"
     lib = geoloc.library_version()
     assert re.fullmatch(r"\d+\.\d+\.\d+", lib)
     assert lib.split(".")[:2] == geoloc.__version__.split(".")[:2]
