@@ -285,12 +285,10 @@ final class UnitVectorTree {
 
     // MARK: search
 
-    /// Runs `collector` over the tree from query vector `q` (w = 0): every point whose subtree
-    /// is not pruned by `collector.bound` is visited with its squared chord distance and its
-    /// position.
+    /// The squared gaps, by dimension, from query vector `q` to the root's box (0 where `q` is
+    /// within it; w stays 0): their sum bounds the squared chord to every point.
     @inline(__always)
-    func search<C: KDCollector>(_ q: SIMD4<Double>, _ collector: inout C) {
-        guard count > 0 else { return }
+    func rootBoxGaps(_ q: SIMD4<Double>) -> SIMD4<Double> {
         var d = SIMD4<Double>.zero
         for k in 0..<3 {
             if q[k] < boxLow[k] {
@@ -299,6 +297,16 @@ final class UnitVectorTree {
                 d[k] = (q[k] - boxHigh[k]) * (q[k] - boxHigh[k])
             }
         }
+        return d
+    }
+
+    /// Runs `collector` over the tree from query vector `q` (w = 0): every point whose subtree
+    /// is not pruned by `collector.bound` is visited with its squared chord distance and its
+    /// position.
+    @inline(__always)
+    func search<C: KDCollector>(_ q: SIMD4<Double>, _ collector: inout C) {
+        guard count > 0 else { return }
+        var d = rootBoxGaps(q)
         let rd = d.x + d.y + d.z
         if rd > collector.bound { return }
         descend(node: 0, lo: 0, hi: count, rd: rd, dists: &d, q: q, &collector)
@@ -358,14 +366,7 @@ extension UnitVectorTree {
     func nearestOne(_ q: SIMD4<Double>) -> NearestOne {
         var one = NearestOne(cap: .infinity)
         guard count > 0 else { return one }
-        var d = SIMD4<Double>.zero
-        for k in 0..<3 {
-            if q[k] < boxLow[k] {
-                d[k] = (boxLow[k] - q[k]) * (boxLow[k] - q[k])
-            } else if q[k] > boxHigh[k] {
-                d[k] = (q[k] - boxHigh[k]) * (q[k] - boxHigh[k])
-            }
-        }
+        let d = rootBoxGaps(q)
         let rootRd = d.x + d.y + d.z
         if internalCount == 0 {
             for p in 0..<count { one.visit(chord2(q, points[p]), p) }
