@@ -22,8 +22,8 @@ struct HaversineFrom {
         self.radius = radius
     }
 
-    /// With the centre's `cos(latitude * .pi / 180)` already known (`2 * (.pi / 360)` is
-    /// `.pi / 180` exactly, so it is the cosine `init(_:radius:)` computes).
+    /// With the centre's `VectorMath.latitudeCosine(latitude * .pi / 180)` already known
+    /// (`2 * (.pi / 360)` is `.pi / 180` exactly, so it is the cosine `init(_:radius:)` computes).
     @inline(__always)
     init(_ center: Coordinate, cosLat1: Double, radius: Double) {
         lat1 = center.latitude
