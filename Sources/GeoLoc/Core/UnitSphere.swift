@@ -43,10 +43,9 @@ func unitVectors(
         }
         let phi = lat * d2r, lam = lon * d2r
         let sphi = VectorMath.sinPoly(phi)
-        let cphi = VectorMath.sinPoly((VectorMath.pio2Hi - VectorMath.magnitude(phi)) + VectorMath.pio2Lo)
+        let cphi = VectorMath.cosHalfTurn(phi)
         let alam = VectorMath.magnitude(lam)
-        // cos λ = sin(π/2 - |λ|), an argument in [-π/2, π/2] for |λ| <= π.
-        let clam = VectorMath.sinPoly((VectorMath.pio2Hi - alam) + VectorMath.pio2Lo)
+        let clam = VectorMath.cosHalfTurn(lam)  // |λ| <= π
         let over = alam .> VectorMath.pio2Hi
         let slamAbs = VectorMath.sinPoly(VectorMath.select(over, (VectorMath.piHi - alam) + VectorMath.piLo, alam))
         let slam = unsafeBitCast(VectorMath.bits(slamAbs) | (VectorMath.bits(lam) & sign), to: SIMD4<Double>.self)

@@ -45,12 +45,22 @@ enum VectorMath {
         return y + y * (z * p)
     }
 
-    /// cos φ of a latitude φ in radians (|φ| <= π/2): sin(π/2 - |φ|) by `sinPoly`, the
-    /// subtraction exact for |φ| >= π/4 and carried to about 1e-32 by the split of π/2 into
-    /// `pio2Hi` + `pio2Lo`. The one cosine of a latitude the library's distances take: the
+    /// cos x for |x| <= π on one double or four lanes: sin(π/2 - |x|) by `sinPoly` (whose
+    /// argument is then in [-π/2, π/2]), the subtraction exact for |x| >= π/4 and carried to
+    /// about 1e-32 by the split of π/2 into `pio2Hi` + `pio2Lo`. The same operations on a lane
+    /// and on a double, so the four-lane kernels (the batch haversine's latitudes and half
+    /// differences, the unit vectors of `UnitSphere`) and `latitudeCosine` give the same bits.
+    @inline(__always)
+    static func cosHalfTurn<L: PolynomialLanes>(_ x: L) -> L {
+        sinPoly((pio2Hi - x.laneMagnitude) + pio2Lo)
+    }
+
+    /// cos φ of a latitude φ in radians (|φ| <= π/2): `cosHalfTurn` on one double. The one
+    /// cosine of a latitude the library's distances take: the
     /// haversine of `haversineDistance` (`geoloc_distance`), the centre of the place queries,
     /// the fourth lane of the place index's vectors (`PlaceVectors`, which the queries multiply
-    /// by) and the batch kernels' (`cosHalfTurn`, `cos_half_turn` in the C kernels), so a
+    /// by) and the batch kernels' (`cosHalfTurn` on four lanes, `cos_half_turn` in the C
+    /// kernels), so a
     /// query's distances are the scalar call's to the bit, and opening a place file derives its
     /// cosines without a libm call. Accuracy, over every latitude from 0 to 90 degrees in steps
     /// of 1e-6 (and of 1e-3, with 1e-7 below 0.002, in `PlaceFileForgedTests.
@@ -58,9 +68,10 @@ enum VectorMath {
     /// latitudes) and at most 2.1 ulp from the exact cosine (the long double `cosl` of the same
     /// argument; libm's: 0.52), the worst near 0 degrees, where cos φ is within an ulp or two of
     /// 1 (a relative error of 2.3e-16: a distance of 10,000 km moves by a few nanometres).
+    /// Not generic itself: `haversineDistance` is inlinable and calls it from other modules.
     @usableFromInline @inline(__always)
     static func latitudeCosine(_ phi: Double) -> Double {
-        sinPoly((pio2Hi - Swift.abs(phi)) + pio2Lo)
+        cosHalfTurn(phi)
     }
 
     typealias Bits = SIMD4<UInt64>
@@ -78,20 +89,23 @@ enum VectorMath {
     static func magnitude(_ x: V) -> V {
         unsafeBitCast(bits(x) & Bits(repeating: 0x7fff_ffff_ffff_ffff), to: V.self)
     }
-
-    /// |cos x| for x in [-π/2, π/2].
-    @inline(__always)
-    static func cosHalfTurn(_ x: V) -> V { sinPoly((pio2Hi - magnitude(x)) + pio2Lo) }
-
 }
 
-/// What `VectorMath.sinPoly` computes on: one double, or four lanes of them.
+/// What `VectorMath.sinPoly` and `cosHalfTurn` compute on: one double, or four lanes of them.
 protocol PolynomialLanes {
     static func * (a: Self, b: Self) -> Self
     static func * (a: Self, b: Double) -> Self
     static func + (a: Self, b: Self) -> Self
     static func + (a: Self, b: Double) -> Self
+    static func - (a: Double, b: Self) -> Self
+    /// |x| of each lane (the sign bit cleared).
+    var laneMagnitude: Self { get }
 }
 
-extension Double: PolynomialLanes {}
-extension SIMD4: PolynomialLanes where Scalar == Double {}
+extension Double: PolynomialLanes {
+    @inline(__always) var laneMagnitude: Double { magnitude }
+}
+
+extension SIMD4: PolynomialLanes where Scalar == Double {
+    @inline(__always) var laneMagnitude: Self { VectorMath.magnitude(self) }
+}
