@@ -29,12 +29,9 @@ public struct LocalTimeType: Sendable, Equatable, Hashable {
 public struct LocalTime: Sendable, Equatable {
     /// The instant, Unix seconds (seconds since 1970-01-01T00:00:00Z, without leap seconds).
     public var instant: Int64
-    /// Seconds east of UTC at the instant.
-    public var utcOffset: Int32
-    /// Whether daylight saving time is in force.
-    public var isDST: Bool
-    /// The abbreviation of the local time type ("CST", "+0330").
-    public var abbreviation: String
+    /// The zone's local time type in force at the instant (its offset, daylight saving flag and
+    /// abbreviation), also read as ``utcOffset``, ``isDST`` and ``abbreviation``.
+    public var type: LocalTimeType
     /// The local date and time (the calendar is the proleptic Gregorian one; year 0 or 10000 at
     /// the ends of the instant range), also read as ``year`` ... ``second``.
     public var dateTime: LocalDateTime
@@ -51,10 +48,15 @@ public struct LocalTime: Sendable, Equatable {
     /// Equal local times: every field but the index of the type (two zones, or two readings of
     /// one zone, may number the same type differently).
     public static func == (a: LocalTime, b: LocalTime) -> Bool {
-        a.instant == b.instant && a.utcOffset == b.utcOffset && a.isDST == b.isDST && a.abbreviation == b.abbreviation
-            && a.dateTime == b.dateTime && a.weekday == b.weekday && a.dayOfYear == b.dayOfYear
+        a.instant == b.instant && a.type == b.type && a.dateTime == b.dateTime && a.weekday == b.weekday && a.dayOfYear == b.dayOfYear
             && a.nextTransition == b.nextTransition
     }
+
+    /// The fields of ``type``: seconds east of UTC at the instant, whether daylight saving time
+    /// is in force, the abbreviation ("CST", "+0330").
+    public var utcOffset: Int32 { get { type.utcOffset } set { type.utcOffset = newValue } }
+    public var isDST: Bool { get { type.isDST } set { type.isDST = newValue } }
+    public var abbreviation: String { get { type.abbreviation } set { type.abbreviation = newValue } }
 
     /// The fields of ``dateTime``.
     public var year: Int { get { dateTime.year } set { dateTime.year = newValue } }
@@ -65,14 +67,33 @@ public struct LocalTime: Sendable, Equatable {
     public var second: Int { get { dateTime.second } set { dateTime.second = newValue } }
 }
 
-/// A date and time on a zone's clocks (no zone, no offset): what ``ZoneRules/instants(for:)``
-/// reads back to instants.
-public struct LocalDateTime: Sendable, Equatable, Hashable {
+/// A date on a zone's calendar (the proleptic Gregorian one).
+public struct LocalDate: Sendable, Hashable, Comparable {
     public var year: Int
     /// 1 ... 12.
     public var month: Int
     /// 1 ... 31.
     public var day: Int
+
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    public static func < (a: LocalDate, b: LocalDate) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+
+    /// "2026-11-24".
+    public var text: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+}
+
+/// A date and time on a zone's clocks (no zone, no offset): what ``ZoneRules/instants(for:)``
+/// reads back to instants.
+public struct LocalDateTime: Sendable, Equatable, Hashable {
+    /// The date, also read as ``year``, ``month`` and ``day``.
+    public var date: LocalDate
     /// 0 ... 23.
     public var hour: Int
     /// 0 ... 59.
@@ -81,13 +102,20 @@ public struct LocalDateTime: Sendable, Equatable, Hashable {
     public var second: Int
 
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
-        self.year = year
-        self.month = month
-        self.day = day
+        self.init(date: LocalDate(year: year, month: month, day: day), hour: hour, minute: minute, second: second)
+    }
+
+    public init(date: LocalDate, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        self.date = date
         self.hour = hour
         self.minute = minute
         self.second = second
     }
+
+    /// The fields of ``date``.
+    public var year: Int { get { date.year } set { date.year = newValue } }
+    public var month: Int { get { date.month } set { date.month = newValue } }
+    public var day: Int { get { date.day } set { date.day = newValue } }
 
     /// Checks the fields: year 1 ... 9999, a real day of its month, hour 0 ... 23, minute and
     /// second 0 ... 59. Returns the seconds since 1970-01-01T00:00 on the same clock.
@@ -152,7 +180,7 @@ func makeLocalTime(_ instant: Int64, _ type: LocalTimeType, _ typeIndex: Int, ne
     let s = Int(secs)
     let dayOfYear = Int(days - Civil.days(year: y, month: 1, day: 1)) + 1
     return LocalTime(
-        instant: instant, utcOffset: type.utcOffset, isDST: type.isDST, abbreviation: type.abbreviation,
+        instant: instant, type: type,
         dateTime: LocalDateTime(year: Int(y), month: m, day: d, hour: s / 3600, minute: s / 60 % 60, second: s % 60),
         weekday: Civil.weekday(days), dayOfYear: dayOfYear, nextTransition: next, typeIndex: typeIndex)
 }

@@ -65,7 +65,7 @@ extension LocalTime {
 extension LocalDateTime {
     /// "2026-11-24 14:05:09".
     public var text: String {
-        "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+        "\(date.text) \(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
     }
 }
 

@@ -226,7 +226,7 @@ public final class ZoneRules: Sendable {
         out.reserveCapacity(times.count)
         try times.withUnsafeBufferPointer { (b: UnsafeBufferPointer<Double>) throws(GeoLocError) in
             try localTimes(b) { (_: Int, lt: LocalTime) throws(GeoLocError) in
-                out.append(LocalDate(year: lt.year, month: lt.month, day: lt.day))
+                out.append(lt.dateTime.date)
             }
         }
         return out
@@ -283,24 +283,4 @@ public final class ZoneRules: Sendable {
         }
         throw GeoLocError(.outOfRange, "local time \(local.text) in \(name) is outside the years 1 to 9999 UTC")
     }
-}
-
-/// A date on a zone's calendar.
-public struct LocalDate: Sendable, Hashable, Comparable {
-    public var year: Int
-    public var month: Int
-    public var day: Int
-
-    public init(year: Int, month: Int, day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
-    }
-
-    public static func < (a: LocalDate, b: LocalDate) -> Bool {
-        (a.year, a.month, a.day) < (b.year, b.month, b.day)
-    }
-
-    /// "2026-11-24".
-    public var text: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
 }
