@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 // Loading a place set from CSV or GeoJSON: the public entry points. The formats themselves are
 // in PlaceLoadCSV.swift and PlaceLoadGeoJSON.swift; the options, limits and issues of a load,
 // the file reader, UTF-8 and strict decimal numbers are shared with the other loaders (Core/).
@@ -47,9 +39,7 @@ extension PlaceSet {
     ///   quote; in strict mode `.parse` (`.invalidUTF8`) for the first bad row, naming its line
     ///   and the number of further bad rows.
     public static func load(csv text: String, options: LoadOptions = .init()) throws(GeoLocError) -> PlaceLoad {
-        try withUTF8Bytes(text) { (buffer) throws(GeoLocError) -> PlaceLoad in
-            try CSVLoader.load(UnsafeRawBufferPointer(buffer), options: options, source: nil)
-        }
+        try CSVLoader.load(text: text, options: options)
     }
 
     /// Loads places from CSV bytes (UTF-8); see the text form of `load(csv:options:)`.
@@ -64,9 +54,7 @@ extension PlaceSet {
     /// - Throws: `.notFound` for a file that does not exist, `.invalidArgument` for one that
     ///   cannot be read (with the system's reason), and the errors of the text form of `load(csv:options:)`.
     public static func load(csvFile path: String, options: LoadOptions = .init()) throws(GeoLocError) -> PlaceLoad {
-        let file = try LoadedFile(path: path, maxBytes: options.maxBytes)
-        defer { file.release() }
-        return try CSVLoader.load(file.bytes, options: options, source: path)
+        try CSVLoader.load(file: path, options: options)
     }
 
     /// Loads places from GeoJSON text (RFC 7946): a FeatureCollection of Point features, or a
@@ -87,9 +75,7 @@ extension PlaceSet {
     ///   for bytes that are not UTF-8; in strict mode `.parse` for the first bad feature,
     ///   naming its index and the number of further bad features.
     public static func load(geoJSON text: String, options: LoadOptions = .init()) throws(GeoLocError) -> PlaceLoad {
-        try withUTF8Bytes(text) { (buffer) throws(GeoLocError) -> PlaceLoad in
-            try GeoJSONLoader.load(UnsafeRawBufferPointer(buffer), options: options, source: nil)
-        }
+        try GeoJSONLoader.load(text: text, options: options)
     }
 
     /// Loads places from GeoJSON bytes (UTF-8); see the text form of `load(geoJSON:options:)`.
@@ -103,8 +89,32 @@ extension PlaceSet {
     /// - Throws: `.notFound` for a file that does not exist, `.invalidArgument` for one that
     ///   cannot be read, and the errors of the text form of `load(geoJSON:options:)`.
     public static func load(geoJSONFile path: String, options: LoadOptions = .init()) throws(GeoLocError) -> PlaceLoad {
-        let file = try LoadedFile(path: path, maxBytes: options.maxBytes)
-        defer { file.release() }
-        return try GeoJSONLoader.load(file.bytes, options: options, source: path)
+        try GeoJSONLoader.load(file: path, options: options)
     }
 }
+
+/// A place format (`CSVLoader`, `GeoJSONLoader`): one function on bytes, `source` the path that
+/// starts its messages (nil for text). The text and file forms are the same for every format.
+protocol PlaceFormatLoader {
+    static func load(_ bytes: UnsafeRawBufferPointer, options: LoadOptions, source: String?) throws(GeoLocError) -> PlaceLoad
+}
+
+extension PlaceFormatLoader {
+    /// The places of `text`'s UTF-8 bytes.
+    static func load(text: String, options: LoadOptions) throws(GeoLocError) -> PlaceLoad {
+        try withUTF8Bytes(text) { (buffer) throws(GeoLocError) -> PlaceLoad in
+            try load(UnsafeRawBufferPointer(buffer), options: options, source: nil)
+        }
+    }
+
+    /// The places of the file at `path`, read whole (at most `options.maxBytes`); messages
+    /// start with the path.
+    static func load(file path: String, options: LoadOptions) throws(GeoLocError) -> PlaceLoad {
+        let file = try LoadedFile(path: path, maxBytes: options.maxBytes)
+        defer { file.release() }
+        return try load(file.bytes, options: options, source: path)
+    }
+}
+
+extension CSVLoader: PlaceFormatLoader {}
+extension GeoJSONLoader: PlaceFormatLoader {}
