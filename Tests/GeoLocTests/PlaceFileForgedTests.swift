@@ -591,6 +591,43 @@ final class PlaceFileForgedTests: XCTestCase {
         }
     }
 
+    /// The open's derivation of the whole tree by the C kernel (`glk_place_derive_tree`, at each
+    /// instruction set this CPU runs) gives the Swift walk's vectors, gaps and box to the bit:
+    /// on sets whose leaves hold 1 to 24 places (trees of 0 to 8 levels), and on the file of
+    /// version 3 (x and y from libm's cosine).
+    func testTreeDerivationKernelGivesTheWalksBits() throws {
+        var sets: [PlaceSet] = [try PlaceSet.open(PlaceFileForgedTests.fixtures + "numbered-v3.places")]
+        for n in [1, 24, 25, 100, 777, 5000] {
+            let latLon = derivationCoordinates(n)
+            var b = PlaceSetBuilder()
+            for i in 0..<n { try b.append(c(latLon[2 * i], latLon[2 * i + 1]), id: "\(i)", name: "", attributes: []) }
+            let bytes = try b.build().placeFileBytes(version: PlaceFile.version)
+            sets.append(try bytes.withUnsafeBytes { raw throws(GeoLocError) in try PlaceSet.open(fileBytes: raw) })
+        }
+        var kernels = 0
+        for set in sets {
+            let t = set.kdtree, d = try XCTUnwrap(t.derived)
+            let arithmetic = try XCTUnwrap(d.treeArithmetic)
+            func derived(level: Int) throws -> ([UInt64], [UInt64]) {
+                for p in 0..<t.count { d.points[p] = SIMD4(repeating: .nan) }
+                for k in 0..<(2 * t.internalCount) { d.gaps[k] = .nan }
+                try PlaceFileCheck.tree(t, derive: true, arithmetic: arithmetic, level: level)
+                let points = (0..<t.count).flatMap { p in
+                    [d.points[p].x.bitPattern, d.points[p].y.bitPattern, d.points[p].z.bitPattern, d.points[p].w.bitPattern]
+                }
+                return (points, (0..<(2 * t.internalCount)).map { d.gaps[$0].bitPattern })
+            }
+            let (points, gaps) = try derived(level: 0)
+            for level in 1...max(VectorMath.supportedLevel, 1) where level <= VectorMath.supportedLevel {
+                kernels += 1
+                let (kPoints, kGaps) = try derived(level: level)
+                XCTAssertEqual(kPoints, points, "\(t.count) places, level \(level)")
+                XCTAssertEqual(kGaps, gaps, "\(t.count) places, level \(level)")
+            }
+        }
+        if VectorMath.supportedLevel > 0 { XCTAssertGreaterThan(kernels, 0) }
+    }
+
     /// The old format and the new answer alike on the shipped gazetteer: the file libgeoloc 0.5
     /// wrote (version 2, the vectors of libm's sine and cosine stored, the tree's gaps and box
     /// those vectors give) against version 4 (vectors derived on open), every query kind, each

@@ -19,8 +19,10 @@
 // Cost, on open, all of it: one pass over the points in tree order that checks each vector
 // against its coordinates (a polynomial sine of four arguments at once, `VectorMath.sinPoly`, no
 // libm call; with AVX2 and FMA the C kernel `glk_place_vectors` does a leaf's four places at
-// once) and gathers the boxes of the subtrees bottom-up to test each node's gap; one pass
-// over the index maps; the text sixteen bytes at a time while it is ASCII. No fact is left for a
+// once) and gathers the boxes of the subtrees bottom-up to test each node's gap (a file of
+// version 3 or 4, whose vectors and gaps are derived instead: one call of the C kernel
+// `glk_place_derive_tree` for the whole tree); one pass over the index maps; the text sixteen
+// bytes at a time while it is ASCII. No fact is left for a
 // query to check lazily: a vector that does not match its coordinates puts its place in a
 // subtree where a search near the place never looks, so no query could notice it by itself.
 
@@ -102,6 +104,34 @@ enum PlaceFileCheck {
         guard t.count > 0 else { return }
         let scratch = UnsafeMutablePointer<Double>.allocate(capacity: 6)
         defer { scratch.deallocate() }
+        #if canImport(GeoLocKernels)
+        if derive && level > 0 {
+            // The whole tree in one call of the C kernel (the leaves' vectors, each node's gaps
+            // from its halves' boxes, the root's box), the walk below its baseline.
+            let d = t.derived.unsafelyUnwrapped
+            precondition(UnsafePointer(t.points) == UnsafePointer(d.points) && UnsafePointer(t.gaps) == UnsafePointer(d.gaps))
+            let depth = UInt32((t.internalCount + 1).trailingZeroBitCount)
+            let done = glk_place_derive_tree(
+                t.latLon, t.count, depth, t.dims, UnsafeMutableRawPointer(d.points).assumingMemoryBound(to: Double.self),
+                d.gaps, scratch, arithmetic == .libmCosine ? 1 : 0, Int32(level))
+            if done != 0 {
+                if Int(done) & GLK_DERIVE_OUTSIDE != 0 { try coordinates() }
+                if Int(done) & GLK_DERIVE_OVERLAP != 0 {
+                    // The walk names the node a search would trip on first, as it always has.
+                    var walk = TreeWalk(t, level: level, scratch: scratch)
+                    walk.derived = d.points
+                    walk.derivedGaps = d.gaps
+                    walk.arithmetic = arithmetic
+                    _ = walk.box(node: 0, lo: 0, hi: t.count)
+                    throw corrupted("node \(Swift.max(walk.badNode, 0)) of the index does not bound the points below it")
+                }
+                for k in 0..<3 where !(t.boxLow[k] <= scratch[k] && t.boxHigh[k] >= scratch[3 + k]) {
+                    throw corrupted("the index's bounding box does not hold its points")
+                }
+                return
+            }
+        }
+        #endif
         var walk = TreeWalk(t, level: level, scratch: scratch)
         if derive {
             let d = t.derived.unsafelyUnwrapped

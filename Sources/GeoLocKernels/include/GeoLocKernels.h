@@ -10,7 +10,9 @@
  *   tracking.c   Tracking  the spherical Douglas-Peucker scan and recursion, AVX2+FMA
  *                          (tracking_impl.h); the Swift baseline: Tracking/Track.swift
  *   places.c     Places    the unit vectors of places derived from their coordinates, AVX2
- *                          (Swift baseline: Places/PlaceFileVectors.swift); the check of the
+ *                          and AVX-512F, and a place file's whole tree derived on open (Swift
+ *                          baseline: Places/PlaceFileVectors.swift, PlaceFileCheck.swift's
+ *                          walk); the check of the
  *                          vectors an older place file stores, AVX2+FMA (Swift baseline:
  *                          Places/PlaceFileCheck.swift)
  *   (inline)     Core      atomic pointer slots for what is built once and then read without a
@@ -99,6 +101,26 @@ GLK_HIDDEN long glk_place_vectors(const double *points, const double *lat_lon, s
  * glk_level_supported()) is 0. */
 GLK_HIDDEN int glk_place_derive(const double *lat_lon, size_t n, double *points, double *box, int libm_cos,
                                 int level);
+
+/* What opening a place file of version 3 or 4 derives, in one call (Places/PlaceFile.swift; the
+ * Swift walk it replaces, and keeps as the baseline: PlaceFileCheck.tree): the n places of
+ * lat_lon (tree order) in the implicit tree of `depth` levels of internal nodes (2^depth leaves;
+ * node [lo, hi) splits at lo + (hi - lo) / 2; node k's children 2k + 1 and 2k + 2; dims[k] its
+ * split dimension, any above 2 read as 2) give
+ *   points[4p .. 4p+3]   glk_place_derive's vector of the place at position p, leaf by leaf,
+ *   gaps[2k], [2k + 1]   node k's left half's greatest and right half's least point along its
+ *                        dimension (the boxes' union taken as Swift.min and Swift.max take it),
+ *   box[0..5]            the least and greatest x, y, z of all points.
+ * Returns 0 without a meaningful write when `level` (lowered to glk_level_supported()) is 0, n is
+ * 0 or memory runs out (the caller runs the Swift walk); else 1 with these bits for what the
+ * caller must refuse: */
+enum {
+    GLK_DERIVE_OUTSIDE = 2, /* a latitude not in [-90, 90] or a longitude not in [-180, 180), or NaN */
+    GLK_DERIVE_OVERLAP = 4  /* a node whose halves overlap along its dimension (or a NaN bound) */
+};
+
+GLK_HIDDEN int glk_place_derive_tree(const double *lat_lon, size_t n, unsigned depth, const unsigned char *dims,
+                                     double *points, double *gaps, double *box, int libm_cos, int level);
 
 /* ---- Core (inline) ------------------------------------------------------------------------ */
 
