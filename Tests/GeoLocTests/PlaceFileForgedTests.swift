@@ -628,6 +628,31 @@ final class PlaceFileForgedTests: XCTestCase {
         if VectorMath.supportedLevel > 0 { XCTAssertGreaterThan(kernels, 0) }
     }
 
+    /// A set opened from a file of version 4 makes its tree positions on their first use, by
+    /// whichever threads ask at once (each coordinate asked from eight threads at the same time
+    /// on a fresh set), and they are the built set's.
+    func testTreePositionsMadeOnFirstUseByManyThreads() throws {
+        let latLon = derivationCoordinates(20_000)
+        var b = PlaceSetBuilder()
+        for i in 0..<(latLon.count / 2) { try b.append(c(latLon[2 * i], latLon[2 * i + 1]), id: "\(i)", name: "", attributes: []) }
+        let built = try b.build()
+        let bytes = try built.placeFileBytes(version: PlaceFile.version)
+        for _ in 0..<5 {
+            let opened = try bytes.withUnsafeBytes { raw throws(GeoLocError) in try PlaceSet.open(fileBytes: raw) }
+            let wrong = UnsafeMutablePointer<Int>.allocate(capacity: 8)
+            defer { wrong.deallocate() }
+            wrong.initialize(repeating: 0, count: 8)
+            nonisolated(unsafe) let slots = wrong  // one slot per thread
+            DispatchQueue.concurrentPerform(iterations: 8) { t in
+                for i in stride(from: t, to: built.count, by: 3) where opened.coordinate(at: i) != built.coordinate(at: i) {
+                    slots[t] += 1
+                }
+            }
+            XCTAssertEqual((0..<8).map { wrong[$0] }, Array(repeating: 0, count: 8))
+            for i in 0..<built.count { XCTAssertEqual(opened.kdtree.positions[i], built.kdtree.positions[i]) }
+        }
+    }
+
     /// The old format and the new answer alike on the shipped gazetteer: the file libgeoloc 0.5
     /// wrote (version 2, the vectors of libm's sine and cosine stored, the tree's gaps and box
     /// those vectors give) against version 4 (vectors derived on open), every query kind, each

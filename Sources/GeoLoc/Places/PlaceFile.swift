@@ -63,8 +63,9 @@ import Darwin
 // whose vectors hardly compress).
 //
 // Memory: the file is mapped read-only and shared by every process that opens it; what is
-// derived is the set's own, private to the process: 36 bytes a place and 16 a tree node (about
-// 37 bytes a place; 6.3 MB for the shipped gazetteer).
+// derived is the set's own, private to the process: on open 32 bytes a place and 16 a tree node
+// (about 33 bytes a place; 5.6 MB for the shipped gazetteer), and the tree positions (4 bytes a
+// place) on their first use (`DerivedPlaceArrays.positions`: no search needs them).
 //
 // Version 3 (libgeoloc 0.6) is version 4 but for the arithmetic of its tree: 0.6 built its
 // vectors' x and y on libm's cos φ, so the order of its tree follows those bits (two places a last
@@ -351,8 +352,8 @@ extension PlaceSet {
         let t = kdtree
         let latLon = UnsafeMutableBufferPointer<Double>.allocate(capacity: Swift.max(2 * n, 1))
         defer { latLon.deallocate() }
-        for i in 0..<n {
-            let p = Int(t.positions[i])
+        for p in 0..<n {
+            let i = Int(t.ids[p])
             latLon[2 * i] = t.latLon[2 * p]
             latLon[2 * i + 1] = t.latLon[2 * p + 1]
         }
@@ -464,8 +465,8 @@ extension PlaceSet {
                     + "\(layout.size) bytes, not \(size)")
         }
         // Versions 3 and 4 store neither the unit vectors nor the tree positions and gaps: they
-        // are derived, into memory of the set's own (the positions right below, the vectors and
-        // gaps as the tree's check walks its leaves). Versions 1 and 2 keep theirs, checked.
+        // are derived, into memory of the set's own (the vectors and gaps by the tree's check,
+        // the positions on their first use). Versions 1 and 2 keep theirs, checked.
         var derived: DerivedPlaceArrays? = nil
         let arithmetic: PlaceVectors.Arithmetic = version == 3 ? .libmCosine : .polynomial
         if version >= 3 {
@@ -475,45 +476,27 @@ extension PlaceSet {
             derived = memory
         }
         let ids = base.advanced(by: layout.ids).assumingMemoryBound(to: Int32.self)
-        let positions = derived.map { UnsafePointer($0.positions) }
-            ?? base.advanced(by: layout.positions).assumingMemoryBound(to: Int32.self)
+        // Versions 1 and 2 store the positions; 3 and 4 make them on first use (from `ids`,
+        // checked right below to be a permutation: `DerivedPlaceArrays.positions`).
+        let positions: UnsafePointer<Int32>? = derived == nil
+            ? base.advanced(by: layout.positions).assumingMemoryBound(to: Int32.self) : nil
         let n32 = UInt32(truncatingIfNeeded: n)
         var bad: UInt32 = 0
         for p in 0..<n { bad |= UInt32(bitPattern: ids[p]) >= n32 ? 1 : 0 }
-        if derived == nil {
+        if let positions {
             for p in 0..<n { bad |= UInt32(bitPattern: positions[p]) >= n32 ? 1 : 0 }
         }
         if bad != 0 {
             for p in 0..<n where UInt32(bitPattern: ids[p]) >= n32 {
                 throw corrupted("the place index at tree position \(p) (\(ids[p])) is out of range (\(n) places)")
             }
-            for i in 0..<n where UInt32(bitPattern: positions[i]) >= n32 {
-                throw corrupted("the tree position of place \(i) (\(positions[i])) is out of range (\(n) places)")
-            }
-        }
-        if let derived {
-            // The inverse of `ids` (in range), and the check that `ids` is a permutation in the
-            // same pass: a place `ids` names twice finds its position already written.
-            let positions = derived.positions
-            positions.initialize(repeating: -1, count: n)
-            var repeated: Int32 = 0
-            for p in 0..<n {
-                let i = Int(ids[p])
-                repeated |= positions[i] &+ 1  // 0 while unwritten
-                positions[i] = Int32(truncatingIfNeeded: p)
-            }
-            if repeated != 0 {
-                positions.initialize(repeating: -1, count: n)
-                for p in 0..<n {
-                    let i = Int(ids[p])
-                    if positions[i] >= 0 {
-                        throw corrupted(
-                            "place \(i) is at tree positions \(positions[i]) and \(p) (its index maps repeat a place and lose another)")
-                    }
-                    positions[i] = Int32(truncatingIfNeeded: p)
+            if let positions {
+                for i in 0..<n where UInt32(bitPattern: positions[i]) >= n32 {
+                    throw corrupted("the tree position of place \(i) (\(positions[i])) is out of range (\(n) places)")
                 }
             }
         }
+        if derived != nil { try PlaceFileCheck.permutation(ids, count: n) }
         let dims = base.advanced(by: layout.dims).assumingMemoryBound(to: UInt8.self)
         var badDim: UInt8 = 0
         for k in 0..<layout.internalCount { badDim |= dims[k] > 2 ? 1 : 0 }
@@ -559,7 +542,7 @@ extension PlaceSet {
             }
         }
         if derived == nil { try coordinates() }
-        if derived == nil { try PlaceFileCheck.indexMaps(ids: ids, positions: positions, count: n) }
+        if let positions { try PlaceFileCheck.indexMaps(ids: ids, positions: positions, count: n) }
         var names: [String] = []
         var at = layout.names
         let namesEnd = layout.names + namesBytes

@@ -21,8 +21,8 @@
 // libm call; with AVX2 and FMA the C kernel `glk_place_vectors` does a leaf's four places at
 // once) and gathers the boxes of the subtrees bottom-up to test each node's gap (a file of
 // version 3 or 4, whose vectors and gaps are derived instead: one call of the C kernel
-// `glk_place_derive_tree` for the whole tree); one pass over the index maps; the text sixteen
-// bytes at a time while it is ASCII. No fact is left for a
+// `glk_place_derive_tree` for the whole tree); one pass over the index maps (versions 3 and 4:
+// over `ids` with a bit a place); the text sixteen bytes at a time while it is ASCII. No fact is left for a
 // query to check lazily: a vector that does not match its coordinates puts its place in a
 // subtree where a search near the place never looks, so no query could notice it by itself.
 
@@ -58,6 +58,44 @@ enum PlaceFileCheck {
             let i = Int(ids[p])
             throw corrupted(
                 "place \(i) is at tree position \(p) and at position \(positions[i]) (its index maps repeat a place and lose another)")
+        }
+    }
+
+    /// `ids` (already in range) is a permutation of `0..<n`: no place at two positions. One
+    /// pass with a bit a place (n / 8 bytes, in the cache), the word of the run of positions at
+    /// hand kept in a register (places in order would otherwise wait on their own last store).
+    /// A repeated place is then named as the positions' check names it.
+    static func permutation(_ ids: UnsafePointer<Int32>, count n: Int) throws(GeoLocError) {
+        guard n > 0 else { return }
+        let words = (n + 63) / 64
+        let seen = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
+        defer { seen.deallocate() }
+        seen.initialize(repeating: 0, count: words)
+        var repeated: UInt64 = 0
+        var at = Int(UInt32(bitPattern: ids[0])) >> 6
+        var word: UInt64 = 0
+        for p in 0..<n {
+            let i = Int(UInt32(bitPattern: ids[p]))
+            let w = i >> 6, bit: UInt64 = 1 << UInt64(i & 63)
+            if w != at {
+                seen[at] = word
+                at = w
+                word = seen[w]
+            }
+            repeated |= word & bit
+            word |= bit
+        }
+        guard repeated != 0 else { return }
+        let positions = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        defer { positions.deallocate() }
+        positions.initialize(repeating: -1, count: n)
+        for p in 0..<n {
+            let i = Int(ids[p])
+            if positions[i] >= 0 {
+                throw corrupted(
+                    "place \(i) is at tree positions \(positions[i]) and \(p) (its index maps repeat a place and lose another)")
+            }
+            positions[i] = Int32(truncatingIfNeeded: p)
         }
     }
 

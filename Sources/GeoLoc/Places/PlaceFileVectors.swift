@@ -20,9 +20,10 @@
 // they were built and their distances are the library's.
 //
 // Cost: a quarter of a four-lane polynomial per sine and cosine a place (version 3: and one libm
-// cosine); memory: 32 bytes a place, private to the process (with the tree positions and gaps a
-// file of version 3 or 4 also leaves out, `DerivedPlaceArrays`: 6.3 MB for the shipped
-// gazetteer's 170,391 places).
+// cosine; the C kernel at AVX-512 takes sixteen places a step, AVX2 eight); memory: 32 bytes a
+// place, private to the process (with the gaps a file of version 3 or 4 also leaves out,
+// `DerivedPlaceArrays`: 5.6 MB for the shipped gazetteer's 170,391 places, and the tree
+// positions, 4 bytes a place, on their first use).
 
 #if canImport(GeoLocKernels)
 import GeoLocKernels
@@ -103,23 +104,26 @@ enum PlaceVectors {
 }
 
 /// What a set opened from a place file of version 3 or 4 derives instead of reading: its unit
-/// vectors (32 bytes a place), the tree position of each place (the inverse of the file's `ids`,
-/// 4 bytes) and the tree's split gaps (16 bytes a node, about 1 byte a place): private to the
-/// process, one 64-byte aligned block, freed with the set's tree. A set opened from a file of
+/// vectors (32 bytes a place) and the tree's split gaps (16 bytes a node, about 1 byte a place),
+/// on open, private to the process, one 64-byte aligned block, freed with the set's tree; and
+/// the tree position of each place (the inverse of the file's `ids`, 4 bytes a place) on its
+/// first use (`positions(ids:count:)`: no query's search needs it). A set opened from a file of
 /// version 1 or 2 has its vectors here alone (copied from the file, checked, with the library's
 /// cosine in the fourth lane), its positions and gaps staying in the file. A block of 16 MB or
 /// more (about 450,000 places; the vectors copied from a version-2 file of a million places,
 /// 32 MB, among them) is mapped on its own and, on Linux, asked for transparent huge pages:
 /// writing it then costs a fault per 2 MB instead of per 4 kB (the faults of 4 kB pages were
 /// half of a million-place open; a version-2 file of a million places opened in 34 ms with the
-/// threshold at 32 MB, 23 ms at 16, against 0.6's 16 ms without the copy). Smaller blocks, the shipped gazetteer's (6.3 MB) among
+/// threshold at 32 MB, 23 ms at 16, against 0.6's 16 ms without the copy). Smaller blocks, the shipped gazetteer's (5.6 MB) among
 /// them, are not: where the kernel compacts memory for such a request (`defrag` "madvise", the
 /// common default) a first open could stall for tens of milliseconds, which would cost a small
 /// set more than its faults.
 final class DerivedPlaceArrays {
     let points: UnsafeMutablePointer<SIMD4<Double>>
     let gaps: UnsafeMutablePointer<Double>
-    let positions: UnsafeMutablePointer<Int32>
+    /// The tree positions (the inverse of the file's `ids`, 4 bytes a place), made by the first
+    /// caller of `positions(ids:count:)`: nil until then (one slot, published atomically).
+    private let positionsSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     /// The block's size in bytes.
     let byteCount: Int
     /// The arithmetic the tree's order was built on: `.polynomial` for a file of version 4
@@ -139,7 +143,7 @@ final class DerivedPlaceArrays {
     /// `treeArithmetic` nil: the vectors alone (versions 1 and 2; `m` is then 0).
     init?(count n: Int, internalCount m: Int, treeArithmetic: PlaceVectors.Arithmetic?) {
         self.treeArithmetic = treeArithmetic
-        byteCount = 32 * n + 16 * m + (treeArithmetic == nil ? 0 : 4 * n)
+        byteCount = 32 * n + 16 * m
         var block: UnsafeMutableRawPointer? = nil
         var mapped: (UnsafeMutableRawPointer, Int)? = nil
         #if os(Linux)
@@ -163,10 +167,31 @@ final class DerivedPlaceArrays {
         mapping = mapped
         points = raw.bindMemory(to: SIMD4<Double>.self, capacity: n)
         gaps = (raw + 32 * n).bindMemory(to: Double.self, capacity: 2 * m)
-        positions = (raw + 32 * n + 16 * m).bindMemory(to: Int32.self, capacity: treeArithmetic == nil ? 0 : n)
+        positionsSlot = .allocate(capacity: 1)
+        positionsSlot.initialize(to: nil)
+    }
+
+    /// The tree position of each place, `positions[ids[p]] = p` (`ids` the file's, checked to be
+    /// a permutation of `0..<n` on open), made on the first call, by any number of threads at once
+    /// without a lock: a thread that finds none makes its own and publishes it with a
+    /// compare-and-swap; when two race, one table wins and the other is freed. `nil` when there is
+    /// no memory for it. Paid by the first call of `PlaceSet.coordinate(at:)` (or of what calls
+    /// it: a place's fields, a reverse geocode's locality, a search result) instead of by every
+    /// open: about 3 ms for a million places in an order of their own (the table's pages, and a
+    /// store to each that lands in another cache line), 0.4 ms for the shipped gazetteer.
+    func positions(ids: UnsafePointer<Int32>, count n: Int) -> UnsafeMutablePointer<Int32>? {
+        if let made = glk_load_acquire(positionsSlot) { return made.assumingMemoryBound(to: Int32.self) }
+        guard let fresh = malloc(Swift.max(4 * n, 1)) else { return nil }
+        let table = fresh.assumingMemoryBound(to: Int32.self)
+        for p in 0..<n { table[Int(ids[p])] = Int32(truncatingIfNeeded: p) }
+        if glk_publish(positionsSlot, fresh) != 0 { return table }
+        free(fresh)
+        return glk_load_acquire(positionsSlot)?.assumingMemoryBound(to: Int32.self)
     }
 
     deinit {
+        free(positionsSlot.pointee)
+        positionsSlot.deallocate()
         if let (start, length) = mapping {
             munmap(start, length)
         } else {

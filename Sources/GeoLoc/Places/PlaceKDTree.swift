@@ -76,7 +76,9 @@ final class UnitVectorTree {
     let points: UnsafeMutablePointer<SIMD4<Double>>
     let latLon: UnsafeMutablePointer<Double>
     let ids: UnsafeMutablePointer<Int32>
-    let positions: UnsafeMutablePointer<Int32>
+    /// `positions` when the tree has it from the start (built here, or stored in a file of
+    /// version 1 or 2); `nil` for a file of version 3 or 4 (`derived` makes it on first use).
+    private let ownPositions: UnsafeMutablePointer<Int32>?
     /// Internal nodes: `(low, high)` pairs at `2i`, `2i + 1`.
     let gaps: UnsafeMutablePointer<Double>
     let dims: UnsafeMutablePointer<UInt8>
@@ -111,7 +113,8 @@ final class UnitVectorTree {
         points = .allocate(capacity: m)
         latLon = .allocate(capacity: 2 * m)
         ids = .allocate(capacity: m)
-        positions = .allocate(capacity: m)
+        let positions = UnsafeMutablePointer<Int32>.allocate(capacity: m)
+        ownPositions = positions
         // The place index rides in the padding lane while the tree is built; cos φ waits in
         // `latLon`, which is filled in tree order afterwards.
         var lo = SIMD4<Double>(repeating: 2)
@@ -149,7 +152,7 @@ final class UnitVectorTree {
     init(
         count: Int, bucket: Int, internalCount: Int, boxLow: SIMD4<Double>, boxHigh: SIMD4<Double>,
         points: UnsafePointer<SIMD4<Double>>, latLon: UnsafePointer<Double>, ids: UnsafePointer<Int32>,
-        positions: UnsafePointer<Int32>, gaps: UnsafePointer<Double>, dims: UnsafePointer<UInt8>,
+        positions: UnsafePointer<Int32>?, gaps: UnsafePointer<Double>, dims: UnsafePointer<UInt8>,
         mapping: MappedFile, derived: DerivedPlaceArrays? = nil
     ) {
         self.count = count
@@ -161,7 +164,7 @@ final class UnitVectorTree {
         self.points = UnsafeMutablePointer(mutating: points)
         self.latLon = UnsafeMutablePointer(mutating: latLon)
         self.ids = UnsafeMutablePointer(mutating: ids)
-        self.positions = UnsafeMutablePointer(mutating: positions)
+        ownPositions = positions.map { UnsafeMutablePointer(mutating: $0) }
         self.gaps = UnsafeMutablePointer(mutating: gaps)
         self.dims = UnsafeMutablePointer(mutating: dims)
         self.mapping = mapping
@@ -173,9 +176,32 @@ final class UnitVectorTree {
         points.deallocate()
         latLon.deallocate()
         ids.deallocate()
-        positions.deallocate()
+        ownPositions?.deallocate()
         gaps.deallocate()
         dims.deallocate()
+    }
+
+    /// The tree position of each place index (`positions[i]`, the inverse of `ids`). A tree
+    /// opened from a file of version 3 or 4 makes it on the first use (`DerivedPlaceArrays.
+    /// positions`, by any thread, without a lock); that use stops the process when no memory is
+    /// left for it (4 bytes a place): the library itself asks `position(of:)`, which does not.
+    var positions: UnsafeMutablePointer<Int32> {
+        if let ownPositions { return ownPositions }
+        guard let made = derived.unsafelyUnwrapped.positions(ids: ids, count: count) else {
+            fatalError("no memory for the tree positions of \(count) places")
+        }
+        return made
+    }
+
+    /// The tree position of place `index` (in `0..<count`): `positions[index]`, or, when there is
+    /// no memory for the positions of a file's set, the place's position found in `ids`.
+    @inline(__always)
+    func position(of index: Int) -> Int {
+        if let ownPositions { return Int(ownPositions[index]) }
+        if let made = derived.unsafelyUnwrapped.positions(ids: ids, count: count) { return Int(made[index]) }
+        var p = 0
+        while Int(ids[p]) != index { p += 1 }
+        return p
     }
 
     /// The number of internal nodes of a tree of `n` points whose leaves hold at most `bucket`:

@@ -526,7 +526,7 @@ public final class PlaceSet: @unchecked Sendable {
     /// The coordinate of place `index`. Precondition: `0 <= index < count`.
     public func coordinate(at index: Int) -> Coordinate {
         precondition(index >= 0 && index < count, "place index \(index) is out of range 0..<\(count)")
-        let p = Int(kdtree.positions[index])
+        let p = kdtree.position(of: index)
         return Coordinate(checkedLatitude: kdtree.latLon[2 * p], longitude: kdtree.latLon[2 * p + 1])
     }
 
