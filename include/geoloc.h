@@ -1250,17 +1250,20 @@ GEOLOC_API geoloc_status geoloc_places_save(const geoloc_places *places, const c
  * pages. The set answers every query exactly as the set that was saved, every distance equal
  * to geoloc_distance's to the bit. It has no load issues.
  * Memory: the file's pages, shared; and, for a file of format version 4 (written since 0.7) or
- * 3 (0.6), the places' unit vectors, tree positions and split gaps, derived from the file on
- * open into memory of the set's own, private to the process: 36 bytes a place and 16 a tree
- * node (about 37 bytes a place; 6.3 MB for the shipped gazetteer). Files of versions 1 and 2
- * (libgeoloc 0.5 and earlier) store them: those arrays stay mapped and are checked, and only
- * the vectors are copied (32 bytes a place), with the cosine every distance multiplies by made
- * the library's.
+ * 3 (0.6), the places' unit vectors and split gaps, derived from the file on open into memory
+ * of the set's own, private to the process: 32 bytes a place and 16 a tree node (about 33 bytes
+ * a place; 5.6 MB for the shipped gazetteer), and their tree positions (4 bytes a place), made
+ * on the first call that needs them (geoloc_places_coord and what reads a place's coordinate:
+ * about 3 ms for a million places, 0.4 ms for the shipped gazetteer; no search of
+ * geoloc_places_within or geoloc_places_nearest does, nor does any other thread wait for
+ * them). Files of versions 1 and 2 (libgeoloc 0.5 and earlier) store them: those arrays stay
+ * mapped and are checked, and only the vectors are copied (32 bytes a place), with the cosine
+ * every distance multiplies by made the library's.
  * Time: the checksum, the checks and the derivation (no libm call) take a million places
- * (24 MB) about 15 ms on one core of an x86-64 server (libgeoloc 0.3, before these checks, which
- * checked little beyond the checksum of its 61 MB file: 6.5 ms; 0.6: 21 ms), and the shipped
- * gazetteer about 8 ms (bench/places/open measures them side by side). A file of version 3
- * takes about 1.7 times as long as version 4 (one libm cosine a place, as 0.6 opened it).
+ * (24 MB) about 11 ms on one core of an x86-64 server with AVX-512 (libgeoloc 0.3, before
+ * these checks, which checked little beyond the checksum of its 61 MB file: 6.5 ms; 0.6: 21 ms;
+ * 0.7.0: 15 ms), and the shipped gazetteer about 7 ms (bench/places/open measures them side
+ * by side). A file of version 3 takes longer: one libm cosine a place, as 0.6 opened it.
  * Checked before the set is returned: the header (magic, version, byte order), the size (a
  * truncated file is refused as such), the checksum of the whole file (a corrupted byte anywhere
  * is refused), and every index, offset and coordinate a query relies on.
