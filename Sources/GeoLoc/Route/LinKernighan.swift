@@ -8,11 +8,12 @@
 /// candidate's closing is read from the costs, the tour untouched); a 2-opt move is applied only
 /// to go a level deeper, and undone exactly (the same positions reversed again) when that fails.
 ///
-/// Candidates: each node's `neighbourCount` (4) alpha-nearest partners (Helsgaun's alpha-nearness
-/// on the minimum spanning tree, fixed edges left out: the cost of an edge less the largest edge
-/// on the tree's path between its ends; ties by cost), then its nearest partners not among them
-/// up to 8 in all, with their costs cached beside them. "Don't look" bits (a
-/// queue of nodes to examine) keep each local search near the last change.
+/// Candidates (`buildCandidates`): each node's 5 alpha-nearest partners (Helsgaun's
+/// alpha-nearness: the cost of an edge less the largest edge on the minimum spanning tree's path
+/// between its ends, a fixed edge always in the tree; ties by cost), on costs penalised by node
+/// values pi from a short subgradient ascent of the Held-Karp bound on tours of 20 nodes or
+/// more, with their plain costs cached beside them. "Don't look" bits (a queue of nodes to
+/// examine) keep each local search near the last change.
 ///
 /// Between local searches a segment-swap kick (tour A B C D becomes A C B D: a double bridge over
 /// a stretch of at most 50 nodes, orientation kept) perturbs the tour, and only the kick's ends
@@ -66,14 +67,20 @@ struct LinKernighan<Costs: TourCosts> {
     /// shorter.
     static var stallMin: Int { 1_000 }
     static var stallPerNode: Int { 3 }
+    /// Tours of this many nodes or more take their candidates on costs penalised by a
+    /// subgradient ascent (`ascent`), over the sparse graph of each node's `ascentCandidates`
+    /// alpha-nearest partners, its first period at most `ascentPeriodMax` steps.
+    static var ascentFrom: Int { 20 }
+    static var ascentCandidates: Int { 6 }
+    static var ascentPeriodMax: Int { 50 }
 
     /// The kick's largest segment.
     let span: Int
     /// Alpha-nearest candidates per node, and nearest ones added when not among them.
     let alphaCount: Int
 
-    init(_ costs: Costs, seed: UInt64, neighbourCount: Int = 4, nearestCount: Int = 4, breadth: (Int, Int) = (5, 3),
-         span: Int = 50) {
+    init(_ costs: Costs, seed: UInt64, neighbourCount: Int = 5, nearestCount: Int = 0, breadth: (Int, Int) = (5, 3),
+         span: Int = 50, deadline: Double? = nil) {
         self.costs = costs
         n = costs.count
         rng = SplitMix64(seed: seed)
@@ -110,8 +117,7 @@ struct LinKernighan<Costs: TourCosts> {
         added.reserveCapacity(Self.maxDepth + 2)
         touched.reserveCapacity(2 * Self.maxDepth + 4)
         log.reserveCapacity(256)
-        alphaCandidates()
-        addNearest()
+        buildCandidates(deadline: deadline)
         nearestNeighbourTour()
     }
 
@@ -125,184 +131,6 @@ struct LinKernighan<Costs: TourCosts> {
         scratch.deallocate()
         addedA.deallocate()
         addedB.deallocate()
-    }
-
-    /// Each node's k alpha-nearest partners (never its fixed partner; the free node first, when
-    /// there is one). The minimum spanning tree by Prim over every node but the free node, then
-    /// for each node i the largest tree edge on the path to every j (beta, in the tree's order
-    /// from the root: O(n^2) in all).
-    private func alphaCandidates() {
-        let free = costs.freeNode
-        let inTree = UnsafeMutablePointer<Bool>.allocate(capacity: n)
-        let dist = UnsafeMutablePointer<Double>.allocate(capacity: n)
-        let dad = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-        let dadCost = UnsafeMutablePointer<Double>.allocate(capacity: n)
-        let order = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-        let beta = UnsafeMutablePointer<Double>.allocate(capacity: n)
-        let mark = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-        defer {
-            inTree.deallocate()
-            dist.deallocate()
-            dad.deallocate()
-            dadCost.deallocate()
-            order.deallocate()
-            beta.deallocate()
-            mark.deallocate()
-        }
-        inTree.initialize(repeating: false, count: n)
-        dist.initialize(repeating: .infinity, count: n)
-        dad.initialize(repeating: -1, count: n)
-        dadCost.initialize(repeating: 0, count: n)
-        mark.initialize(repeating: -1, count: n)
-        beta.initialize(repeating: 0, count: n)
-        let real = free >= 0 ? n - 1 : n
-        let root: Int32 = free == 0 ? 1 : 0
-        dist[Int(root)] = 0
-        var cur = root
-        for t in 0..<real {
-            inTree[Int(cur)] = true
-            order[t] = cur
-            var next: Int32 = -1
-            var nextDist = Double.infinity
-            for j in 0..<n where !inTree[j] && Int32(j) != free {
-                // A fixed edge (a route's end joined to home at no cost) is no part of the tree.
-                let cost = costs.fixed(cur, Int32(j)) ? Double.greatestFiniteMagnitude : costs.c(cur, Int32(j))
-                if cost < dist[j] {
-                    dist[j] = cost
-                    dad[j] = cur
-                    dadCost[j] = cost
-                }
-                if next < 0 || dist[j] < nextDist {
-                    nextDist = dist[j]
-                    next = Int32(j)
-                }
-            }
-            if next < 0 { break }
-            cur = next
-        }
-        // The tree in its own order: node order[t] has rank t, its parent rank dadRank[t]
-        // (earlier), the edge to it dadCostRank[t]; beta is kept by rank.
-        let rank = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-        let dadRank = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-        let dadCostRank = UnsafeMutablePointer<Double>.allocate(capacity: n)
-        defer {
-            rank.deallocate()
-            dadRank.deallocate()
-            dadCostRank.deallocate()
-        }
-        rank.initialize(repeating: -1, count: n)
-        for t in 0..<real { rank[Int(order[t])] = Int32(t) }
-        for t in 0..<real {
-            let j = Int(order[t])
-            dadRank[t] = dad[j] >= 0 ? rank[Int(dad[j])] : -1
-            dadCostRank[t] = dadCost[j]
-        }
-        let k = alphaCount
-        var bestA = [Double](repeating: 0, count: k)
-        var bestC = [Double](repeating: 0, count: k)
-        var bestJ = [Int32](repeating: 0, count: k)
-        var bestR = [Int32](repeating: 0, count: k)
-        for i in 0..<n {
-            let a = Int32(i)
-            var filled = 0
-            if a == free {
-                // Every node costs nothing from the free node: its first k partners.
-                for j in 0..<n where j != i && !costs.fixed(a, Int32(j)) && filled < k {
-                    bestJ[filled] = Int32(j)
-                    bestC[filled] = costs.c(a, Int32(j))
-                    filled += 1
-                }
-            } else {
-                if free >= 0 && !costs.fixed(a, free) && k > 1 {
-                    bestJ[0] = free
-                    bestC[0] = costs.c(a, free)
-                    bestA[0] = -Double.infinity
-                    bestR[0] = -1
-                    filled = 1
-                }
-                // beta by rank: the largest tree edge on the path from a, first up a's own
-                // path to the root, then down from each node's parent.
-                let ra = Int(rank[i])
-                beta[ra] = -Double.infinity
-                var u = ra
-                while dadRank[u] >= 0 {
-                    let p = Int(dadRank[u])
-                    beta[p] = max(beta[u], dadCostRank[u])
-                    mark[p] = a
-                    u = p
-                }
-                for t in 0..<real where t != ra && mark[t] != a {
-                    beta[t] = max(beta[Int(dadRank[t])], dadCostRank[t])
-                }
-                // The k smallest (alpha, cost, rank): the order of the tree's walk breaks ties.
-                for j in 0..<n where j != i && Int32(j) != free {
-                    let cost = costs.c(a, Int32(j))
-                    let r = rank[j]
-                    let alpha = cost - beta[Int(r)]
-                    if filled == k {
-                        let wa = bestA[k - 1], wc = bestC[k - 1]
-                        if alpha > wa || (alpha == wa && (cost > wc || (cost == wc && r > bestR[k - 1]))) { continue }
-                    }
-                    if costs.fixed(a, Int32(j)) { continue }
-                    var s = filled == k ? k - 1 : filled
-                    if filled < k { filled += 1 }
-                    while s > 0 && (bestA[s - 1] > alpha || (bestA[s - 1] == alpha
-                        && (bestC[s - 1] > cost || (bestC[s - 1] == cost && bestR[s - 1] > r)))) {
-                        bestA[s] = bestA[s - 1]
-                        bestC[s] = bestC[s - 1]
-                        bestJ[s] = bestJ[s - 1]
-                        bestR[s] = bestR[s - 1]
-                        s -= 1
-                    }
-                    bestA[s] = alpha
-                    bestC[s] = cost
-                    bestJ[s] = Int32(j)
-                    bestR[s] = r
-                }
-            }
-            for t in 0..<self.k {
-                neighbours[i * self.k + t] = t < filled ? bestJ[t] : -1
-                neighbourCost[i * self.k + t] = t < filled ? bestC[t] : .infinity
-            }
-        }
-    }
-
-    /// Adds to each node's alpha-nearest candidates its nearest partners not among them, up to k.
-    private func addNearest() {
-        let extra = k - alphaCount
-        guard extra > 0 else { return }
-        var nc = [Double](repeating: 0, count: extra)
-        var nj = [Int32](repeating: 0, count: extra)
-        for i in 0..<n {
-            let a = Int32(i)
-            let base = i * k
-            var filled = 0
-            for j in 0..<n where j != i {
-                let b = Int32(j)
-                let cost = costs.c(a, b)
-                if filled == extra && cost >= nc[extra - 1] { continue }
-                if costs.fixed(a, b) { continue }
-                var present = false
-                for t in 0..<alphaCount where neighbours[base + t] == b { present = true }
-                if present { continue }
-                var s = filled == extra ? extra - 1 : filled
-                if filled < extra { filled += 1 }
-                while s > 0 && nc[s - 1] > cost {
-                    nc[s] = nc[s - 1]
-                    nj[s] = nj[s - 1]
-                    s -= 1
-                }
-                nc[s] = cost
-                nj[s] = b
-            }
-            var t = 0
-            while t < alphaCount && neighbours[base + t] >= 0 { t += 1 }
-            for e in 0..<filled where t < k {
-                neighbours[base + t] = nj[e]
-                neighbourCost[base + t] = nc[e]
-                t += 1
-            }
-        }
     }
 
     /// A starting tour: nearest neighbour from `first` (home for the first trial), always taking
@@ -477,7 +305,7 @@ struct LinKernighan<Costs: TourCosts> {
                         let t4 = forward ? pred(t3) : succ(t3)
                         if t4 == t2 || costs.fixed(t3, t4) || isAdded(t3, t4) { continue }
                         let value = g1 + c(t3, t4)
-                        let gain = value - c(t4, t1)
+                        let gain = value - c(t1, t4)
                         if gain > eps {
                             close = (t3, t4, gain)
                             return
