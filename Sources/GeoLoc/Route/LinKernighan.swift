@@ -7,6 +7,9 @@
 /// removed again in the same chain. Every level first tries to close the chain (the gain of each
 /// candidate's closing is read from the costs, the tour untouched); a 2-opt move is applied only
 /// to go a level deeper, and undone exactly (the same positions reversed again) when that fails.
+/// When no 2-opt chain from the first level pays, the first level also tries the sequential
+/// 3-opt moves whose middle step alone would split the tour (segment insertion:
+/// `threeOptStep`), and goes on from them as from a 2-opt move.
 ///
 /// Candidates (`buildCandidates`): each node's 5 alpha-nearest partners (Helsgaun's
 /// alpha-nearness: the cost of an edge less the largest edge on the minimum spanning tree's path
@@ -60,6 +63,8 @@ struct LinKernighan<Costs: TourCosts> {
     let breadth1: Int
     let breadth2: Int
     static var maxDepth: Int { 50 }
+    /// Breadth of the first level's segment-insertion moves (`threeOptStep`).
+    static var breadth3: Int { 3 }
     /// Tours of this many nodes or more spend their kicks in trials merged by partition
     /// crossover; smaller ones in one chain.
     static var mergeFrom: Int { 300 }
@@ -334,7 +339,7 @@ struct LinKernighan<Costs: TourCosts> {
             gained += gain
             return true
         }
-        if found == 0 || level >= Self.maxDepth { return false }
+        if level >= Self.maxDepth { return false }
         for choice in 0..<found {
             let t3: Int32, t4: Int32, gNew: Double
             switch choice {
@@ -353,7 +358,7 @@ struct LinKernighan<Costs: TourCosts> {
             touched.removeLast(2)
             undoLast()
         }
-        return false
+        return level == 1 && threeOptStep(level, g, t1, t2)
     }
 
     /// Tries to improve the tour from t1; returns true after an improvement.
