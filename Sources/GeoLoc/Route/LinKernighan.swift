@@ -18,12 +18,12 @@
 /// more, with their plain costs cached beside them. "Don't look" bits (a queue of nodes to
 /// examine) keep each local search near the last change.
 ///
-/// Between local searches a segment-swap kick (tour A B C D becomes A C B D: a double bridge over
-/// a stretch of at most 50 nodes, orientation kept) perturbs the tour, and only the kick's ends
-/// are queued. The search keeps the kicked tour when it is no worse; otherwise it undoes the
-/// local search's moves and the kick from a log, so a kick costs time in proportion to what it
-/// changed, never to the tour's length. Fixed edges are never removed. The tour is an array with
-/// positions; a 2-opt move reverses the shorter side.
+/// Between local searches a double-bridge kick (three consecutive stretches B C D of at most 50
+/// nodes each become D C B: four edges changed, which no sequential move of the local search undoes)
+/// perturbs the tour, and only the kick's ends are queued. The search keeps the kicked tour when
+/// it is no worse; otherwise it undoes the local search's moves and the kick from a log, so a
+/// kick costs time in proportion to what it changed, never to the tour's length. Fixed edges are
+/// never removed. The tour is an array with positions; a 2-opt move reverses the shorter side.
 ///
 /// A chain of kicks stalls (on 1,000 stops it finds nothing shorter after a few thousand kicks),
 /// so on tours of `mergeFrom` nodes or more the kicks are spent in trials: a trial's chain ends
@@ -79,7 +79,7 @@ struct LinKernighan<Costs: TourCosts> {
     static var ascentCandidates: Int { 6 }
     static var ascentPeriodMax: Int { 50 }
 
-    /// The kick's largest segment.
+    /// The kick's largest stretch.
     let span: Int
     /// Alpha-nearest candidates per node, and nearest ones added when not among them.
     let alphaCount: Int
@@ -396,44 +396,51 @@ struct LinKernighan<Costs: TourCosts> {
 
     mutating func next() -> UInt64 { rng.next() }
 
-    /// Exchanges the segments of l1 and l2 positions starting at position p (cyclically).
-    func swapSegments(_ p: Int, _ l1: Int, _ l2: Int) {
-        for t in 0..<l1 { scratch[t] = tour[(p + t) % n] }
-        for t in 0..<l2 {
-            let x = tour[(p + l1 + t) % n]
-            let q = (p + t) % n
-            tour[q] = x
-            pos[Int(x)] = Int32(q)
+    /// Rewrites the segments B, C, D of l1, l2 and l3 positions from position p (cyclically) as
+    /// D, C, B, each in its own direction; the same with (l3, l2, l1) undoes it.
+    func reorderSegments(_ p: Int, _ l1: Int, _ l2: Int, _ l3: Int) {
+        let total = l1 + l2 + l3
+        var q = p
+        for t in 0..<total {
+            scratch[t] = tour[q]
+            q += 1
+            if q == n { q = 0 }
         }
-        for t in 0..<l1 {
-            let x = scratch[t]
-            let q = (p + l2 + t) % n
-            tour[q] = x
-            pos[Int(x)] = Int32(q)
+        q = p
+        for (from, len) in [(l1 + l2, l3), (l1, l2), (0, l1)] {
+            for t in from..<(from + len) {
+                let x = scratch[t]
+                tour[q] = x
+                pos[Int(x)] = Int32(q)
+                q += 1
+                if q == n { q = 0 }
+            }
         }
     }
 
-    /// A segment swap at random: three cut positions p1 < p2 < p3 (cyclically, segments of at
-    /// most 50 nodes on large tours), segments [p1, p2) and [p2, p3) exchanged. Never cuts a
-    /// fixed edge. Returns the kick (to undo it) and its change of length, or nil when no kick
-    /// was made.
-    mutating func kick() -> (p: Int, l1: Int, l2: Int, delta: Double)? {
+    /// A double bridge at random: three consecutive segments B, C, D (of at most `span` nodes
+    /// each on large tours) from a random position become D, C, B, which changes four edges
+    /// that no sequential move of the local search undoes at once. Never cuts a fixed edge.
+    /// Returns the kick (to undo it) and its change of length, or nil when no kick was made.
+    mutating func kick() -> (p: Int, l1: Int, l2: Int, l3: Int, delta: Double)? {
         guard n >= 8 else { return nil }
-        let span = max(1, min(self.span, n / 3))
+        let span = max(1, min(self.span, n / 4))
         for _ in 0..<16 {
             let p1 = Int(next() % UInt64(n))
             let l1 = 1 + Int(next() % UInt64(span))
             let l2 = 1 + Int(next() % UInt64(span))
-            if l1 + l2 >= n - 1 { continue }
+            let l3 = 1 + Int(next() % UInt64(span))
+            if l1 + l2 + l3 >= n - 1 { continue }
             let tour = self.tour, n = self.n
             func at(_ p: Int) -> Int32 { tour[p % n] }
             let a = at(p1 + n - 1), b1 = at(p1), b2 = at(p1 + l1 - 1)
-            let c1 = at(p1 + l1), c2 = at(p1 + l1 + l2 - 1), d = at(p1 + l1 + l2)
-            if costs.fixed(a, b1) || costs.fixed(b2, c1) || costs.fixed(c2, d) { continue }
-            let delta = (c(a, c1) + c(c2, b1) + c(b2, d)) - (c(a, b1) + c(b2, c1) + c(c2, d))
-            swapSegments(p1, l1, l2)
-            for x in [a, b1, b2, c1, c2, d] { push(x) }
-            return (p1, l1, l2, delta)
+            let c1 = at(p1 + l1), c2 = at(p1 + l1 + l2 - 1)
+            let d1 = at(p1 + l1 + l2), d2 = at(p1 + l1 + l2 + l3 - 1), e = at(p1 + l1 + l2 + l3)
+            if costs.fixed(a, b1) || costs.fixed(b2, c1) || costs.fixed(c2, d1) || costs.fixed(d2, e) { continue }
+            let delta = (c(a, d1) + c(d2, c1) + c(c2, b1) + c(b2, e)) - (c(a, b1) + c(b2, c1) + c(c2, d1) + c(d2, e))
+            reorderSegments(p1, l1, l2, l3)
+            for x in [a, b1, b2, c1, c2, d1, d2, e] { push(x) }
+            return (p1, l1, l2, l3, delta)
         }
         return nil
     }
@@ -450,13 +457,13 @@ struct LinKernighan<Costs: TourCosts> {
             since += 1
             log.removeAll(keepingCapacity: true)
             gained = 0
-            guard let (p, l1, l2, delta) = kick() else { return true }
+            guard let (p, l1, l2, l3, delta) = kick() else { return true }
             let finished = localSearch(deadline: deadline)
             if delta - gained > eps {
                 // Worse: back to the tour before the kick (the queue is empty or abandoned).
                 while queueCount > 0 { _ = pop() }
                 while !log.isEmpty { undoLast() }
-                swapSegments(p, l2, l1)
+                reorderSegments(p, l3, l2, l1)
             } else if gained - delta > eps {
                 since = 0
             }
