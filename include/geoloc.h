@@ -679,11 +679,11 @@ typedef enum geoloc_order_mode {
 /**
  * The search's budget. Pass NULL for the defaults (all zero means the same).
  * The heuristic stops at whichever given budget runs out first:
- *  - neither iterations nor a time limit: the default iterations, 4 per stop and at least
- *    400 up to 200 stops, then 14 per stop less 2,000 up to 800 stops, then 4 per stop plus
- *    6,000 up to 1,000 stops, then 11,000 less one per stop (100 stops: 400; 442: 4,188;
- *    1,000: 10,000; 4,096: 6,904; one-way matrices 10 per stop, 1,000 to 10,000); with
- *    opening hours 5,000 / n, at least 10, at most 50;
+ *  - neither iterations nor a time limit: the default iterations, 3 per stop and at least
+ *    300 up to 200 stops, then 14 per stop less 2,200 up to 800 stops, then 5 per stop plus
+ *    5,000 up to 1,000 stops, then 12,000 less 2 per stop, at least 4,000 (100 stops: 300;
+ *    442: 3,988; 1,000: 10,000; 4,096: 4,000; one-way matrices 10 per stop, 1,000 to 10,000);
+ *    with opening hours 5,000 / n, at least 10, at most 50;
  *    deterministic for a seed;
  *  - iterations only: that many; deterministic for a seed;
  *  - a time limit only: iterations until the time is up (no iteration bound);

@@ -32,119 +32,130 @@ extension LinKernighan {
     /// O(n^2) in all); alpha(i, j) is the penalised cost less beta.
     func alphaLists(count k: Int, pi: [Double]?) -> (lists: [Int32], dad: [Int32]) {
         let free = costs.freeNode
-        let zero = [Double](repeating: 0, count: pi == nil ? n : 0)
-        return (pi ?? zero).withUnsafeBufferPointer { pi in
-            @inline(__always) func pc(_ a: Int32, _ b: Int32) -> Double { c(a, b) + pi[Int(a)] + pi[Int(b)] }
-            var inTree = [Bool](repeating: false, count: n)
-            var dist = [Double](repeating: .infinity, count: n)
-            var dad = [Int32](repeating: -1, count: n)
-            var dadCost = [Double](repeating: 0, count: n)
-            var order = [Int32](repeating: 0, count: n)
-            let real = free >= 0 ? n - 1 : n
-            let root: Int32 = free == 0 ? 1 : 0
-            dist[Int(root)] = 0
-            var cur = root
-            for t in 0..<real {
-                inTree[Int(cur)] = true
-                order[t] = cur
-                var next: Int32 = -1
-                var nextDist = Double.infinity
-                for j in 0..<n where !inTree[j] && Int32(j) != free {
-                    // A fixed edge (a route's end joined to home) is in every tour: first in the
-                    // tree, and never the largest edge on a path.
-                    let cost = costs.fixed(cur, Int32(j)) ? -Double.infinity : pc(cur, Int32(j))
-                    if cost < dist[j] {
-                        dist[j] = cost
-                        dad[j] = cur
-                        dadCost[j] = cost
-                    }
-                    if next < 0 || dist[j] < nextDist {
-                        nextDist = dist[j]
-                        next = Int32(j)
-                    }
-                }
-                if next < 0 { break }
-                cur = next
-            }
-            // The tree in its own order: node order[t] has rank t, its parent rank dadRank[t]
-            // (earlier), the edge to it dadCostRank[t]; beta is kept by rank.
-            var rank = [Int32](repeating: -1, count: n)
-            var dadRank = [Int32](repeating: -1, count: n)
-            var dadCostRank = [Double](repeating: 0, count: n)
-            var beta = [Double](repeating: 0, count: n)
-            var mark = [Int32](repeating: -1, count: n)
-            for t in 0..<real { rank[Int(order[t])] = Int32(t) }
-            for t in 0..<real {
-                let j = Int(order[t])
-                dadRank[t] = dad[j] >= 0 ? rank[Int(dad[j])] : -1
-                dadCostRank[t] = dadCost[j]
-            }
-            var lists = [Int32](repeating: -1, count: n * k)
-            var bestA = [Double](repeating: 0, count: k)
-            var bestC = [Double](repeating: 0, count: k)
-            var bestJ = [Int32](repeating: 0, count: k)
-            var bestR = [Int32](repeating: 0, count: k)
-            for i in 0..<n {
-                let a = Int32(i)
-                var filled = 0
-                if a == free {
-                    // Every node costs nothing from the free node: its first k partners.
-                    for j in 0..<n where j != i && !costs.fixed(a, Int32(j)) && filled < k {
-                        bestJ[filled] = Int32(j)
-                        filled += 1
-                    }
-                } else {
-                    if free >= 0 && !costs.fixed(a, free) && k > 1 {
-                        bestJ[0] = free
-                        bestC[0] = c(a, free)
-                        bestA[0] = -Double.infinity
-                        bestR[0] = -1
-                        filled = 1
-                    }
-                    // beta by rank: the largest tree edge on the path from a, first up a's own
-                    // path to the root, then down from each node's parent.
-                    let ra = Int(rank[i])
-                    beta[ra] = -Double.infinity
-                    var u = ra
-                    while dadRank[u] >= 0 {
-                        let p = Int(dadRank[u])
-                        beta[p] = max(beta[u], dadCostRank[u])
-                        mark[p] = a
-                        u = p
-                    }
-                    for t in 0..<real where t != ra && mark[t] != a {
-                        beta[t] = max(beta[Int(dadRank[t])], dadCostRank[t])
-                    }
-                    // The k smallest (alpha, cost, rank): the order of the tree's walk breaks ties.
-                    for j in 0..<n where j != i && Int32(j) != free {
-                        let cost = pc(a, Int32(j))
-                        let r = rank[j]
-                        let alpha = cost - beta[Int(r)]
-                        if filled == k {
-                            let wa = bestA[k - 1], wc = bestC[k - 1]
-                            if alpha > wa || (alpha == wa && (cost > wc || (cost == wc && r > bestR[k - 1]))) { continue }
-                        }
-                        if costs.fixed(a, Int32(j)) { continue }
-                        var s = filled == k ? k - 1 : filled
-                        if filled < k { filled += 1 }
-                        while s > 0 && (bestA[s - 1] > alpha || (bestA[s - 1] == alpha
-                            && (bestC[s - 1] > cost || (bestC[s - 1] == cost && bestR[s - 1] > r)))) {
-                            bestA[s] = bestA[s - 1]
-                            bestC[s] = bestC[s - 1]
-                            bestJ[s] = bestJ[s - 1]
-                            bestR[s] = bestR[s - 1]
-                            s -= 1
-                        }
-                        bestA[s] = alpha
-                        bestC[s] = cost
-                        bestJ[s] = Int32(j)
-                        bestR[s] = r
-                    }
-                }
-                for t in 0..<filled { lists[i * k + t] = bestJ[t] }
-            }
-            return (lists, dad)
+        let penalty = UnsafeMutablePointer<Double>.allocate(capacity: n)
+        let inTree = UnsafeMutablePointer<Bool>.allocate(capacity: n)
+        let dist = UnsafeMutablePointer<Double>.allocate(capacity: n)
+        let dadCost = UnsafeMutablePointer<Double>.allocate(capacity: n)
+        let order = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        let rank = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        let dadRank = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        let dadCostRank = UnsafeMutablePointer<Double>.allocate(capacity: n)
+        let beta = UnsafeMutablePointer<Double>.allocate(capacity: n)
+        let mark = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        defer {
+            for p in [penalty, dist, dadCost, dadCostRank, beta] { p.deallocate() }
+            for p in [order, rank, dadRank, mark] { p.deallocate() }
+            inTree.deallocate()
         }
+        if let pi { for i in 0..<n { penalty[i] = pi[i] } } else { penalty.initialize(repeating: 0, count: n) }
+        @inline(__always) func pc(_ a: Int32, _ b: Int32) -> Double { c(a, b) + penalty[Int(a)] + penalty[Int(b)] }
+        inTree.initialize(repeating: false, count: n)
+        dist.initialize(repeating: .infinity, count: n)
+        dadCost.initialize(repeating: 0, count: n)
+        rank.initialize(repeating: -1, count: n)
+        mark.initialize(repeating: -1, count: n)
+        beta.initialize(repeating: 0, count: n)
+        var dad = [Int32](repeating: -1, count: n)
+        let real = free >= 0 ? n - 1 : n
+        let root: Int32 = free == 0 ? 1 : 0
+        dist[Int(root)] = 0
+        var cur = root
+        for t in 0..<real {
+            inTree[Int(cur)] = true
+            order[t] = cur
+            var next: Int32 = -1
+            var nextDist = Double.infinity
+            for j in 0..<n where !inTree[j] && Int32(j) != free {
+                // A fixed edge (a route's end joined to home) is in every tour: first in the tree,
+                // and never the largest edge on a path.
+                let cost = costs.fixed(cur, Int32(j)) ? -Double.infinity : pc(cur, Int32(j))
+                if cost < dist[j] {
+                    dist[j] = cost
+                    dad[j] = cur
+                    dadCost[j] = cost
+                }
+                if next < 0 || dist[j] < nextDist {
+                    nextDist = dist[j]
+                    next = Int32(j)
+                }
+            }
+            if next < 0 { break }
+            cur = next
+        }
+        // The tree in its own order: node order[t] has rank t, its parent rank dadRank[t]
+        // (earlier), the edge to it dadCostRank[t]; beta is kept by rank.
+        for t in 0..<real { rank[Int(order[t])] = Int32(t) }
+        for t in 0..<real {
+            let j = Int(order[t])
+            dadRank[t] = dad[j] >= 0 ? rank[Int(dad[j])] : -1
+            dadCostRank[t] = dadCost[j]
+        }
+        var lists = [Int32](repeating: -1, count: n * k)
+        var bestA = [Double](repeating: 0, count: k)
+        var bestC = [Double](repeating: 0, count: k)
+        var bestJ = [Int32](repeating: 0, count: k)
+        var bestR = [Int32](repeating: 0, count: k)
+        for i in 0..<n {
+            let a = Int32(i)
+            var filled = 0
+            if a == free {
+                // Every node costs nothing from the free node: its first k partners.
+                for j in 0..<n where j != i && !costs.fixed(a, Int32(j)) && filled < k {
+                    bestJ[filled] = Int32(j)
+                    filled += 1
+                }
+            } else {
+                if free >= 0 && !costs.fixed(a, free) && k > 1 {
+                    bestJ[0] = free
+                    bestC[0] = c(a, free)
+                    bestA[0] = -Double.infinity
+                    bestR[0] = -1
+                    filled = 1
+                }
+                // beta by rank: the largest tree edge on the path from a, first up a's own path
+                // to the root, then down from each node's parent.
+                let ra = Int(rank[i])
+                beta[ra] = -Double.infinity
+                var u = ra
+                while dadRank[u] >= 0 {
+                    let p = Int(dadRank[u])
+                    beta[p] = max(beta[u], dadCostRank[u])
+                    mark[p] = a
+                    u = p
+                }
+                for t in 0..<real where t != ra && mark[t] != a {
+                    beta[t] = max(beta[Int(dadRank[t])], dadCostRank[t])
+                }
+                // The k smallest (alpha, cost, rank): the order of the tree's walk breaks ties.
+                var worstA = Double.infinity, worstC = Double.infinity
+                var worstR: Int32 = .max
+                if filled == k { (worstA, worstC, worstR) = (bestA[k - 1], bestC[k - 1], bestR[k - 1]) }
+                for j in 0..<n where j != i && Int32(j) != free {
+                    let cost = pc(a, Int32(j))
+                    let r = rank[j]
+                    let alpha = cost - beta[Int(r)]
+                    if alpha > worstA || (alpha == worstA && (cost > worstC || (cost == worstC && r > worstR))) { continue }
+                    if costs.fixed(a, Int32(j)) { continue }
+                    var s = filled == k ? k - 1 : filled
+                    if filled < k { filled += 1 }
+                    while s > 0 && (bestA[s - 1] > alpha || (bestA[s - 1] == alpha
+                        && (bestC[s - 1] > cost || (bestC[s - 1] == cost && bestR[s - 1] > r)))) {
+                        bestA[s] = bestA[s - 1]
+                        bestC[s] = bestC[s - 1]
+                        bestJ[s] = bestJ[s - 1]
+                        bestR[s] = bestR[s - 1]
+                        s -= 1
+                    }
+                    bestA[s] = alpha
+                    bestC[s] = cost
+                    bestJ[s] = Int32(j)
+                    bestR[s] = r
+                    if filled == k { (worstA, worstC, worstR) = (bestA[k - 1], bestC[k - 1], bestR[k - 1]) }
+                }
+            }
+            for t in 0..<filled { lists[i * k + t] = bestJ[t] }
+        }
+        return (lists, dad)
     }
 
     /// Node penalties pi that raise the Held-Karp lower bound (the cheapest 1-tree on the costs
