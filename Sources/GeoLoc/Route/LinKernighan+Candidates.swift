@@ -262,7 +262,7 @@ extension LinKernighan {
             }
             return w
         }
-        guard var best = oneTree() else { return nil }
+        guard var best = oneTree(), best.isFinite else { return nil }
         if v.allSatisfy({ $0 == 0 }) { return nil }
         lastV = v
         // The step in the costs' own scale: a thousandth of the tree's mean edge.
@@ -281,7 +281,8 @@ extension LinKernighan {
                     pi[i] += t * (0.7 * Double(v[i]) + 0.3 * Double(lastV[i]))
                 }
                 lastV = v
-                guard let w = oneTree() else { return bestPi }
+                // A bound that is no longer finite (costs near the largest allowed) ends it.
+                guard let w = oneTree(), w.isFinite else { return bestPi }
                 if v.allSatisfy({ $0 == 0 }) { return pi }
                 if w > best {
                     best = w
