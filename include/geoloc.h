@@ -650,13 +650,15 @@ typedef enum geoloc_order_mode {
     /** Chained Lin-Kernighan at any size when the costs are symmetric (either Earth model, or
      *  a matrix whose costs are the same both ways; open and fixed-end routes included):
      *  nearest-neighbour start, then chains of 2-opt moves (sequential k-opt, breadth 5, 3, 1,
-     *  depth 50) over each stop's 8 cheapest neighbours with "don't look" bits, kicked by
-     *  segment swaps, keeping the best tour; on 300 stops or more the kicks are spent in
-     *  trials (each ends after max(1000, 3n) kicks without a shorter tour and starts the next
-     *  from a nearest-neighbour tour of a random stop), each trial's tour merged with the best
-     *  so far by partition crossover (never longer than either). One-way costs: Or-opt moves of 1 to 3 stops over
-     *  each stop's 10 nearest, kicked the same way. Not proven optimal (except for 3 stops or
-     *  fewer). */
+     *  depth 50) and, at the first level, segment-insertion 3-opt moves, over each stop's 5
+     *  alpha-nearest neighbours (on costs penalised by a short subgradient ascent of the
+     *  Held-Karp bound from 20 stops) with "don't look" bits, kicked by double bridges (three
+     *  stretches of at most 50 stops reordered), keeping the best tour; on 300 stops or more
+     *  the kicks are spent in trials (each ends after max(1000, 3n) kicks without a shorter
+     *  tour and starts the next from a nearest-neighbour tour of a random stop), each trial's
+     *  tour merged with the best so far by partition crossover (never longer than either).
+     *  One-way costs: Or-opt moves of 1 to 3 stops over each stop's 10 nearest, kicked by
+     *  segment swaps. Not proven optimal (except for 3 stops or fewer). */
     GEOLOC_ORDER_HEURISTIC = 2
 } geoloc_order_mode;
 
@@ -677,18 +679,20 @@ typedef enum geoloc_order_mode {
 /**
  * The search's budget. Pass NULL for the defaults (all zero means the same).
  * The heuristic stops at whichever given budget runs out first:
- *  - neither iterations nor a time limit: the default iterations, 10 per stop and at least
- *    1,000 up to 500 stops, then 40 per stop less 15,000, at most 30,000 (1,000 stops:
- *    25,000; one-way matrices 10 per stop, 1,000 to 10,000); with opening hours 5,000 / n,
- *    at least 10, at most 50;
+ *  - neither iterations nor a time limit: the default iterations, 3 per stop and at least
+ *    300 up to 200 stops, then 14 per stop less 2,200 up to 800 stops, then 5 per stop plus
+ *    5,000 up to 1,000 stops, then 12,000 less 2 per stop, at least 4,000 (100 stops: 300;
+ *    442: 3,988; 1,000: 10,000; 4,096: 4,000; one-way matrices 10 per stop, 1,000 to 10,000);
+ *    with opening hours 5,000 / n, at least 10, at most 50;
  *    deterministic for a seed;
  *  - iterations only: that many; deterministic for a seed;
  *  - a time limit only: iterations until the time is up (no iteration bound);
  *  - both: whichever comes first (not deterministic).
  * The clock starts when the call starts: checking the input, measuring the costs, the first
  * tour and its first local search all count. What cannot be cut short (reading the costs, each
- * stop's candidate neighbours and the first tour, O(n^2)) is done even past a tiny limit; the
- * best tour at the limit is returned, never an unfinished one.
+ * stop's candidate neighbours and the first tour, O(n^2); the ascent behind the candidates
+ * stops at the limit) is done even past a tiny limit; the best tour at the limit is returned,
+ * never an unfinished one.
  */
 typedef struct geoloc_order_options {
     geoloc_order_mode mode;

@@ -37,8 +37,8 @@ def test_gr17_exact_is_the_published_optimum() -> None:
 @pytest.mark.parametrize("name", ["pcb442", "att532", "gr666"])
 def test_heuristic_within_half_a_percent_of_the_published_optimum(name: str) -> None:
     # Default options (seed 1, deterministic): a valid round trip, never below the proven
-    # optimum, within 0.5% of it (the defaults reach 0.03% on pcb442, 0.1% on att532 and 0.22%
-    # on gr666).
+    # optimum, within 0.5% of it (the defaults reach the optimum on pcb442, 0.07% on att532 and
+    # 0.07% on gr666).
     m = tsplib.matrix(name)
     r = geoloc.best_order_matrix(m)
     order = r.order.tolist()

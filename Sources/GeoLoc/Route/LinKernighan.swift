@@ -7,19 +7,23 @@
 /// removed again in the same chain. Every level first tries to close the chain (the gain of each
 /// candidate's closing is read from the costs, the tour untouched); a 2-opt move is applied only
 /// to go a level deeper, and undone exactly (the same positions reversed again) when that fails.
+/// When no 2-opt chain from the first level pays, the first level also tries the sequential
+/// 3-opt moves whose middle step alone would split the tour (segment insertion:
+/// `threeOptStep`), and goes on from them as from a 2-opt move.
 ///
-/// Candidates: each node's `neighbourCount` (4) alpha-nearest partners (Helsgaun's alpha-nearness
-/// on the minimum spanning tree, fixed edges left out: the cost of an edge less the largest edge
-/// on the tree's path between its ends; ties by cost), then its nearest partners not among them
-/// up to 8 in all, with their costs cached beside them. "Don't look" bits (a
-/// queue of nodes to examine) keep each local search near the last change.
+/// Candidates (`buildCandidates`): each node's 5 alpha-nearest partners (Helsgaun's
+/// alpha-nearness: the cost of an edge less the largest edge on the minimum spanning tree's path
+/// between its ends, a fixed edge always in the tree; ties by cost), on costs penalised by node
+/// values pi from a short subgradient ascent of the Held-Karp bound on tours of 20 nodes or
+/// more, with their plain costs cached beside them. "Don't look" bits (a queue of nodes to
+/// examine) keep each local search near the last change.
 ///
-/// Between local searches a segment-swap kick (tour A B C D becomes A C B D: a double bridge over
-/// a stretch of at most 50 nodes, orientation kept) perturbs the tour, and only the kick's ends
-/// are queued. The search keeps the kicked tour when it is no worse; otherwise it undoes the
-/// local search's moves and the kick from a log, so a kick costs time in proportion to what it
-/// changed, never to the tour's length. Fixed edges are never removed. The tour is an array with
-/// positions; a 2-opt move reverses the shorter side.
+/// Between local searches a double-bridge kick (three consecutive stretches B C D of at most 50
+/// nodes each become D C B: four edges changed, which no sequential move of the local search undoes)
+/// perturbs the tour, and only the kick's ends are queued. The search keeps the kicked tour when
+/// it is no worse; otherwise it undoes the local search's moves and the kick from a log, so a
+/// kick costs time in proportion to what it changed, never to the tour's length. Fixed edges are
+/// never removed. The tour is an array with positions; a 2-opt move reverses the shorter side.
 ///
 /// A chain of kicks stalls (on 1,000 stops it finds nothing shorter after a few thousand kicks),
 /// so on tours of `mergeFrom` nodes or more the kicks are spent in trials: a trial's chain ends
@@ -59,6 +63,8 @@ struct LinKernighan<Costs: TourCosts> {
     let breadth1: Int
     let breadth2: Int
     static var maxDepth: Int { 50 }
+    /// Breadth of the first level's segment-insertion moves (`threeOptStep`).
+    static var breadth3: Int { 3 }
     /// Tours of this many nodes or more spend their kicks in trials merged by partition
     /// crossover; smaller ones in one chain.
     static var mergeFrom: Int { 300 }
@@ -66,14 +72,20 @@ struct LinKernighan<Costs: TourCosts> {
     /// shorter.
     static var stallMin: Int { 1_000 }
     static var stallPerNode: Int { 3 }
+    /// Tours of this many nodes or more take their candidates on costs penalised by a
+    /// subgradient ascent (`ascent`), over the sparse graph of each node's `ascentCandidates`
+    /// alpha-nearest partners, its first period at most `ascentPeriodMax` steps.
+    static var ascentFrom: Int { 20 }
+    static var ascentCandidates: Int { 6 }
+    static var ascentPeriodMax: Int { 50 }
 
-    /// The kick's largest segment.
+    /// The kick's largest stretch.
     let span: Int
     /// Alpha-nearest candidates per node, and nearest ones added when not among them.
     let alphaCount: Int
 
-    init(_ costs: Costs, seed: UInt64, neighbourCount: Int = 4, nearestCount: Int = 4, breadth: (Int, Int) = (5, 3),
-         span: Int = 50) {
+    init(_ costs: Costs, seed: UInt64, neighbourCount: Int = 5, nearestCount: Int = 0, breadth: (Int, Int) = (5, 3),
+         span: Int = 50, deadline: Double? = nil) {
         self.costs = costs
         n = costs.count
         rng = SplitMix64(seed: seed)
@@ -110,8 +122,7 @@ struct LinKernighan<Costs: TourCosts> {
         added.reserveCapacity(Self.maxDepth + 2)
         touched.reserveCapacity(2 * Self.maxDepth + 4)
         log.reserveCapacity(256)
-        alphaCandidates()
-        addNearest()
+        buildCandidates(deadline: deadline)
         nearestNeighbourTour()
     }
 
@@ -125,184 +136,6 @@ struct LinKernighan<Costs: TourCosts> {
         scratch.deallocate()
         addedA.deallocate()
         addedB.deallocate()
-    }
-
-    /// Each node's k alpha-nearest partners (never its fixed partner; the free node first, when
-    /// there is one). The minimum spanning tree by Prim over every node but the free node, then
-    /// for each node i the largest tree edge on the path to every j (beta, in the tree's order
-    /// from the root: O(n^2) in all).
-    private func alphaCandidates() {
-        let free = costs.freeNode
-        let inTree = UnsafeMutablePointer<Bool>.allocate(capacity: n)
-        let dist = UnsafeMutablePointer<Double>.allocate(capacity: n)
-        let dad = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-        let dadCost = UnsafeMutablePointer<Double>.allocate(capacity: n)
-        let order = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-        let beta = UnsafeMutablePointer<Double>.allocate(capacity: n)
-        let mark = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-        defer {
-            inTree.deallocate()
-            dist.deallocate()
-            dad.deallocate()
-            dadCost.deallocate()
-            order.deallocate()
-            beta.deallocate()
-            mark.deallocate()
-        }
-        inTree.initialize(repeating: false, count: n)
-        dist.initialize(repeating: .infinity, count: n)
-        dad.initialize(repeating: -1, count: n)
-        dadCost.initialize(repeating: 0, count: n)
-        mark.initialize(repeating: -1, count: n)
-        beta.initialize(repeating: 0, count: n)
-        let real = free >= 0 ? n - 1 : n
-        let root: Int32 = free == 0 ? 1 : 0
-        dist[Int(root)] = 0
-        var cur = root
-        for t in 0..<real {
-            inTree[Int(cur)] = true
-            order[t] = cur
-            var next: Int32 = -1
-            var nextDist = Double.infinity
-            for j in 0..<n where !inTree[j] && Int32(j) != free {
-                // A fixed edge (a route's end joined to home at no cost) is no part of the tree.
-                let cost = costs.fixed(cur, Int32(j)) ? Double.greatestFiniteMagnitude : costs.c(cur, Int32(j))
-                if cost < dist[j] {
-                    dist[j] = cost
-                    dad[j] = cur
-                    dadCost[j] = cost
-                }
-                if next < 0 || dist[j] < nextDist {
-                    nextDist = dist[j]
-                    next = Int32(j)
-                }
-            }
-            if next < 0 { break }
-            cur = next
-        }
-        // The tree in its own order: node order[t] has rank t, its parent rank dadRank[t]
-        // (earlier), the edge to it dadCostRank[t]; beta is kept by rank.
-        let rank = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-        let dadRank = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-        let dadCostRank = UnsafeMutablePointer<Double>.allocate(capacity: n)
-        defer {
-            rank.deallocate()
-            dadRank.deallocate()
-            dadCostRank.deallocate()
-        }
-        rank.initialize(repeating: -1, count: n)
-        for t in 0..<real { rank[Int(order[t])] = Int32(t) }
-        for t in 0..<real {
-            let j = Int(order[t])
-            dadRank[t] = dad[j] >= 0 ? rank[Int(dad[j])] : -1
-            dadCostRank[t] = dadCost[j]
-        }
-        let k = alphaCount
-        var bestA = [Double](repeating: 0, count: k)
-        var bestC = [Double](repeating: 0, count: k)
-        var bestJ = [Int32](repeating: 0, count: k)
-        var bestR = [Int32](repeating: 0, count: k)
-        for i in 0..<n {
-            let a = Int32(i)
-            var filled = 0
-            if a == free {
-                // Every node costs nothing from the free node: its first k partners.
-                for j in 0..<n where j != i && !costs.fixed(a, Int32(j)) && filled < k {
-                    bestJ[filled] = Int32(j)
-                    bestC[filled] = costs.c(a, Int32(j))
-                    filled += 1
-                }
-            } else {
-                if free >= 0 && !costs.fixed(a, free) && k > 1 {
-                    bestJ[0] = free
-                    bestC[0] = costs.c(a, free)
-                    bestA[0] = -Double.infinity
-                    bestR[0] = -1
-                    filled = 1
-                }
-                // beta by rank: the largest tree edge on the path from a, first up a's own
-                // path to the root, then down from each node's parent.
-                let ra = Int(rank[i])
-                beta[ra] = -Double.infinity
-                var u = ra
-                while dadRank[u] >= 0 {
-                    let p = Int(dadRank[u])
-                    beta[p] = max(beta[u], dadCostRank[u])
-                    mark[p] = a
-                    u = p
-                }
-                for t in 0..<real where t != ra && mark[t] != a {
-                    beta[t] = max(beta[Int(dadRank[t])], dadCostRank[t])
-                }
-                // The k smallest (alpha, cost, rank): the order of the tree's walk breaks ties.
-                for j in 0..<n where j != i && Int32(j) != free {
-                    let cost = costs.c(a, Int32(j))
-                    let r = rank[j]
-                    let alpha = cost - beta[Int(r)]
-                    if filled == k {
-                        let wa = bestA[k - 1], wc = bestC[k - 1]
-                        if alpha > wa || (alpha == wa && (cost > wc || (cost == wc && r > bestR[k - 1]))) { continue }
-                    }
-                    if costs.fixed(a, Int32(j)) { continue }
-                    var s = filled == k ? k - 1 : filled
-                    if filled < k { filled += 1 }
-                    while s > 0 && (bestA[s - 1] > alpha || (bestA[s - 1] == alpha
-                        && (bestC[s - 1] > cost || (bestC[s - 1] == cost && bestR[s - 1] > r)))) {
-                        bestA[s] = bestA[s - 1]
-                        bestC[s] = bestC[s - 1]
-                        bestJ[s] = bestJ[s - 1]
-                        bestR[s] = bestR[s - 1]
-                        s -= 1
-                    }
-                    bestA[s] = alpha
-                    bestC[s] = cost
-                    bestJ[s] = Int32(j)
-                    bestR[s] = r
-                }
-            }
-            for t in 0..<self.k {
-                neighbours[i * self.k + t] = t < filled ? bestJ[t] : -1
-                neighbourCost[i * self.k + t] = t < filled ? bestC[t] : .infinity
-            }
-        }
-    }
-
-    /// Adds to each node's alpha-nearest candidates its nearest partners not among them, up to k.
-    private func addNearest() {
-        let extra = k - alphaCount
-        guard extra > 0 else { return }
-        var nc = [Double](repeating: 0, count: extra)
-        var nj = [Int32](repeating: 0, count: extra)
-        for i in 0..<n {
-            let a = Int32(i)
-            let base = i * k
-            var filled = 0
-            for j in 0..<n where j != i {
-                let b = Int32(j)
-                let cost = costs.c(a, b)
-                if filled == extra && cost >= nc[extra - 1] { continue }
-                if costs.fixed(a, b) { continue }
-                var present = false
-                for t in 0..<alphaCount where neighbours[base + t] == b { present = true }
-                if present { continue }
-                var s = filled == extra ? extra - 1 : filled
-                if filled < extra { filled += 1 }
-                while s > 0 && nc[s - 1] > cost {
-                    nc[s] = nc[s - 1]
-                    nj[s] = nj[s - 1]
-                    s -= 1
-                }
-                nc[s] = cost
-                nj[s] = b
-            }
-            var t = 0
-            while t < alphaCount && neighbours[base + t] >= 0 { t += 1 }
-            for e in 0..<filled where t < k {
-                neighbours[base + t] = nj[e]
-                neighbourCost[base + t] = nc[e]
-                t += 1
-            }
-        }
     }
 
     /// A starting tour: nearest neighbour from `first` (home for the first trial), always taking
@@ -477,7 +310,7 @@ struct LinKernighan<Costs: TourCosts> {
                         let t4 = forward ? pred(t3) : succ(t3)
                         if t4 == t2 || costs.fixed(t3, t4) || isAdded(t3, t4) { continue }
                         let value = g1 + c(t3, t4)
-                        let gain = value - c(t4, t1)
+                        let gain = value - c(t1, t4)
                         if gain > eps {
                             close = (t3, t4, gain)
                             return
@@ -506,7 +339,7 @@ struct LinKernighan<Costs: TourCosts> {
             gained += gain
             return true
         }
-        if found == 0 || level >= Self.maxDepth { return false }
+        if level >= Self.maxDepth { return false }
         for choice in 0..<found {
             let t3: Int32, t4: Int32, gNew: Double
             switch choice {
@@ -525,7 +358,7 @@ struct LinKernighan<Costs: TourCosts> {
             touched.removeLast(2)
             undoLast()
         }
-        return false
+        return level == 1 && threeOptStep(level, g, t1, t2)
     }
 
     /// Tries to improve the tour from t1; returns true after an improvement.
@@ -563,44 +396,51 @@ struct LinKernighan<Costs: TourCosts> {
 
     mutating func next() -> UInt64 { rng.next() }
 
-    /// Exchanges the segments of l1 and l2 positions starting at position p (cyclically).
-    func swapSegments(_ p: Int, _ l1: Int, _ l2: Int) {
-        for t in 0..<l1 { scratch[t] = tour[(p + t) % n] }
-        for t in 0..<l2 {
-            let x = tour[(p + l1 + t) % n]
-            let q = (p + t) % n
-            tour[q] = x
-            pos[Int(x)] = Int32(q)
+    /// Rewrites the segments B, C, D of l1, l2 and l3 positions from position p (cyclically) as
+    /// D, C, B, each in its own direction; the same with (l3, l2, l1) undoes it.
+    func reorderSegments(_ p: Int, _ l1: Int, _ l2: Int, _ l3: Int) {
+        let total = l1 + l2 + l3
+        var q = p
+        for t in 0..<total {
+            scratch[t] = tour[q]
+            q += 1
+            if q == n { q = 0 }
         }
-        for t in 0..<l1 {
-            let x = scratch[t]
-            let q = (p + l2 + t) % n
-            tour[q] = x
-            pos[Int(x)] = Int32(q)
+        q = p
+        for (from, len) in [(l1 + l2, l3), (l1, l2), (0, l1)] {
+            for t in from..<(from + len) {
+                let x = scratch[t]
+                tour[q] = x
+                pos[Int(x)] = Int32(q)
+                q += 1
+                if q == n { q = 0 }
+            }
         }
     }
 
-    /// A segment swap at random: three cut positions p1 < p2 < p3 (cyclically, segments of at
-    /// most 50 nodes on large tours), segments [p1, p2) and [p2, p3) exchanged. Never cuts a
-    /// fixed edge. Returns the kick (to undo it) and its change of length, or nil when no kick
-    /// was made.
-    mutating func kick() -> (p: Int, l1: Int, l2: Int, delta: Double)? {
+    /// A double bridge at random: three consecutive segments B, C, D (of at most `span` nodes
+    /// each on large tours) from a random position become D, C, B, which changes four edges
+    /// that no sequential move of the local search undoes at once. Never cuts a fixed edge.
+    /// Returns the kick (to undo it) and its change of length, or nil when no kick was made.
+    mutating func kick() -> (p: Int, l1: Int, l2: Int, l3: Int, delta: Double)? {
         guard n >= 8 else { return nil }
-        let span = max(1, min(self.span, n / 3))
+        let span = max(1, min(self.span, n / 4))
         for _ in 0..<16 {
             let p1 = Int(next() % UInt64(n))
             let l1 = 1 + Int(next() % UInt64(span))
             let l2 = 1 + Int(next() % UInt64(span))
-            if l1 + l2 >= n - 1 { continue }
+            let l3 = 1 + Int(next() % UInt64(span))
+            if l1 + l2 + l3 >= n - 1 { continue }
             let tour = self.tour, n = self.n
             func at(_ p: Int) -> Int32 { tour[p % n] }
             let a = at(p1 + n - 1), b1 = at(p1), b2 = at(p1 + l1 - 1)
-            let c1 = at(p1 + l1), c2 = at(p1 + l1 + l2 - 1), d = at(p1 + l1 + l2)
-            if costs.fixed(a, b1) || costs.fixed(b2, c1) || costs.fixed(c2, d) { continue }
-            let delta = (c(a, c1) + c(c2, b1) + c(b2, d)) - (c(a, b1) + c(b2, c1) + c(c2, d))
-            swapSegments(p1, l1, l2)
-            for x in [a, b1, b2, c1, c2, d] { push(x) }
-            return (p1, l1, l2, delta)
+            let c1 = at(p1 + l1), c2 = at(p1 + l1 + l2 - 1)
+            let d1 = at(p1 + l1 + l2), d2 = at(p1 + l1 + l2 + l3 - 1), e = at(p1 + l1 + l2 + l3)
+            if costs.fixed(a, b1) || costs.fixed(b2, c1) || costs.fixed(c2, d1) || costs.fixed(d2, e) { continue }
+            let delta = (c(a, d1) + c(d2, c1) + c(c2, b1) + c(b2, e)) - (c(a, b1) + c(b2, c1) + c(c2, d1) + c(d2, e))
+            reorderSegments(p1, l1, l2, l3)
+            for x in [a, b1, b2, c1, c2, d1, d2, e] { push(x) }
+            return (p1, l1, l2, l3, delta)
         }
         return nil
     }
@@ -617,13 +457,13 @@ struct LinKernighan<Costs: TourCosts> {
             since += 1
             log.removeAll(keepingCapacity: true)
             gained = 0
-            guard let (p, l1, l2, delta) = kick() else { return true }
+            guard let (p, l1, l2, l3, delta) = kick() else { return true }
             let finished = localSearch(deadline: deadline)
             if delta - gained > eps {
                 // Worse: back to the tour before the kick (the queue is empty or abandoned).
                 while queueCount > 0 { _ = pop() }
                 while !log.isEmpty { undoLast() }
-                swapSegments(p, l2, l1)
+                reorderSegments(p, l3, l2, l1)
             } else if gained - delta > eps {
                 since = 0
             }

@@ -30,7 +30,8 @@ public enum StopOrderMode: Int32, Sendable, CaseIterable {
 /// - both: whichever comes first.
 /// The clock starts when the call starts (checking, measuring the costs and the first tour
 /// count); what cannot be cut short (reading the costs, the candidate lists and the first tour:
-/// O(n^2)) is done even past a tiny limit, and the best tour at the limit is returned.
+/// O(n^2); the ascent behind the candidates stops at the limit) is done even past a tiny limit,
+/// and the best tour at the limit is returned.
 public struct StopOrderOptions: Sendable, Equatable {
     public var mode: StopOrderMode
     /// Kicks of the heuristic (each a perturbation and a local search); `nil` for the default
@@ -91,13 +92,18 @@ public struct StopOrder: Sendable, Equatable {
     /// them, stay finite.
     public static let maxCost = 1e300
 
-    /// The default number of kicks without a time limit: 10 per stop and at least 1,000 up to
-    /// 500 stops, then 40 per stop less 15,000, at most 30,000 (n = 100: 1,000; n = 1,000:
-    /// 25,000; n = 1,125 and more: 30,000). A kick costs time in proportion to what it changes.
-    /// One-way (asymmetric) matrices, searched by Or-opt: 10 per stop, 1,000 to 10,000.
+    /// The default number of kicks without a time limit: 3 per stop and at least 300 up to 200
+    /// stops, then 14 per stop less 2,200 up to 800 stops, then 5 per stop plus 5,000 up to 1,000
+    /// stops, then 12,000 less two per stop, at least 4,000 (n = 100: 300; 200: 600; 442: 3,988;
+    /// 665: 7,110; 1,000: 10,000; 4,096: 4,000). A kick costs time in proportion to what it
+    /// changes, and changes more on longer tours. One-way (asymmetric) matrices, searched by
+    /// Or-opt: 10 per stop, 1,000 to 10,000.
     public static func defaultIterations(stops n: Int, oneWay: Bool = false) -> Int {
         if oneWay { return min(max(1_000, 10 * n), 10_000) }
-        return n <= 500 ? max(1_000, 10 * n) : min(40 * n - 15_000, 30_000)
+        if n <= 200 { return max(300, 3 * n) }
+        if n <= 800 { return 14 * n - 2_200 }
+        if n <= 1_000 { return 5 * n + 5_000 }
+        return max(4_000, 12_000 - 2 * n)
     }
     /// Above this many stops a WGS84 best order searches on the sphere and measures its legs on
     /// WGS84 (the whole geodesic matrix below it).

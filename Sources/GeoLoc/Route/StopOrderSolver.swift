@@ -105,7 +105,7 @@ func searchOrder(_ d: [Double], closedCosts w: [Double], size: Int, end: RouteEn
         ?? (options.timeLimit == nil ? StopOrder.defaultIterations(stops: n, oneWay: !symmetric) : Int.max)
     if symmetric {
         return SymmetricCosts.with(d, size: size, end: end) { costs in
-            var search = LinKernighan(costs, seed: options.seed)
+            var search = LinKernighan(costs, seed: options.seed, deadline: deadline)
             defer { search.free() }
             var tour = search.run(kicks: kicks, deadline: deadline)
             // Read the route from home: away from the dummy or the fixed end stop.
