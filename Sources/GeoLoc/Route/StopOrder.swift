@@ -215,6 +215,14 @@ public func bestOrder(
 ) throws(GeoLocError) -> StopOrder {
     var options = options
     if options.startTime == nil { options.startTime = monotonicSeconds() }
+    let size = try checkMatrix(costs, end: end, options: options)
+    return solveStopOrder(CostMatrix(size: size, costs: costs), end: end, options: options)
+}
+
+/// The checks of a call given a whole matrix (`bestOrder(costs:)`, `bestOrder(travelTimes:)`):
+/// its entries make a square, the stops it holds against the limits, the end and the budget,
+/// and its entries off the diagonal. Returns the square's side (the stops plus home).
+func checkMatrix(_ costs: [Double], end: RouteEnd, options: StopOrderOptions) throws(GeoLocError) -> Int {
     var size = 0
     while size * size < costs.count { size += 1 }
     guard size >= 1, size * size == costs.count else {
@@ -222,7 +230,7 @@ public func bestOrder(
     }
     _ = try checkStops(size - 1, end: end, options: options)
     try checkCosts(costs, size: size)
-    return solveStopOrder(CostMatrix(size: size, costs: costs), end: end, options: options)
+    return size
 }
 
 /// Checks the entries of a row-major size × size matrix off its diagonal.

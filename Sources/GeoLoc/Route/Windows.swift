@@ -154,13 +154,7 @@ public func bestOrder(
 ) throws(GeoLocError) -> ScheduledOrder {
     var options = options
     if options.startTime == nil { options.startTime = monotonicSeconds() }
-    var size = 0
-    while size * size < travelTimes.count { size += 1 }
-    guard size >= 1, size * size == travelTimes.count else {
-        throw GeoLocError(.invalidArgument, "the matrix has \(travelTimes.count) entries, which is not (n + 1)^2 for any n")
-    }
-    _ = try checkStops(size - 1, end: end, options: options)
-    try checkCosts(travelTimes, size: size)
+    let size = try checkMatrix(travelTimes, end: end, options: options)
     let problem = try windowProblem(
         travelTimes, size: size, windows: windows, serviceTimes: serviceTimes, departure: departure,
         returnBy: returnBy, end: end)
