@@ -355,8 +355,11 @@ final class LocalityIndex: @unchecked Sendable {
     func covering(_ c: Coordinate, largerThan least: Float) -> (Int, Double)? {
         let cd = LocalityIndex.cellDegrees
         let a = Swift.min(Int(180 / cd) - 1, Swift.max(0, Int(((c.latitude + 90) / cd).rounded(.down))))
-        var lon = c.longitude.truncatingRemainder(dividingBy: 360)
-        if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        var lon = c.longitude
+        if !(lon >= -180 && lon < 180) {  // (a Coordinate's longitude always is)
+            lon = lon.truncatingRemainder(dividingBy: 360)
+            if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        }
         let b = Swift.min(LocalityIndex.lonCells - 1, Swift.max(0, Int(((lon + 180) / cd).rounded(.down))))
         let key = a * LocalityIndex.lonCells + b
         var s = LocalityIndex.hash(key) & cellMask
