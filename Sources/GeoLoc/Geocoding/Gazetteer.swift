@@ -61,6 +61,8 @@ public final class Gazetteer: @unchecked Sendable {
         texts = PlaceTextCache(count: places.count)
         localitySlot = .allocate(capacity: 1)
         localitySlot.initialize(to: nil)
+        // Every reverse geocode is a one-nearest search: its leaves' points as floats.
+        places.kdtree.prepareLeafFloats()
     }
 
     deinit {

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GeoLocKernels
 
 /// Error bounds of the chord search, in squared chord length (the unit sphere's).
 ///
@@ -92,6 +93,9 @@ final class UnitVectorTree {
     /// What a file of version 3 does not store, derived on open: `points`, `positions` and
     /// `gaps` are its arrays.
     let derived: DerivedPlaceArrays?
+    /// The points as floats, leaf by leaf (see `prepareLeafFloats`), for `nearestOnSphere`: nil until
+    /// they are made, then published once and never changed (freed in `deinit`).
+    let leafFloatsSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
     /// The most points a leaf holds; leaves hold between half that and that. Measured on the
     /// 144,563 GeoNames places (depth 13, 12-24 points a leaf) against 4 to 48: scanning a leaf
@@ -107,6 +111,8 @@ final class UnitVectorTree {
         bucketSize = bucket
         mapping = nil
         derived = nil
+        leafFloatsSlot = .allocate(capacity: 1)
+        leafFloatsSlot.initialize(to: nil)
         let m = Swift.max(n, 1)
         points = .allocate(capacity: m)
         latLon = .allocate(capacity: 2 * m)
@@ -166,9 +172,13 @@ final class UnitVectorTree {
         self.dims = UnsafeMutablePointer(mutating: dims)
         self.mapping = mapping
         self.derived = derived
+        leafFloatsSlot = .allocate(capacity: 1)
+        leafFloatsSlot.initialize(to: nil)
     }
 
     deinit {
+        leafFloatsSlot.pointee?.deallocate()
+        leafFloatsSlot.deallocate()
         guard mapping == nil else { return }
         points.deallocate()
         latLon.deallocate()
@@ -457,6 +467,235 @@ extension UnitVectorTree {
         one.bound = ChordBounds.prune(best)
         return one
     }
+
+    /// The leaf floats, when `prepareLeafFloats` has made them.
+    var leafFloats: LeafFloats? {
+        glk_load_acquire(leafFloatsSlot).map { LeafFloats($0, internalCount) }
+    }
+
+    /// The nearest place to the query vector `q` (w = 0) of `from`'s centre by `from.distance`
+    /// (the haversine), ties by index (`ids`): what `PlaceSet.nearestOnSphere` answers, over the
+    /// `LeafFloats`, reading no double vector. The search of `nearestOne` ranks the points by
+    /// their chords in single precision, each within e = `LeafFloats.margin` of the double chord
+    /// (square roots of squared chords); with s² a scanned leaf's least float chord and s* the
+    /// least so far:
+    /// - a leaf whose s - 3e exceeds s* holds no point near the nearest: their chords exceed
+    ///   s - e (> s* + 2e);
+    /// - otherwise the points of the leaf whose float chord is within 3e of min(s, s*) are the
+    ///   candidates; every other point's chord exceeds min(s, s*) + 1.5e (the float limit is
+    ///   within 1.2e-7 of 3e);
+    /// - subtrees are pruned by (s* + e)², at least the nearest point's squared chord.
+    /// At the end the candidates whose float chord is within 3e of s* are measured (`from`'s
+    /// haversine from the coordinates: one, most often), the others' chords exceed s* + 2e.
+    /// The answer is the least (distance, index) of the measured ones, and it is `sure` when
+    /// every other point's chord bound exceeds what a point at its distance could have
+    /// (`ChordBounds.exceeds`, as `nearestOnSphere` checks `nearestOne`'s answer); the bounds
+    /// above exceed the nearest point's chord by e or more, so it fails no more often. When it
+    /// is not sure (or more than `LeafFloats.maxCandidates` were found), the distance is an
+    /// upper bound of the nearest one's, for the exact search.
+    func nearestOnSphere(_ q: SIMD4<Double>, from: HaversineFrom, _ leaves: LeafFloats) -> (position: Int, distance: Double, sure: Bool) {
+        // The tree's arrays as locals: the closure below then holds no reference to the tree.
+        let internalCount = internalCount, dims = dims, gaps = gaps, latLon = latLon, ids = ids
+        let rootRd = { let d = rootBoxGaps(q); return d.x + d.y + d.z }()
+        let depth = Int.bitWidth - internalCount.leadingZeroBitCount + 1
+        // The query's lanes (32 bytes, addressed by dimension), the stacked cells from stack[1]
+        // (stack[0] is the query's second half), the float chords of a leaf, the candidates.
+        let frameBytes = (depth + 3) * MemoryLayout<NearestLeafFrame>.stride
+        let chordBytes = 4 * LeafFloats.maxLeaf
+        return withUnsafeTemporaryAllocation(
+            byteCount: frameBytes + chordBytes + 8 * LeafFloats.maxCandidates, alignment: 16
+        ) { scratch -> (Int, Double, Bool) in
+            let query = scratch.baseAddress.unsafelyUnwrapped
+            query.storeBytes(of: q, as: SIMD4<Double>.self)
+            let stack = (query + 16).bindMemory(to: NearestLeafFrame.self, capacity: depth + 2)
+            let chords = (query + frameBytes).bindMemory(to: Float.self, capacity: LeafFloats.maxLeaf)
+            let candidates = (query + frameBytes + chordBytes).bindMemory(
+                to: LeafCandidate.self, capacity: LeafFloats.maxCandidates)
+            let fx = Float(q.x), fy = Float(q.y), fz = Float(q.z)
+            let e = LeafFloats.margin
+            var least = Double.infinity  // s*
+            var minOutside = Double.infinity  // a lower bound of the squared chords left out
+            var found = 0
+            var overflow = false
+            var bound = Double.infinity
+            var node = 0
+            var rd = rootRd
+            var top = 0
+            search: while true {
+                while node < internalCount {
+                    // As in `nearestOne`, without the ranges (the leaf's is in `leaves`).
+                    let dim = Int(dims[node])
+                    let v = query.load(fromByteOffset: dim &<< 3, as: Double.self)
+                    let diffLow = v - gaps[2 &* node]
+                    let diffHigh = v - gaps[2 &* node &+ 1]
+                    let left = 2 &* node &+ 1
+                    let right = diffLow + diffHigh < 0 ? 0 : 1
+                    let cut = v - gaps[2 &* node &+ 1 &- right]
+                    let cut2 = cut * cut
+                    let farRd = cut2 > rd ? cut2 : rd
+                    stack[top &+ 1] = NearestLeafFrame(rd: farRd, node: left &+ 1 &- right)
+                    top &+= farRd <= bound ? 1 : 0
+                    node = left &+ right
+                }
+                let leaf = node &- internalCount
+                let lo = Int(leaves.starts[leaf])
+                let m = Int(leaves.starts[leaf &+ 1]) &- lo
+                // The leaf's coordinates and ids, which the nearest one's distance and index
+                // read next, asked for while its chords are taken.
+                glk_prefetch(latLon + 2 &* lo, 16 &* m)
+                glk_prefetch(ids + lo, 4 &* m)
+                let s = Double(glk_leaf_chords(leaves.floats + 3 &* lo, m, fx, fy, fz, chords)).squareRoot()
+                if s - 3 * e > least {
+                    let l = s - e
+                    minOutside = Swift.min(minOutside, l * l)
+                } else {
+                    let base = Swift.min(s, least)
+                    let t = base + 3 * e
+                    var near = glk_leaf_near(chords, m, Float(t * t))
+                    while near != 0 {
+                        let k = near.trailingZeroBitCount
+                        near &= near &- 1
+                        if found == LeafFloats.maxCandidates {
+                            overflow = true
+                            break
+                        }
+                        candidates[found] = LeafCandidate(position: Int32(truncatingIfNeeded: lo &+ k), chord: chords[k])
+                        found &+= 1
+                    }
+                    let l = base + 1.5 * e
+                    minOutside = Swift.min(minOutside, l * l)
+                    least = base
+                    let u = least + e
+                    bound = ChordBounds.prune(u * u)
+                }
+                var next: NearestLeafFrame
+                repeat {
+                    if top == 0 { break search }
+                    next = stack[top]
+                    top &-= 1
+                } while next.rd > bound
+                node = next.node
+                rd = next.rd
+            }
+            // The candidates near s*, measured; the least (distance, index). (After an overflow
+            // every one kept is measured: the answer is then only an upper bound.)
+            var position = -1
+            var distance = Double.infinity
+            for j in 0..<found {
+                let c = candidates[j]
+                let r = Double(c.chord).squareRoot()
+                if r > least + 3 * e && !overflow {
+                    let l = r - e
+                    minOutside = Swift.min(minOutside, l * l)
+                    continue
+                }
+                let p = Int(c.position)
+                let d = from.distance(lat2: latLon[2 &* p], lon2: latLon[2 &* p &+ 1])
+                if d < distance || (d == distance && ids[p] < ids[position]) {
+                    position = p
+                    distance = d
+                }
+            }
+            let u = least + e
+            let sure = !overflow
+                && ChordBounds.exceeds(Swift.min(minOutside, ChordBounds.cutOff(u * u)), upper: distance / from.radius)
+            return (position, distance, sure)
+        }
+    }
+
+    /// Makes the points' `LeafFloats` for `nearestOnSphere` and publishes them, once (any thread
+    /// may call it, at any time: a search that starts before reads the doubles). Nothing for a tree
+    /// of one leaf or whose leaves hold more than `LeafFloats.maxLeaf` points. For the sets
+    /// searched most for their one nearest point (a gazetteer's): 12 bytes a place and 4 a leaf.
+    func prepareLeafFloats() {
+        let leafCount = internalCount + 1
+        guard internalCount > 0, (count + leafCount - 1) / leafCount <= LeafFloats.maxLeaf,
+            glk_load_acquire(leafFloatsSlot) == nil
+        else { return }
+        let block = UnsafeMutableRawPointer.allocate(byteCount: LeafFloats.byteCount(count, internalCount), alignment: 16)
+        let starts = block.bindMemory(to: Int32.self, capacity: leafCount + 1)
+        let floats = (block + LeafFloats.floatsOffset(internalCount)).bindMemory(to: Float.self, capacity: 3 * count + 4)
+        (floats + 3 * count).initialize(repeating: 0, count: 4)
+        var leaf = 0
+        let points = points
+        forEachLeaf { lo, hi in
+            starts[leaf] = Int32(truncatingIfNeeded: lo)
+            leaf &+= 1
+            let m = hi &- lo
+            let p = points + lo
+            let x = floats + 3 &* lo, y = x + m, z = y + m
+            var i = 0
+            while i < m {
+                let v = p[i]
+                (x + i).initialize(to: Float(v.x))
+                (y + i).initialize(to: Float(v.y))
+                (z + i).initialize(to: Float(v.z))
+                i &+= 1
+            }
+        }
+        starts[leafCount] = Int32(truncatingIfNeeded: count)
+        if glk_publish(leafFloatsSlot, block) == 0 { block.deallocate() }
+    }
+
+    /// Calls `body(lo, hi)` with each leaf's positions, in order.
+    func forEachLeaf(_ body: (Int, Int) -> Void) {
+        func walk(_ node: Int, _ lo: Int, _ hi: Int) {
+            if node >= internalCount { return body(lo, hi) }
+            let mid = lo + (hi - lo) / 2
+            walk(2 * node + 1, lo, mid)
+            walk(2 * node + 2, mid, hi)
+        }
+        walk(0, 0, count)
+    }
+}
+
+/// A leaf waiting in `UnitVectorTree.nearestOnSphere`: its lower bound and node.
+struct NearestLeafFrame {
+    var rd: Double
+    var node: Int
+}
+
+/// A point of `UnitVectorTree.nearestOnSphere` to measure: its position and float chord.
+struct LeafCandidate {
+    var position: Int32
+    var chord: Float
+}
+
+/// The points of a tree as floats, for its one-nearest search (`UnitVectorTree.nearestOnSphere`),
+/// in one block made by `prepareLeafFloats`: each leaf's first position (`starts`, Int32, with the
+/// count after the last leaf), then `floats`, where the leaf of positions `lo..<hi` (m points)
+/// holds its x's, then its y's, then its z's from float 3·lo: a leaf's scan reads 12 bytes a
+/// point in one run (5 cache lines for 24 points, against 12 of `points`). 4 zeros follow the
+/// last leaf (the scan reads up to 3 floats past a leaf).
+struct LeafFloats {
+    let starts: UnsafePointer<Int32>
+    let floats: UnsafePointer<Float>
+
+    init(_ block: UnsafeMutableRawPointer, _ internalCount: Int) {
+        starts = UnsafePointer(block.assumingMemoryBound(to: Int32.self))
+        floats = UnsafePointer((block + LeafFloats.floatsOffset(internalCount)).assumingMemoryBound(to: Float.self))
+    }
+
+    /// The most points a leaf may hold for its floats to be made (the scan's bit mask).
+    static let maxLeaf = 64
+    /// The most candidates `UnitVectorTree.nearestOnSphere` measures; more (places a few
+    /// meters apart) leave the answer to the exact search.
+    static let maxCandidates = 16
+
+    /// e: the float chord of a point is within e of its double chord (`chord2`), the square roots
+    /// of what the two compute (unit-sphere chords). Each float coordinate is within 2⁻²⁵ of the
+    /// double one (rounded to nearest, |x| <= 1), so with u = 2⁻²⁴ a float difference is within
+    /// u(1 + |d|) of the double's d (both roundings, and the subtraction's), the float vector of
+    /// differences within u(√3 + |d|) of the double one, and the float sum of squares, within
+    /// 3u relative (its 5 roundings), moves the root by 1.5u|d|: at most u(1.8 + 2.5|d|) <= 6.8u =
+    /// 4.1e-7 for |d| <= 2, and the double chord is within 1e-15 of the exact one. e = 1e-6
+    /// (6.4 m on the Earth) holds that twice over, with room for the roundings of the bounds
+    /// taken from it (a float limit is within 1e-7 of its double).
+    static let margin = 1e-6
+
+    static func floatsOffset(_ internalCount: Int) -> Int { (4 * (internalCount + 2) + 15) & ~15 }
+
+    static func byteCount(_ count: Int, _ internalCount: Int) -> Int { floatsOffset(internalCount) + 4 * (3 * count + 4) }
 }
 
 /// A cell waiting in `UnitVectorTree.nearestOne`: its lower bound, node and positions.

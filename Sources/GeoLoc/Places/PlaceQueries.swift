@@ -378,6 +378,11 @@ extension PlaceSet {
         let q = SIMD4(v.x, v.y, v.z, 0)
         let r = Earth.meanRadius / DistanceUnit.meters.meters
         let from = HaversineFrom(point, cosLat1: cosPhi, radius: r)
+        if let leaves = tree.leafFloats {
+            let (p, d, sure) = tree.nearestOnSphere(q, from: from, leaves)
+            if sure { return PlaceMatch(index: Int(tree.ids[p]), distance: d) }
+            return sphereFallback(q, from: from, bound: d, cap: .infinity, k: 1).first
+        }
         let one = tree.nearestOne(q)
         let p = one.position
         if p < 0 { return nil }
