@@ -492,8 +492,12 @@ extension UnitVectorTree {
     /// (`ChordBounds.exceeds`, as `nearestOnSphere` checks `nearestOne`'s answer); the bounds
     /// above exceed the nearest point's chord by e or more, so it fails no more often. When it
     /// is not sure (or more than `LeafFloats.maxCandidates` were found), the distance is an
-    /// upper bound of the nearest one's, for the exact search.
-    func nearestOnSphere(_ q: SIMD4<Double>, from: HaversineFrom, _ leaves: LeafFloats) -> (position: Int, distance: Double, sure: Bool) {
+    /// upper bound of the nearest one's, for the exact search. `prefetch` (when given): an
+    /// array of `stride`-byte records by place index, whose records of the measured places are
+    /// asked for while their distances are computed (the caller reads the answer's next).
+    func nearestOnSphere(
+        _ q: SIMD4<Double>, from: HaversineFrom, _ leaves: LeafFloats, prefetch: UnsafeRawPointer?, stride: Int
+    ) -> (position: Int, distance: Double, sure: Bool) {
         // The tree's arrays as locals: the closure below then holds no reference to the tree.
         let internalCount = internalCount, dims = dims, gaps = gaps, latLon = latLon, ids = ids
         let rootRd = { let d = rootBoxGaps(q); return d.x + d.y + d.z }()
@@ -590,6 +594,7 @@ extension UnitVectorTree {
                     continue
                 }
                 let p = Int(c.position)
+                if let prefetch { glk_prefetch(prefetch + Int(ids[p]) &* stride, stride) }
                 let d = from.distance(lat2: latLon[2 &* p], lon2: latLon[2 &* p &+ 1])
                 if d < distance || (d == distance && ids[p] < ids[position]) {
                     position = p

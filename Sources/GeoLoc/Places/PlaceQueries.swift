@@ -366,8 +366,10 @@ extension PlaceSet {
 
     /// The nearest place to `point` on the sphere, in meters: what
     /// `nearest(to: point, count: 1)` returns, without building an array (the gazetteer's
-    /// reverse geocoding, one search per query); nil for an empty set.
-    func nearestOnSphere(to point: Coordinate) -> PlaceMatch? {
+    /// reverse geocoding, one search per query); nil for an empty set. `prefetch`: an array of
+    /// `stride`-byte records by place index that the caller reads next at the answer's index
+    /// (the search asks for it early, see `UnitVectorTree.nearestOnSphere`).
+    func nearestOnSphere(to point: Coordinate, prefetch: UnsafeRawPointer? = nil, stride: Int = 0) -> PlaceMatch? {
         if count <= 8 { return (try? nearest(to: point, count: 1))?.first }  // nearest's plain scan
         let tree = kdtree
         // The query vector by the arithmetic of the index's vectors (`PlaceVectors.vector`: the
@@ -379,7 +381,7 @@ extension PlaceSet {
         let r = Earth.meanRadius / DistanceUnit.meters.meters
         let from = HaversineFrom(point, cosLat1: cosPhi, radius: r)
         if let leaves = tree.leafFloats {
-            let (p, d, sure) = tree.nearestOnSphere(q, from: from, leaves)
+            let (p, d, sure) = tree.nearestOnSphere(q, from: from, leaves, prefetch: prefetch, stride: stride)
             if sure { return PlaceMatch(index: Int(tree.ids[p]), distance: d) }
             return sphereFallback(q, from: from, bound: d, cap: .infinity, k: 1).first
         }
