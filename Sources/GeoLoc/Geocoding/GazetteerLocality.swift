@@ -141,6 +141,8 @@ extension Gazetteer {
         return withLocalityIndex { index in
             // One 16-byte record says what the rule needs of the nearest place (and of its locality).
             let near = index.records[m.index]
+            // The text a query most often reads last (the nearest place's, as its own locality).
+            if near.parent < 0, let text = near.text { glk_prefetch(text, 32) }
             let nearestReach = Double(near.reach)
             var locality = m.index
             var sub: Int? = nil
