@@ -163,9 +163,13 @@ public final class Gazetteer: @unchecked Sendable {
     /// reading its names.
     public func nearestPlace(to c: Coordinate, model: EarthModel = .sphere) throws(GeoLocError) -> PlaceMatch {
         if model == .sphere {
-            // The locality rule reads the nearest place's record next (when the index is made).
+            // The locality rule reads the nearest place's record next, and often the cell of the
+            // point in its grid (when the index is made).
             let records = glk_load_acquire(localitySlot).map {
-                UnsafeRawPointer(Unmanaged<LocalityIndex>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.records })
+                Unmanaged<LocalityIndex>.fromOpaque($0)._withUnsafeGuaranteedRef { index in
+                    index.prefetchCell(c)
+                    return UnsafeRawPointer(index.records)
+                }
             }
             if let match = places.nearestOnSphere(to: c, prefetch: records, stride: MemoryLayout<LocalityRecord>.stride) {
                 return match

@@ -352,9 +352,9 @@ final class LocalityIndex: @unchecked Sendable {
             .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
     }
 
-    /// The locality with a reach larger than `least` meters whose reach covers `c`, the one `c`
-    /// lies deepest in (the smallest distance / reach; ties by index), with its distance.
-    func covering(_ c: Coordinate, largerThan least: Float) -> (Int, Double)? {
+    /// The grid cell of `c` (`covering`'s key).
+    @inline(__always)
+    func cellKey(_ c: Coordinate) -> Int {
         let cd = LocalityIndex.cellDegrees
         let a = Swift.min(Int(180 / cd) - 1, Swift.max(0, Int(((c.latitude + 90) / cd).rounded(.down))))
         var lon = c.longitude
@@ -363,7 +363,20 @@ final class LocalityIndex: @unchecked Sendable {
             if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
         }
         let b = Swift.min(LocalityIndex.lonCells - 1, Swift.max(0, Int(((lon + 180) / cd).rounded(.down))))
-        let key = a * LocalityIndex.lonCells + b
+        return a * LocalityIndex.lonCells + b
+    }
+
+    /// Asks for the first slot `covering(c, ...)` reads (a hint: the query reads it after its
+    /// nearest-place search, when the point is beyond its nearest place's reach).
+    @inline(__always)
+    func prefetchCell(_ c: Coordinate) {
+        glk_prefetch(cellSlots + (LocalityIndex.hash(cellKey(c)) & cellMask), MemoryLayout<CellSlot>.stride)
+    }
+
+    /// The locality with a reach larger than `least` meters whose reach covers `c`, the one `c`
+    /// lies deepest in (the smallest distance / reach; ties by index), with its distance.
+    func covering(_ c: Coordinate, largerThan least: Float) -> (Int, Double)? {
+        let key = cellKey(c)
         var s = LocalityIndex.hash(key) & cellMask
         while cellSlots[s].key != Int32(key) {
             if cellSlots[s].key < 0 { return nil }

@@ -493,8 +493,8 @@ extension UnitVectorTree {
     /// above exceed the nearest point's chord by e or more, so it fails no more often. When it
     /// is not sure (or more than `LeafFloats.maxCandidates` were found), the distance is an
     /// upper bound of the nearest one's, for the exact search. `prefetch` (when given): an
-    /// array of `stride`-byte records by place index, whose records of the measured places are
-    /// asked for while their distances are computed (the caller reads the answer's next).
+    /// array of `stride`-byte records by place index, whose records of the candidates are asked
+    /// for as they are found (the caller reads the answer's next).
     func nearestOnSphere(
         _ q: SIMD4<Double>, from: HaversineFrom, _ leaves: LeafFloats, prefetch: UnsafeRawPointer?, stride: Int
     ) -> (position: Int, distance: Double, sure: Bool) {
@@ -565,6 +565,7 @@ extension UnitVectorTree {
                         }
                         candidates[found] = LeafCandidate(position: Int32(truncatingIfNeeded: lo &+ k), chord: chords[k])
                         found &+= 1
+                        if let prefetch { glk_prefetch(prefetch + Int(ids[lo &+ k]) &* stride, stride) }
                     }
                     let l = base + 1.5 * e
                     minOutside = Swift.min(minOutside, l * l)
@@ -594,7 +595,6 @@ extension UnitVectorTree {
                     continue
                 }
                 let p = Int(c.position)
-                if let prefetch { glk_prefetch(prefetch + Int(ids[p]) &* stride, stride) }
                 let d = from.distance(lat2: latLon[2 &* p], lon2: latLon[2 &* p &+ 1])
                 if d < distance || (d == distance && ids[p] < ids[position]) {
                     position = p
