@@ -527,7 +527,9 @@ extension UnitVectorTree {
             var top = 0
             search: while true {
                 while node < internalCount {
-                    // As in `nearestOne`, without the ranges (the leaf's is in `leaves`).
+                    // As in `nearestOne`, without the ranges (the leaf's is in `leaves`); the
+                    // gaps of the node's four grandchildren (64 bytes) asked for ahead.
+                    if 4 &* node &+ 6 < internalCount { glk_prefetch(gaps + (8 &* node &+ 6), 64) }
                     let dim = Int(dims[node])
                     let v = query.load(fromByteOffset: dim &<< 3, as: Double.self)
                     let diffLow = v - gaps[2 &* node]
