@@ -1647,7 +1647,9 @@ typedef struct geoloc_gazetteer geoloc_gazetteer;
  *             (<libdir>/../share/geoloc/, also for lib/<multiarch>), then next to the library
  *             file (<libdir>/), then in the source tree it was built from; in each directory
  *             cities1000.places (the saved form) first, then cities1000.tsv. The shipped one is
- *             opened once per process and shared by every handle.
+ *             opened once per process and shared by every handle. A gazetteer keeps a copy of
+ *             its places' unit vectors in single precision for its nearest-place search (12
+ *             bytes a place: 2 MB for the shipped one, made as it opens: about 1.5 ms).
  * [out] out   free it with geoloc_gazetteer_destroy
  * Errors: GEOLOC_E_NULL_ARGUMENT (out), GEOLOC_E_INVALID_UTF8, GEOLOC_E_NOT_FOUND (the message
  * names every path tried), GEOLOC_E_INVALID_ARGUMENT (no name or country_code column, or no

@@ -112,7 +112,8 @@ public func geoloc_reverse_geocode_many_text(
     _ offsets: UnsafeMutablePointer<Int>?, _ indices: UnsafeMutablePointer<Int>?,
     _ distances: UnsafeMutablePointer<Double>?
 ) -> geoloc_status {
-    manyText(gazetteer, points, n, style, nil, buf, cap, needed, offsets) { i, m in
+    manyText(gazetteer, points, n, style, nil, buf, cap, needed, offsets, keep: indices != nil || distances != nil) {
+        i, m in
         indices?[i] = m.named
         distances?[i] = m.distance
     }
@@ -125,17 +126,19 @@ public func geoloc_reverse_geocode_many_text_options(
     _ needed: UnsafeMutablePointer<Int>?, _ offsets: UnsafeMutablePointer<Int>?,
     _ out: UnsafeMutablePointer<geoloc_locality>?
 ) -> geoloc_status {
-    manyText(gazetteer, points, n, style, options, buf, cap, needed, offsets) { i, m in
+    manyText(gazetteer, points, n, style, options, buf, cap, needed, offsets, keep: out != nil) { i, m in
         out?[i] = cLocality(m)
     }
 }
 
 /// The texts of n points' localities into one buffer (geoloc_reverse_geocode_many_text and its
-/// form with options), `each` writing the other outputs of point i once the texts fit.
+/// form with options), `each` writing the other outputs of point i once the texts fit (called
+/// only when `keep`: the matches are kept for it).
 private func manyText(
     _ gazetteer: OpaquePointer?, _ points: UnsafePointer<geoloc_coord>?, _ n: Int, _ style: geoloc_address_style,
     _ options: UnsafePointer<geoloc_reverse_options>?, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int,
-    _ needed: UnsafeMutablePointer<Int>?, _ offsets: UnsafeMutablePointer<Int>?, _ each: (Int, LocalityMatch) -> Void
+    _ needed: UnsafeMutablePointer<Int>?, _ offsets: UnsafeMutablePointer<Int>?, keep: Bool,
+    _ each: (Int, LocalityMatch) -> Void
 ) -> geoloc_status {
     withHandle(gazetteer, .gazetteer, as: GazetteerHandle.self, "gazetteer") { (g) throws(GeoLocError) in
         let n = try inputArray(points, n, "points").count
@@ -143,25 +146,32 @@ private func manyText(
         let needed = needed!
         let s = try decode(style.rawValue, as: AddressStyle.self, "style")
         let o = try reverseOptions(options)
-        // The searches, kept (so that nothing is written before every point passed), and the size.
-        let found = UnsafeMutablePointer<LocalityMatch>.allocate(capacity: Swift.max(n, 1))
-        let texts = UnsafeMutablePointer<UnsafeRawBufferPointer>.allocate(capacity: Swift.max(n, 1))
+        // The texts one after another with their NULs, in a scratch buffer written in order (the
+        // caller's is written only once they all fit, in one copy), where each starts, and the
+        // matches `each` needs: nothing else is kept of a point.
+        var texts = TextRun(capacity: 32 * Swift.max(n, 1))
+        let starts: UnsafeMutablePointer<Int>? = offsets == nil ? nil : .allocate(capacity: Swift.max(n, 1))
+        let found: UnsafeMutablePointer<LocalityMatch>? = keep ? .allocate(capacity: Swift.max(n, 1)) : nil
         var made = 0
         defer {
-            found.deinitialize(count: made)
-            found.deallocate()
             texts.deallocate()
+            starts?.deallocate()
+            found?.deinitialize(count: made)
+            found?.deallocate()
         }
         let gz = g.gazetteer
-        var size = 0
         try gz.localities(degrees: degrees(points, n), count: n, name: "points", options: o) {
             (i: Int, m: LocalityMatch) throws(GeoLocError) in
-            (found + i).initialize(to: m)
-            made += 1
+            if let found {
+                (found + i).initialize(to: m)
+                made += 1
+            }
+            starts?[i] = texts.count
+            // The cached text is followed by its NUL in memory: one copy of count + 1 bytes.
             let text = try gz.textBytes(m, s, subLocality: o.subLocality)
-            (texts + i).initialize(to: text)
-            size += text.count + 1
+            texts.append(text.baseAddress!, text.count + 1)
         }
+        let size = texts.count
         needed.pointee = size
         // size_t arrives as Int: a capacity above Int.max is negative here and is certainly enough.
         guard cap < 0 || cap >= size else {
@@ -169,19 +179,41 @@ private func manyText(
             throw GeoLocError(.bufferTooSmall, "the \(n) texts need \(size) bytes but the buffer holds \(cap)")
         }
         guard n > 0, let buf else { return GEOLOC_OK }
-        let dst = UnsafeMutableRawPointer(buf)
-        var at = 0
-        for i in 0..<n {
-            let m = found[i]
-            let text = texts[i]
-            // The cached text is followed by its NUL in memory: one copy of count + 1 bytes.
-            dst.advanced(by: at).copyMemory(from: text.baseAddress!, byteCount: text.count + 1)
-            offsets?[i] = at
-            each(i, m)
-            at += text.count + 1
-        }
+        UnsafeMutableRawPointer(buf).copyMemory(from: texts.base, byteCount: size)
+        if let offsets, let starts { offsets.update(from: starts, count: n) }
+        if let found { for i in 0..<n { each(i, found[i]) } }
         return GEOLOC_OK
     }
+}
+
+/// Bytes appended one run after another into memory of its own, grown by doubling.
+private struct TextRun {
+    private(set) var base: UnsafeMutableRawPointer
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(byteCount: capacity, alignment: 16)
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeRawPointer, _ n: Int) {
+        if count + n > capacity { grow(count + n) }
+        (base + count).copyMemory(from: bytes, byteCount: n)
+        count += n
+    }
+
+    @inline(never)
+    private mutating func grow(_ least: Int) {
+        capacity = Swift.max(2 * capacity, least)
+        let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        bigger.copyMemory(from: base, byteCount: count)
+        base.deallocate()
+        base = bigger
+    }
+
+    func deallocate() { base.deallocate() }
 }
 
 /// The caller's options (NULL: the defaults), checked; members beyond struct_size take their defaults.

@@ -331,6 +331,64 @@ final class GeocodingTests: XCTestCase {
         XCTAssertEqual(mismatches, 0)
     }
 
+    /// A gazetteer's nearest-place search ranks places by their chords in single precision and
+    /// measures only those within the floats' error of the least (`LeafFloats`): places a few
+    /// meters apart (several measured), 40 at one position (more than it measures: the exact
+    /// search answers), and points on places, between close pairs and anywhere agree with an
+    /// exhaustive search (every place by `haversineDistance`, ties to the smaller index), as do
+    /// the set's own nearest search (over the doubles) and the many-points form.
+    func testNearestPlaceOverFloatsAgreesWithExhaustiveSearch() throws {
+        var rng = SplitMix64(seed: 0x6EA2_0002)
+        var places: [Place] = []
+        func add(_ lat: Double, _ lon: Double) {
+            let c = try! Coordinate(latitude: lat, longitude: lon)
+            places.append(Place(coordinate: c, id: "\(places.count)", name: "P\(places.count)", attributes: ["cc": "US"]))
+        }
+        let metersPerDegree = Earth.meanRadius * .pi / 180
+        for _ in 0..<600 {
+            // A cluster of 2 to 6 within 20 m, near the United States.
+            let lat = 30 + rng.unit() * 15, lon = -120 + rng.unit() * 40
+            for _ in 0..<(2 + rng.int(5)) {
+                let r = rng.unit() * 20 / metersPerDegree
+                add(lat + r * (rng.unit() - 0.5), lon + r * (rng.unit() - 0.5))
+            }
+        }
+        let firstOfForty = places.count
+        for _ in 0..<40 { add(40.5, -100.25) }
+        for _ in 0..<1_000 { add(asin(rng.unit() * 2 - 1) * 180 / .pi, rng.unit() * 360 - 180) }
+        let g = try Gazetteer(places: PlaceSet(places))
+        XCTAssertNotNil(g.places.kdtree.leafFloats)
+        let coords = places.map(\.coordinate)
+
+        var points: [Coordinate] = [try Coordinate(latitude: 40.5, longitude: -100.25)]
+        for _ in 0..<400 {
+            let a = coords[rng.int(coords.count)]
+            points.append(a)
+            // Between a place and its neighbour in the list (the same cluster, most often).
+            let i = rng.int(coords.count - 1)
+            points.append(try Coordinate(
+                latitude: (coords[i].latitude + coords[i + 1].latitude) / 2,
+                longitude: (coords[i].longitude + coords[i + 1].longitude) / 2))
+            points.append(try Coordinate(
+                latitude: a.latitude + (rng.unit() - 0.5) * 1e-3, longitude: a.longitude + (rng.unit() - 0.5) * 1e-3))
+            points.append(try Coordinate(latitude: asin(rng.unit() * 2 - 1) * 180 / .pi, longitude: rng.unit() * 360 - 180))
+        }
+        let many = try g.nearestPlaces(to: points)
+        for (k, p) in points.enumerated() {
+            var best = (index: -1, distance: Double.infinity)
+            for (i, c) in coords.enumerated() {
+                let d = haversineDistance(lat1: p.latitude, lon1: p.longitude, lat2: c.latitude, lon2: c.longitude)
+                if d < best.distance { best = (i, d) }
+            }
+            let expected = PlaceMatch(index: best.index, distance: best.distance)
+            XCTAssertEqual(try g.nearestPlace(to: p), expected, "\(p)")
+            XCTAssertEqual(many[k], expected, "\(p)")
+            XCTAssertEqual(try g.places.nearest(to: p, count: 1), [expected], "\(p)")
+        }
+        // The 40 at one position: the first of them, at 0 m.
+        XCTAssertEqual(try g.nearestPlace(to: points[0]), PlaceMatch(index: firstOfForty, distance: 0))
+    }
+
     // MARK: - Other gazetteers, errors
 
     func testReverseGeocoderFormatFile() throws {

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GeoLocKernels
 
 /// Offline reverse geocoding: the locality (city, town or village) a point is in, from a
 /// gazetteer of populated places, as address text.
@@ -61,6 +62,8 @@ public final class Gazetteer: @unchecked Sendable {
         texts = PlaceTextCache(count: places.count)
         localitySlot = .allocate(capacity: 1)
         localitySlot.initialize(to: nil)
+        // Every reverse geocode is a one-nearest search: its leaves' points as floats.
+        places.kdtree.prepareLeafFloats()
     }
 
     deinit {
@@ -159,7 +162,19 @@ public final class Gazetteer: @unchecked Sendable {
     /// The nearest place to `c` (a locality or a section) and its distance in meters, without
     /// reading its names.
     public func nearestPlace(to c: Coordinate, model: EarthModel = .sphere) throws(GeoLocError) -> PlaceMatch {
-        if model == .sphere, let match = places.nearestOnSphere(to: c) { return match }
+        if model == .sphere {
+            // The locality rule reads the nearest place's record next, and often the cell of the
+            // point in its grid (when the index is made).
+            let records = glk_load_acquire(localitySlot).map {
+                Unmanaged<LocalityIndex>.fromOpaque($0)._withUnsafeGuaranteedRef { index in
+                    index.prefetchCell(c)
+                    return UnsafeRawPointer(index.records)
+                }
+            }
+            if let match = places.nearestOnSphere(to: c, prefetch: records, stride: MemoryLayout<LocalityRecord>.stride) {
+                return match
+            }
+        }
         guard let match = try places.nearest(to: c, count: 1, model: model).first else {
             throw GeoLocError(.internalError, "the gazetteer found no nearest place")
         }

@@ -141,6 +141,8 @@ extension Gazetteer {
         return withLocalityIndex { index in
             // One 16-byte record says what the rule needs of the nearest place (and of its locality).
             let near = index.records[m.index]
+            // The text a query most often reads last (the nearest place's, as its own locality).
+            if near.parent < 0, let text = near.text { glk_prefetch(text, 32) }
             let nearestReach = Double(near.reach)
             var locality = m.index
             var sub: Int? = nil
@@ -350,15 +352,31 @@ final class LocalityIndex: @unchecked Sendable {
             .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
     }
 
+    /// The grid cell of `c` (`covering`'s key).
+    @inline(__always)
+    func cellKey(_ c: Coordinate) -> Int {
+        let cd = LocalityIndex.cellDegrees
+        let a = Swift.min(Int(180 / cd) - 1, Swift.max(0, Int(((c.latitude + 90) / cd).rounded(.down))))
+        var lon = c.longitude
+        if !(lon >= -180 && lon < 180) {  // (a Coordinate's longitude always is)
+            lon = lon.truncatingRemainder(dividingBy: 360)
+            if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        }
+        let b = Swift.min(LocalityIndex.lonCells - 1, Swift.max(0, Int(((lon + 180) / cd).rounded(.down))))
+        return a * LocalityIndex.lonCells + b
+    }
+
+    /// Asks for the first slot `covering(c, ...)` reads (a hint: the query reads it after its
+    /// nearest-place search, when the point is beyond its nearest place's reach).
+    @inline(__always)
+    func prefetchCell(_ c: Coordinate) {
+        glk_prefetch(cellSlots + (LocalityIndex.hash(cellKey(c)) & cellMask), MemoryLayout<CellSlot>.stride)
+    }
+
     /// The locality with a reach larger than `least` meters whose reach covers `c`, the one `c`
     /// lies deepest in (the smallest distance / reach; ties by index), with its distance.
     func covering(_ c: Coordinate, largerThan least: Float) -> (Int, Double)? {
-        let cd = LocalityIndex.cellDegrees
-        let a = Swift.min(Int(180 / cd) - 1, Swift.max(0, Int(((c.latitude + 90) / cd).rounded(.down))))
-        var lon = c.longitude.truncatingRemainder(dividingBy: 360)
-        if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-        let b = Swift.min(LocalityIndex.lonCells - 1, Swift.max(0, Int(((lon + 180) / cd).rounded(.down))))
-        let key = a * LocalityIndex.lonCells + b
+        let key = cellKey(c)
         var s = LocalityIndex.hash(key) & cellMask
         while cellSlots[s].key != Int32(key) {
             if cellSlots[s].key < 0 { return nil }

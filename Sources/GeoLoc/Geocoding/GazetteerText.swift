@@ -229,9 +229,22 @@ extension Gazetteer {
     ) throws(GeoLocError) {
         try options.check()
         try BatchDistance.checkPoints(p, n, name)
+        guard n > 0 else { return }
+        // Two points in flight: the nearest place of point i + 1 is searched before the locality
+        // rule and `each` run for point i, so that what the search asks for (`nearestPlace`:
+        // the nearest place's record, the point's grid cell) has arrived when the rule reads it.
+        var c = Coordinate(checkedLatitude: p[0], longitude: p[1])
+        var m = try nearestPlace(to: c)
         for i in 0..<n {
-            let c = Coordinate(checkedLatitude: p[2 * i], longitude: p[2 * i + 1])
-            try each(i, try locality(nearest: try nearestPlace(to: c), at: c, model: .sphere, options: options))
+            var nextC = c
+            var nextM = m
+            if i + 1 < n {
+                nextC = Coordinate(checkedLatitude: p[2 * i + 2], longitude: p[2 * i + 3])
+                nextM = try nearestPlace(to: nextC)
+            }
+            try each(i, try locality(nearest: m, at: c, model: .sphere, options: options))
+            c = nextC
+            m = nextM
         }
     }
 }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GeoLocKernels
 
 /// Error bounds of the chord search, in squared chord length (the unit sphere's).
 ///
@@ -94,6 +95,9 @@ final class UnitVectorTree {
     /// What a file of version 3 does not store, derived on open: `points`, `positions` and
     /// `gaps` are its arrays.
     let derived: DerivedPlaceArrays?
+    /// The points as floats, leaf by leaf (see `prepareLeafFloats`), for `nearestOnSphere`: nil until
+    /// they are made, then published once and never changed (freed in `deinit`).
+    let leafFloatsSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
     /// The most points a leaf holds; leaves hold between half that and that. Measured on the
     /// 144,563 GeoNames places (depth 13, 12-24 points a leaf) against 4 to 48: scanning a leaf
@@ -109,6 +113,8 @@ final class UnitVectorTree {
         bucketSize = bucket
         mapping = nil
         derived = nil
+        leafFloatsSlot = .allocate(capacity: 1)
+        leafFloatsSlot.initialize(to: nil)
         let m = Swift.max(n, 1)
         points = .allocate(capacity: m)
         latLon = .allocate(capacity: 2 * m)
@@ -169,9 +175,13 @@ final class UnitVectorTree {
         self.dims = UnsafeMutablePointer(mutating: dims)
         self.mapping = mapping
         self.derived = derived
+        leafFloatsSlot = .allocate(capacity: 1)
+        leafFloatsSlot.initialize(to: nil)
     }
 
     deinit {
+        leafFloatsSlot.pointee?.deallocate()
+        leafFloatsSlot.deallocate()
         guard mapping == nil else { return }
         points.deallocate()
         latLon.deallocate()
@@ -375,122 +385,6 @@ final class UnitVectorTree {
             dists[dim] = old
         }
     }
-}
-
-extension UnitVectorTree {
-    /// The nearest point to `q` (w = 0) by squared chord: what `search(q, &one)` leaves in
-    /// `one = NearestOne(cap: .infinity)`, for the one-nearest queries (a reverse geocode) at a
-    /// fraction of the cost. `best` is the smallest computed squared chord of all points and
-    /// `position` a point at it (the first visited), `minOutside` the smallest squared chord of
-    /// the other points visited; every point not visited is beyond `ChordBounds.cutOff(best)`.
-    ///
-    /// The same depth-first search, with a looser bound that costs less to carry: a child cell's
-    /// lower bound is the larger of its parent's and the squared gap along the split dimension
-    /// (the sum over dimensions would be tighter; on the GeoNames places both visit 1.45 leaves a
-    /// query). A leaf is scanned without branches on the data: the comparisons of a point with
-    /// the best so far are coin flips a branch predictor cannot learn.
-    func nearestOne(_ q: SIMD4<Double>) -> NearestOne {
-        var one = NearestOne(cap: .infinity)
-        guard count > 0 else { return one }
-        let d = rootBoxGaps(q)
-        let rootRd = d.x + d.y + d.z
-        if internalCount == 0 {
-            for p in 0..<count { one.visit(chord2(q, points[p]), p) }
-            return one
-        }
-        let depth = Int.bitWidth - internalCount.leadingZeroBitCount + 1
-        let (best, position, minOutside) = withUnsafeTemporaryAllocation(
-            of: NearestFrame.self, capacity: depth + 2
-        ) { frames -> (Double, Int, Double) in
-            let stack = frames.baseAddress.unsafelyUnwrapped
-            // stack[0] holds the query's lanes, addressed by dimension; stacked cells from stack[1].
-            let query = UnsafeMutableRawPointer(stack)
-            query.storeBytes(of: q, as: SIMD4<Double>.self)
-            let qx = SIMD2(repeating: q.x), qy = SIMD2(repeating: q.y), qz = SIMD2(repeating: q.z)
-            var best = Double.infinity
-            var minOutside = Double.infinity
-            var position = -1
-            var bound = Double.infinity
-            var node = 0, lo = 0, hi = count
-            var rd = rootRd
-            var top = 0
-            while true {
-                while node < internalCount {
-                    // Without branches on the data (the nearer side is a coin flip): `right` is 1
-                    // when the query is nearer the right child, and selects both children's
-                    // nodes and ranges and the gap to the farther one (its `diffLow` or `diffHigh`).
-                    let dim = Int(dims[node])
-                    let v = query.load(fromByteOffset: dim &<< 3, as: Double.self)
-                    let diffLow = v - gaps[2 &* node]
-                    let diffHigh = v - gaps[2 &* node &+ 1]
-                    let mid = lo &+ (hi &- lo) >> 1
-                    let left = 2 &* node &+ 1
-                    let right = diffLow + diffHigh < 0 ? 0 : 1
-                    let cut = v - gaps[2 &* node &+ 1 &- right]
-                    let cut2 = cut * cut
-                    let farRd = cut2 > rd ? cut2 : rd
-                    let nearLo = right == 0 ? lo : mid
-                    let nearHi = right == 0 ? mid : hi
-                    // The frame is written in any case, and kept when the farther cell is in reach.
-                    stack[top &+ 1] = NearestFrame(
-                        rd: farRd, node: left &+ 1 &- right, lo: right == 0 ? mid : lo, hi: right == 0 ? hi : mid)
-                    top &+= farRd <= bound ? 1 : 0
-                    node = left &+ right
-                    lo = nearLo
-                    hi = nearHi
-                }
-                // NearestOne.visit for each point, without branches; the chords two at a time
-                // (the lanes of SIMD2: the operations of `chord2`, in its order).
-                var p = lo
-                while p &+ 1 < hi {
-                    let a = points[p], b = points[p &+ 1]
-                    let dx = qx - SIMD2(a.x, b.x)
-                    let dy = qy - SIMD2(a.y, b.y)
-                    let dz = qz - SIMD2(a.z, b.z)
-                    let c2 = dx * dx + dy * dy + dz * dz
-                    let c = c2[0]
-                    minOutside = Swift.min(minOutside, c > best ? c : best)
-                    position = c < best ? p : position
-                    best = Swift.min(best, c)
-                    let e = c2[1]
-                    minOutside = Swift.min(minOutside, e > best ? e : best)
-                    position = e < best ? p &+ 1 : position
-                    best = Swift.min(best, e)
-                    p &+= 2
-                }
-                if p < hi {
-                    let c = chord2(q, points[p])
-                    minOutside = Swift.min(minOutside, c > best ? c : best)
-                    position = c < best ? p : position
-                    best = Swift.min(best, c)
-                }
-                bound = ChordBounds.prune(best)
-                var next: NearestFrame
-                repeat {
-                    if top == 0 { return (best, position, minOutside) }
-                    next = stack[top]
-                    top &-= 1
-                } while next.rd > bound
-                node = next.node
-                lo = next.lo
-                hi = next.hi
-                rd = next.rd
-            }
-        }
-        one.best = best
-        one.position = position
-        one.minOutside = minOutside
-        one.bound = ChordBounds.prune(best)
-        return one
-    }
-}
-
-/// A cell waiting in `UnitVectorTree.nearestOne`: its lower bound, node and positions.
-struct NearestFrame {
-    var rd: Double
-    var node: Int
-    var lo: Int
-    var hi: Int
 }
 
 extension UnitVectorTree {

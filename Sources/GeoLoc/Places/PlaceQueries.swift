@@ -366,20 +366,25 @@ extension PlaceSet {
 
     /// The nearest place to `point` on the sphere, in meters: what
     /// `nearest(to: point, count: 1)` returns, without building an array (the gazetteer's
-    /// reverse geocoding, one search per query); nil for an empty set.
-    func nearestOnSphere(to point: Coordinate) -> PlaceMatch? {
+    /// reverse geocoding, one search per query); nil for an empty set. `prefetch`: an array of
+    /// `stride`-byte records by place index that the caller reads next at the answer's index
+    /// (the search asks for it early, see `UnitVectorTree.nearestOnSphere`).
+    func nearestOnSphere(to point: Coordinate, prefetch: UnsafeRawPointer? = nil, stride: Int = 0) -> PlaceMatch? {
         if count <= 8 { return (try? nearest(to: point, count: 1))?.first }  // nearest's plain scan
         let tree = kdtree
-        // The query vector as `queryVector` makes it but for cos φ, which is the haversine's
-        // cos(lat1) (`VectorMath.latitudeCosine`, as the index's vectors have it; the vector only
-        // prunes and ranks within the chord margins).
-        let d2r = Double.pi / 180
-        let phi = point.latitude * d2r
-        let lambda = point.longitude * d2r
-        let cosPhi = VectorMath.latitudeCosine(phi)
-        let q = SIMD4(cosPhi * cos(lambda), cosPhi * sin(lambda), sin(phi), 0)
+        // The query vector by the arithmetic of the index's vectors (`PlaceVectors.vector`: the
+        // polynomial sine, no libm call; the vector only prunes and ranks within the chord
+        // margins), whose fourth lane is the haversine's cos(lat1), `VectorMath.latitudeCosine`.
+        let v = PlaceVectors.vector(latitude: point.latitude, longitude: point.longitude)
+        let cosPhi = v.w
+        let q = SIMD4(v.x, v.y, v.z, 0)
         let r = Earth.meanRadius / DistanceUnit.meters.meters
         let from = HaversineFrom(point, cosLat1: cosPhi, radius: r)
+        if let leaves = tree.leafFloats {
+            let (p, d, sure) = tree.nearestOnSphere(q, from: from, leaves, prefetch: prefetch, stride: stride)
+            if sure { return PlaceMatch(index: Int(tree.ids[p]), distance: d) }
+            return sphereFallback(q, from: from, bound: d, cap: .infinity, k: 1).first
+        }
         let one = tree.nearestOne(q)
         let p = one.position
         if p < 0 { return nil }

@@ -15,6 +15,10 @@
  *                          walk); the check of the
  *                          vectors an older place file stores, AVX2+FMA (Swift baseline:
  *                          Places/PlaceFileCheck.swift)
+ *   (inline)     Places    the one-nearest search's leaf scan in single precision (the
+ *                          reverse geocoder's: Places/PlaceKDTree+Nearest.swift's `LeafFloats`), in the
+ *                          compiler's vector types (SSE on x86-64), and cache prefetch hints:
+ *                          inline, so Swift inlines them
  *   (inline)     Core      atomic pointer slots for what is built once and then read without a
  *                          lock (Core/ShippedData.swift's OncePerProcess, the gazetteer's caches,
  *                          the zone rules): inline here, so Swift inlines them
@@ -26,6 +30,7 @@
 #define GEOLOC_KERNELS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -121,6 +126,95 @@ enum {
 
 GLK_HIDDEN int glk_place_derive_tree(const double *lat_lon, size_t n, unsigned depth, const unsigned char *dims,
                                      double *points, double *gaps, double *box, int libm_cos, int level);
+
+/* ---- Places (inline) ---------------------------------------------------------------------- */
+
+#if defined(__GNUC__) || defined(__clang__)
+/* Four floats and four 32-bit integers: GCC's and Clang's vector types (SSE registers on x86-64,
+ * NEON on arm64). */
+typedef float glk_f4 __attribute__((vector_size(16)));
+typedef int32_t glk_i4 __attribute__((vector_size(16)));
+
+/* The lanes' least (no NaN). */
+static inline glk_f4 glk_min4(glk_f4 a, glk_f4 b)
+{
+#if defined(__SSE__)
+    return __builtin_ia32_minps(a, b);
+#else
+    const glk_i4 less = a < b;
+    return (glk_f4)(((glk_i4)a & less) | ((glk_i4)b & ~less));
+#endif
+}
+
+/* The squared chords in single precision from (qx, qy, qz) to points i..i+3 of a leaf of m
+ * whose floats are block[i] (x), block[m + i] (y) and block[2m + i] (z). */
+static inline glk_f4 glk_leaf_chords4(const float *block, long m, long i, glk_f4 vx, glk_f4 vy, glk_f4 vz)
+{
+    glk_f4 x, y, z;
+    __builtin_memcpy(&x, block + i, sizeof x);
+    __builtin_memcpy(&y, block + m + i, sizeof y);
+    __builtin_memcpy(&z, block + 2 * m + i, sizeof z);
+    const glk_f4 dx = vx - x, dy = vy - y, dz = vz - z;
+    return dx * dx + dy * dy + dz * dz;
+}
+
+/* The squared chords in single precision from (qx, qy, qz) to the m points (1 <= m <= 64) of a
+ * leaf whose floats are block[i] (x), block[m + i] (y) and block[2m + i] (z), each as
+ * ((qx - x)² + (qy - y)²) + (qz - z)² (a target with fused multiply-adds may fuse, which rounds
+ * less), into chords[0, m rounded up to 4) (+inf past m); returns their least. block is read up
+ * to 3 floats past block[3m - 1] (the caller's copy is padded). */
+static inline float glk_leaf_chords(const float *block, long m, float qx, float qy, float qz, float *chords)
+{
+    const glk_f4 vx = {qx, qx, qx, qx}, vy = {qy, qy, qy, qy}, vz = {qz, qz, qz, qz};
+    const float inf = __builtin_inff();
+    glk_f4 low = {inf, inf, inf, inf};
+    long i = 0;
+    for (; i + 4 <= m; i += 4) {
+        const glk_f4 c = glk_leaf_chords4(block, m, i, vx, vy, vz);
+        __builtin_memcpy(chords + i, &c, sizeof c);
+        low = glk_min4(low, c);
+    }
+    if (i < m) {
+        const int32_t left = (int32_t)(m - i);
+        const glk_i4 inside = (glk_i4){0, 1, 2, 3} < (glk_i4){left, left, left, left};
+        const glk_f4 all = {inf, inf, inf, inf};
+        const glk_f4 c = (glk_f4)(((glk_i4)glk_leaf_chords4(block, m, i, vx, vy, vz) & inside) | ((glk_i4)all & ~inside));
+        __builtin_memcpy(chords + i, &c, sizeof c);
+        low = glk_min4(low, c);
+    }
+    const float a = low[0] < low[1] ? low[0] : low[1], b = low[2] < low[3] ? low[2] : low[3];
+    return a < b ? a : b;
+}
+
+/* Asks for the cache lines of bytes [p, p + n) to be loaded (a hint; it reads nothing). */
+static inline void glk_prefetch(const void *p, long n)
+{
+    const char *a = (const char *)((uintptr_t)p & ~(uintptr_t)63), *end = (const char *)p + n;
+    for (; a < end; a += 64)
+        __builtin_prefetch(a);
+}
+
+/* Bit i of the result for each of chords[0, m) as glk_leaf_chords leaves them (m <= 64) that
+ * is at most `limit`. */
+static inline uint64_t glk_leaf_near(const float *chords, long m, float limit)
+{
+    const glk_f4 lim = {limit, limit, limit, limit};
+    uint64_t near = 0;
+    for (long i = 0; i < m; i += 4) {
+        glk_f4 c;
+        __builtin_memcpy(&c, chords + i, sizeof c);
+        const glk_i4 in = c <= lim;
+#if defined(__SSE__)
+        const uint64_t bits = (uint32_t)__builtin_ia32_movmskps((glk_f4)in);
+#else
+        const glk_i4 w = in & (glk_i4){1, 2, 4, 8};
+        const uint64_t bits = (uint32_t)(w[0] | w[1] | w[2] | w[3]);
+#endif
+        near |= bits << i;
+    }
+    return near;
+}
+#endif
 
 /* ---- Core (inline) ------------------------------------------------------------------------ */
 
