@@ -585,7 +585,7 @@ final class PlaceFileForgedTests: XCTestCase {
                 XCTAssertEqual(SIMD4(a.x.bitPattern, a.y.bitPattern, a.z.bitPattern, a.w.bitPattern),
                                SIMD4(o.x.bitPattern, o.y.bitPattern, o.z.bitPattern, o.w.bitPattern), "version \(version), position \(p)")
                 XCTAssertEqual(built.kdtree.ids[p], opened.kdtree.ids[p])
-                XCTAssertEqual(built.kdtree.positions[p], opened.kdtree.positions[p])
+                XCTAssertEqual(built.kdtree.position(of: p), opened.kdtree.position(of: p))
             }
             for k in 0..<(2 * built.kdtree.internalCount) { XCTAssertEqual(built.kdtree.gaps[k], opened.kdtree.gaps[k], "gap \(k)") }
         }
@@ -649,7 +649,7 @@ final class PlaceFileForgedTests: XCTestCase {
                 }
             }
             XCTAssertEqual((0..<8).map { wrong[$0] }, Array(repeating: 0, count: 8))
-            for i in 0..<built.count { XCTAssertEqual(opened.kdtree.positions[i], built.kdtree.positions[i]) }
+            for i in 0..<built.count { XCTAssertEqual(opened.kdtree.position(of: i), built.kdtree.position(of: i)) }
         }
     }
 

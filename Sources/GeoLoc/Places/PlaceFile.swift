@@ -324,7 +324,8 @@ extension PlaceSet {
         copy(kdtree.latLon, 16 * n, layout.latLon)
         copy(kdtree.ids, 4 * n, layout.ids)
         if version == 2 {
-            copy(kdtree.positions, 4 * n, layout.positions)
+            // The tree positions, the inverse of `ids` (a file's set may have no table of them).
+            for p in 0..<n { put(UInt32(truncatingIfNeeded: p), layout.positions + 4 * Int(kdtree.ids[p])) }
             copy(kdtree.gaps, 16 * layout.internalCount, layout.gaps)
         }
         copy(kdtree.dims, layout.internalCount, layout.dims)

@@ -66,7 +66,7 @@ protocol KDCollector {
 ///
 /// Layout: points permuted into tree order. Position `p` holds `points[p]` = (x, y, z, cos φ)
 /// (the cosine fills the SIMD padding lane and is the haversine's `cos(lat2)`, bit for bit),
-/// `latLon[2p]`, `latLon[2p + 1]` (degrees) and `ids[p]`, the place index; `positions[index]`
+/// `latLon[2p]`, `latLon[2p + 1]` (degrees) and `ids[p]`, the place index; `position(of: index)`
 /// maps back. Internal node `i` has children `2i + 1` and `2i + 2` and covers a range of
 /// positions whose midpoint splits it; all leaves are at the same depth and hold at most
 /// `bucket` points. A node stores its split dimension and the gap around the split (the left
@@ -191,20 +191,9 @@ final class UnitVectorTree {
         dims.deallocate()
     }
 
-    /// The tree position of each place index (`positions[i]`, the inverse of `ids`). A tree
-    /// opened from a file of version 3 or 4 makes it on the first use (`DerivedPlaceArrays.
-    /// positions`, by any thread, without a lock); that use stops the process when no memory is
-    /// left for it (4 bytes a place): the library itself asks `position(of:)`, which does not.
-    var positions: UnsafeMutablePointer<Int32> {
-        if let ownPositions { return ownPositions }
-        guard let made = derived.unsafelyUnwrapped.positions(ids: ids, count: count) else {
-            fatalError("no memory for the tree positions of \(count) places")
-        }
-        return made
-    }
-
-    /// The tree position of place `index` (in `0..<count`): `positions[index]`, or, when there is
-    /// no memory for the positions of a file's set, the place's position found in `ids`.
+    /// The tree position of place `index` (in `0..<count`), the inverse of `ids`: from the tree's
+    /// own table, from a file's set's table (made on the first use, `DerivedPlaceArrays.positions`),
+    /// or, when there is no memory for that table, found in `ids`.
     @inline(__always)
     func position(of index: Int) -> Int {
         if let ownPositions { return Int(ownPositions[index]) }
