@@ -654,7 +654,7 @@ typedef enum geoloc_order_mode {
      *  alpha-nearest neighbours (on costs penalised by a short subgradient ascent of the
      *  Held-Karp bound from 20 stops) with "don't look" bits, kicked by double bridges (three
      *  stretches of at most 50 stops reordered), keeping the best tour; on 300 stops or more
-     *  the kicks are spent in trials (each ends after max(1000, 3n) kicks without a shorter
+     *  the kicks are spent in trials (each ends after max(1000, n) kicks without a shorter
      *  tour and starts the next from a nearest-neighbour tour of a random stop), each trial's
      *  tour merged with the best so far by partition crossover (never longer than either).
      *  One-way costs: Or-opt moves of 1 to 3 stops over each stop's 10 nearest, kicked by

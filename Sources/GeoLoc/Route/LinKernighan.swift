@@ -71,7 +71,7 @@ struct LinKernighan<Costs: TourCosts> {
     /// A trial ends after max(stallMin, stallPerNode × n) kicks in a row that found nothing
     /// shorter.
     static var stallMin: Int { 1_000 }
-    static var stallPerNode: Int { 3 }
+    static var stallPerNode: Int { 1 }
     /// Tours of this many nodes or more take their candidates on costs penalised by a
     /// subgradient ascent (`ascent`), over the sparse graph of each node's `ascentCandidates`
     /// alpha-nearest partners, its first period at most `ascentPeriodMax` steps.
