@@ -46,7 +46,7 @@ extension LinKernighan {
                     let gain = open - c(t1, t6)
                     if gain > eps {
                         _ = applyThreeOpt(t1, t2, t3, t4, t5, t6, after: side == 0)
-                        for x in [t3, t4, t5, t6] { touched.append(x) }
+                        touchAll(t3, t4, t5, t6)
                         gained += gain
                         return true
                     }
@@ -62,11 +62,11 @@ extension LinKernighan {
             let moves = applyThreeOpt(t1, t2, t3, t4, t5, t6, after: succOrPredAfter(t5, t6, forward: forward))
             markAdded(t2, t3)
             markAdded(t4, t5)
-            for x in [t3, t4, t5, t6] { touched.append(x) }
+            touchAll(t3, t4, t5, t6)
             if step(level + 2, open, t1, t6) { return true }
             unmarkLast()
             unmarkLast()
-            touched.removeLast(4)
+            for _ in 0..<4 { touched.removeLast() }
             for _ in 0..<moves { undoLast() }
         }
         return false

@@ -275,6 +275,20 @@ struct LinKernighan<Costs: TourCosts> {
         if addedA[Int(b)] < 0 { addedA[Int(b)] = a } else { addedB[Int(b)] = a }
     }
 
+    /// Queues the four ends of a 3-opt move for a look after an improvement.
+    @inline(__always) mutating func touchAll(_ a: Int32, _ b: Int32, _ c: Int32, _ d: Int32) {
+        touched.append(a)
+        touched.append(b)
+        touched.append(c)
+        touched.append(d)
+    }
+
+    /// Empties a short working array and keeps its storage: element by element, which costs less
+    /// on these few elements than `removeAll(keepingCapacity:)`'s general range replacement.
+    @inline(__always) func clear<T>(_ array: inout [T]) {
+        while !array.isEmpty { array.removeLast() }
+    }
+
     @inline(__always) mutating func unmarkLast() {
         let (a, b) = added.removeLast()
         if addedB[Int(a)] == b { addedB[Int(a)] = -1 } else { addedA[Int(a)] = -1 }
@@ -355,7 +369,8 @@ struct LinKernighan<Costs: TourCosts> {
             touched.append(t4)
             if step(level + 1, gNew, t1, t4) { return true }
             unmarkLast()
-            touched.removeLast(2)
+            touched.removeLast()
+            touched.removeLast()
             undoLast()
         }
         return level == 1 && threeOptStep(level, g, t1, t2)
@@ -366,7 +381,7 @@ struct LinKernighan<Costs: TourCosts> {
         for side in 0..<2 {
             let t2 = side == 0 ? succ(t1) : pred(t1)
             if costs.fixed(t1, t2) { continue }
-            touched.removeAll(keepingCapacity: true)
+            clear(&touched)
             touched.append(t1)
             touched.append(t2)
             let improved = step(1, c(t1, t2), t1, t2)
@@ -455,7 +470,7 @@ struct LinKernighan<Costs: TourCosts> {
             if let deadline, monotonicSeconds() >= deadline { return false }
             it += 1
             since += 1
-            log.removeAll(keepingCapacity: true)
+            clear(&log)
             gained = 0
             guard let (p, l1, l2, l3, delta) = kick() else { return true }
             let finished = localSearch(deadline: deadline)
