@@ -8,7 +8,7 @@
  *   KSUF(sel)(m, a, b)   lane-wise a where m, else b
  *   KSUF(vabs)(x)        lane-wise |x|
  *   KSUF(sin_poly)(y)    lane-wise sin y for y in [-pi/2, pi/2] (Core/VectorMath.swift's sinPoly:
- *                        the same coefficients; derived in Distance/HaversineKernel.swift)
+ *                        the same coefficients, kernel_defs.h's GLK_SIN_P0 ... P7)
  *
  * The includer #undefs KV and KM at its end.
  */
@@ -35,12 +35,12 @@ KTARGET GLK_INLINE KV KSUF(vabs)(KV x)
 KTARGET GLK_INLINE KV KSUF(sin_poly)(KV y)
 {
     KV z = y * y;
-    KV p = z * 2.7211749805411616e-15 + -7.642991491043102e-13;
-    p = p * z + 1.6058939705964762e-10;
-    p = p * z + -2.5052106872803646e-08;
-    p = p * z + 2.755731921113729e-06;
-    p = p * z + -0.00019841269841209218;
-    p = p * z + 0.008333333333333194;
-    p = p * z + -0.16666666666666666;
+    KV p = z * GLK_SIN_P0 + GLK_SIN_P1;
+    p = p * z + GLK_SIN_P2;
+    p = p * z + GLK_SIN_P3;
+    p = p * z + GLK_SIN_P4;
+    p = p * z + GLK_SIN_P5;
+    p = p * z + GLK_SIN_P6;
+    p = p * z + GLK_SIN_P7;
     return y + y * (z * p);
 }

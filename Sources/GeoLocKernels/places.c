@@ -305,14 +305,14 @@ KTARGET GLK_INLINE void glk_place_step512(const double *lat_lon, size_t count, d
     const int k = 4 * groups;
     for (int j = 0; j < k; j++) {
         z[j] = y[j] * y[j];
-        p[j] = z[j] * 2.7211749805411616e-15 + -7.642991491043102e-13;
+        p[j] = z[j] * GLK_SIN_P0 + GLK_SIN_P1;
     }
-    for (int j = 0; j < k; j++) p[j] = p[j] * z[j] + 1.6058939705964762e-10;
-    for (int j = 0; j < k; j++) p[j] = p[j] * z[j] + -2.5052106872803646e-08;
-    for (int j = 0; j < k; j++) p[j] = p[j] * z[j] + 2.755731921113729e-06;
-    for (int j = 0; j < k; j++) p[j] = p[j] * z[j] + -0.00019841269841209218;
-    for (int j = 0; j < k; j++) p[j] = p[j] * z[j] + 0.008333333333333194;
-    for (int j = 0; j < k; j++) p[j] = p[j] * z[j] + -0.16666666666666666;
+    for (int j = 0; j < k; j++) p[j] = p[j] * z[j] + GLK_SIN_P2;
+    for (int j = 0; j < k; j++) p[j] = p[j] * z[j] + GLK_SIN_P3;
+    for (int j = 0; j < k; j++) p[j] = p[j] * z[j] + GLK_SIN_P4;
+    for (int j = 0; j < k; j++) p[j] = p[j] * z[j] + GLK_SIN_P5;
+    for (int j = 0; j < k; j++) p[j] = p[j] * z[j] + GLK_SIN_P6;
+    for (int j = 0; j < k; j++) p[j] = p[j] * z[j] + GLK_SIN_P7;
     for (int j = 0; j < k; j++) p[j] = y[j] + y[j] * (z[j] * p[j]);
     for (int g = 0; g < groups; g++) {
         KV sphi = p[4 * g], c = p[4 * g + 1], clam = p[4 * g + 2], slam = p[4 * g + 3];
@@ -325,12 +325,12 @@ KTARGET GLK_INLINE void glk_place_step512(const double *lat_lon, size_t count, d
         KV x = cx * clam, yy = cx * slam;
         __mmask8 v = valid[g];
         if (b != NULL) {
-        b->lo[0] = (KV)_mm512_mask_min_pd((__m512d)b->lo[0], v, (__m512d)b->lo[0], (__m512d)x);
-        b->lo[1] = (KV)_mm512_mask_min_pd((__m512d)b->lo[1], v, (__m512d)b->lo[1], (__m512d)yy);
-        b->lo[2] = (KV)_mm512_mask_min_pd((__m512d)b->lo[2], v, (__m512d)b->lo[2], (__m512d)sphi);
-        b->hi[0] = (KV)_mm512_mask_max_pd((__m512d)b->hi[0], v, (__m512d)b->hi[0], (__m512d)x);
-        b->hi[1] = (KV)_mm512_mask_max_pd((__m512d)b->hi[1], v, (__m512d)b->hi[1], (__m512d)yy);
-        b->hi[2] = (KV)_mm512_mask_max_pd((__m512d)b->hi[2], v, (__m512d)b->hi[2], (__m512d)sphi);
+            b->lo[0] = (KV)_mm512_mask_min_pd((__m512d)b->lo[0], v, (__m512d)b->lo[0], (__m512d)x);
+            b->lo[1] = (KV)_mm512_mask_min_pd((__m512d)b->lo[1], v, (__m512d)b->lo[1], (__m512d)yy);
+            b->lo[2] = (KV)_mm512_mask_min_pd((__m512d)b->lo[2], v, (__m512d)b->lo[2], (__m512d)sphi);
+            b->hi[0] = (KV)_mm512_mask_max_pd((__m512d)b->hi[0], v, (__m512d)b->hi[0], (__m512d)x);
+            b->hi[1] = (KV)_mm512_mask_max_pd((__m512d)b->hi[1], v, (__m512d)b->hi[1], (__m512d)yy);
+            b->hi[2] = (KV)_mm512_mask_max_pd((__m512d)b->hi[2], v, (__m512d)b->hi[2], (__m512d)sphi);
         }
         /* x, y, z, cos lat of the eight places into their rows, two places a register:
          * [x0 y0 z0 c0 x1 y1 z1 c1], [x2 ... c3], [x4 ... c5], [x6 ... c7]. */
