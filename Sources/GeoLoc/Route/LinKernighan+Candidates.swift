@@ -1,11 +1,10 @@
 /// The candidate neighbours of the chained Lin-Kernighan search: alpha-nearness (Helsgaun) on
-/// costs transformed by node penalties (pi) from a subgradient ascent of the Held-Karp bound,
-/// then the nearest partners not among them.
+/// costs transformed by node penalties (pi) from a subgradient ascent of the Held-Karp bound.
 extension LinKernighan {
-    /// Fills `neighbours` and `neighbourCost`: each node's `alphaCount` alpha-nearest partners on
-    /// the penalised costs c(i, j) + pi(i) + pi(j) (the penalties from `ascent`, zero on tours
-    /// of fewer than `ascentFrom` nodes), then its nearest partners not among them up to k. The
-    /// costs cached beside them are the plain ones the search works on.
+    /// Fills `neighbours` and `neighbourCost`: each node's k alpha-nearest partners on the
+    /// penalised costs c(i, j) + pi(i) + pi(j) (the penalties from `ascent`, zero on tours of
+    /// fewer than `ascentFrom` nodes), -1 where there are fewer. The costs cached beside them are
+    /// the plain ones the search works on.
     mutating func buildCandidates(deadline: Double?) {
         var pi: [Double]? = nil
         if n >= Self.ascentFrom {
@@ -13,15 +12,14 @@ extension LinKernighan {
             let (lists, dad) = alphaLists(count: width, pi: nil)
             pi = ascent(lists: lists, width: width, dad: dad, deadline: deadline)
         }
-        let (lists, _) = alphaLists(count: alphaCount, pi: pi)
+        let (lists, _) = alphaLists(count: k, pi: pi)
         for i in 0..<n {
             for t in 0..<k {
-                let j = t < alphaCount ? lists[i * alphaCount + t] : -1
+                let j = lists[i * k + t]
                 neighbours[i * k + t] = j
                 neighbourCost[i * k + t] = j >= 0 ? c(Int32(i), j) : .infinity
             }
         }
-        addNearest()
     }
 
     /// Each node's `count` alpha-nearest partners (never its fixed partner; the free node first,
@@ -300,44 +298,6 @@ extension LinKernighan {
             t /= 2
         }
         return bestPi
-    }
-
-    /// Adds to each node's alpha-nearest candidates its nearest partners not among them, up to k.
-    func addNearest() {
-        let extra = k - alphaCount
-        guard extra > 0 else { return }
-        var nc = [Double](repeating: 0, count: extra)
-        var nj = [Int32](repeating: 0, count: extra)
-        for i in 0..<n {
-            let a = Int32(i)
-            let base = i * k
-            var filled = 0
-            for j in 0..<n where j != i {
-                let b = Int32(j)
-                let cost = costs.c(a, b)
-                if filled == extra && cost >= nc[extra - 1] { continue }
-                if costs.fixed(a, b) { continue }
-                var present = false
-                for t in 0..<alphaCount where neighbours[base + t] == b { present = true }
-                if present { continue }
-                var s = filled == extra ? extra - 1 : filled
-                if filled < extra { filled += 1 }
-                while s > 0 && nc[s - 1] > cost {
-                    nc[s] = nc[s - 1]
-                    nj[s] = nj[s - 1]
-                    s -= 1
-                }
-                nc[s] = cost
-                nj[s] = b
-            }
-            var t = 0
-            while t < alphaCount && neighbours[base + t] >= 0 { t += 1 }
-            for e in 0..<filled where t < k {
-                neighbours[base + t] = nj[e]
-                neighbourCost[base + t] = nc[e]
-                t += 1
-            }
-        }
     }
 }
 

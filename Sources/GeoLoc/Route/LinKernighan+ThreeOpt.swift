@@ -59,7 +59,7 @@ extension LinKernighan {
             }
         }
         for (t3, t4, t5, t6, open) in best {
-            let moves = applyThreeOpt(t1, t2, t3, t4, t5, t6, after: succOrPredAfter(t5, t6, forward: forward))
+            let moves = applyThreeOpt(t1, t2, t3, t4, t5, t6, after: nx(t5) == t6)
             markAdded(t2, t3)
             markAdded(t4, t5)
             touchAll(t3, t4, t5, t6)
@@ -70,11 +70,6 @@ extension LinKernighan {
             for _ in 0..<moves { undoLast() }
         }
         return false
-    }
-
-    /// True when t6 follows t5 in the reading direction.
-    @inline(__always) private func succOrPredAfter(_ t5: Int32, _ t6: Int32, forward: Bool) -> Bool {
-        forward ? succ(t5) == t6 : pred(t5) == t6
     }
 
     /// Applies the move of `threeOptStep` as 2-opt moves (logged); returns how many reversals.

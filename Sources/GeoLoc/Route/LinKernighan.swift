@@ -81,17 +81,13 @@ struct LinKernighan<Costs: TourCosts> {
 
     /// The kick's largest stretch.
     let span: Int
-    /// Alpha-nearest candidates per node, and nearest ones added when not among them.
-    let alphaCount: Int
-
-    init(_ costs: Costs, seed: UInt64, neighbourCount: Int = 5, nearestCount: Int = 0, breadth: (Int, Int) = (5, 3),
+    init(_ costs: Costs, seed: UInt64, neighbourCount: Int = 5, breadth: (Int, Int) = (5, 3),
          span: Int = 50, deadline: Double? = nil) {
         self.costs = costs
         n = costs.count
         rng = SplitMix64(seed: seed)
         self.span = span
-        let k = max(1, min(neighbourCount + nearestCount, n - 1))
-        alphaCount = min(k, neighbourCount)
+        let k = max(1, min(neighbourCount, n - 1))
         self.k = k
         breadth1 = min(5, max(1, breadth.0))
         breadth2 = min(5, max(1, breadth.1))
