@@ -5,7 +5,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GeoLocKernels
 
 /// Error bounds of the chord search, in squared chord length (the unit sphere's).
 ///
