@@ -1,5 +1,5 @@
 /// The best visiting order of a day's stops: which order of the stops makes the drive from home
-/// shortest. Exact (Held-Karp dynamic programming) for up to `StopOrder.exactLimit` stops,
+/// shortest. Exact (Held-Karp dynamic programming, bounded) for up to `StopOrder.exactLimit` stops,
 /// near-optimal beyond (iterated local search), over either Earth model or a matrix of costs the
 /// caller supplies (road distances or times, asymmetric allowed).
 
@@ -78,10 +78,17 @@ public struct StopOrder: Sendable, Equatable {
     /// True when `order` is proven optimal (the exact search ran, or there are 3 stops or fewer).
     public var provenOptimal: Bool
 
-    /// The most stops the exact search takes (its table holds 2^n × n costs: 37.7 MB at 18).
+    /// The most stops the exact search takes (when its bound prunes too little, its whole table
+    /// holds 2^n × n costs: 37.7 MB at 18).
     public static let exactLimit = 18
-    /// The most stops `.auto` solves exactly (2^16 × 16 costs: 8.4 MB, a few milliseconds).
+    /// The most stops `.auto` solves exactly (usually under a millisecond; when the bound prunes
+    /// too little, 2^16 × 16 costs: 8.4 MB, about 15 ms).
     public static let autoExactLimit = 16
+    /// Kicks of the heuristic search whose tour bounds the exact search (`boundedHeldKarp`), on
+    /// symmetric and on one-way costs: enough that the bound prunes all but a few hundred states
+    /// on most problems, few enough to cost less than the search they save.
+    static let exactUpperKicks = 10
+    static let exactUpperKicksOneWay = 100
     /// The most stops any search takes: the cost matrix is (n + 1)^2 doubles (134 MB at 4,096).
     public static let maxStops = 4096
     /// The most kicks a caller may ask for.

@@ -63,8 +63,15 @@ func solveStopOrder(_ m: CostMatrix, end: RouteEnd, options: StopOrderOptions) -
     let exact = options.mode == .exact || n <= 3
         || (options.mode == .auto && n <= StopOrder.autoExactLimit)
     let order: [Int]
-    if exact {
+    if exact && n <= 3 {
         order = heldKarp(w, size: size).dropFirst().map { Int($0) - 1 }
+    } else if exact {
+        // A short heuristic search gives the tour the exact search must beat; its seed is fixed,
+        // so the exact answer depends on the costs alone.
+        let kicks = isSymmetric(d, size: size, end: end) ? StopOrder.exactUpperKicks : StopOrder.exactUpperKicksOneWay
+        let quick = StopOrderOptions(mode: .heuristic, iterations: kicks, seed: 1)
+        let upper = [Int32(0)] + searchOrder(d, closedCosts: w, size: size, end: end, options: quick).map { Int32($0 + 1) }
+        order = boundedHeldKarp(w, size: size, upper: upper).dropFirst().map { Int($0) - 1 }
     } else {
         order = searchOrder(d, closedCosts: w, size: size, end: end, options: options)
     }
@@ -117,66 +124,6 @@ func searchOrder(_ d: [Double], closedCosts w: [Double], size: Int, end: RouteEn
     var search = LocalSearch(w, size: size, seed: options.seed)
     defer { search.free() }
     return search.run(iterations: kicks, deadline: deadline).dropFirst().map { Int($0) - 1 }
-}
-
-// MARK: - Exact: Held-Karp
-
-/// The optimal closed tour from node 0 over `w` (size ≤ StopOrder.exactLimit + 1), as nodes in
-/// order starting with 0. Ties go to the lower stop at each step, so the answer is deterministic.
-func heldKarp(_ w: [Double], size: Int) -> [Int32] {
-    let n = size - 1
-    if n == 1 { return [0, 1] }
-    let full = (1 << n) - 1
-    var dp = [Double](repeating: .infinity, count: (1 << n) * n)
-    var parent = [UInt8](repeating: 0, count: (1 << n) * n)
-    w.withUnsafeBufferPointer { w in
-        dp.withUnsafeMutableBufferPointer { dp in
-            parent.withUnsafeMutableBufferPointer { parent in
-                for j in 0..<n { dp[(1 << j) * n + j] = w[j + 1] }
-                for mask in 1...full {
-                    let row = mask * n
-                    var bits = mask
-                    while bits != 0 {
-                        let j = bits.trailingZeroBitCount
-                        bits &= bits - 1
-                        let here = dp[row + j]
-                        if here == .infinity { continue }
-                        let wrow = (j + 1) * size + 1
-                        var free = full & ~mask
-                        while free != 0 {
-                            let k = free.trailingZeroBitCount
-                            free &= free - 1
-                            let c = here + w[wrow + k]
-                            let slot = (mask | (1 << k)) * n + k
-                            if c < dp[slot] {
-                                dp[slot] = c
-                                parent[slot] = UInt8(j)
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    var best = Double.infinity
-    var last = 0
-    for j in 0..<n {
-        let c = dp[full * n + j] + w[(j + 1) * size]
-        if c < best {
-            best = c
-            last = j
-        }
-    }
-    var tour = [Int32](repeating: 0, count: size)
-    var mask = full
-    var j = last
-    for p in stride(from: n, through: 1, by: -1) {
-        tour[p] = Int32(j + 1)
-        let prev = Int(parent[mask * n + j])
-        mask &= ~(1 << j)
-        j = prev
-    }
-    return tour
 }
 
 /// Seconds on the monotonic clock (the budgets' clock; the C door reads it on entry).
