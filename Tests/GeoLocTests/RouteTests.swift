@@ -165,14 +165,14 @@ final class StopOrderTests: XCTestCase {
     }
 
     /// The bounded exact search (`boundedHeldKarp`, states dropped by a 1-tree bound under a
-    /// heuristic tour) against the plain table (`heldKarp`) on 12 to 15 stops: points spread and
+    /// heuristic tour) against the plain table (`heldKarp`) on 12 to 14 stops: points spread and
     /// in clusters, costs with many ties, one-way costs, every kind of end (through the same
     /// closed costs the solver builds), with a good and with a poor known tour. Equal lengths.
     func testBoundedExactAgainstThePlainTable() throws {
         var rng = SplitMix64(state: 22)
         func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
-        for trial in 0..<48 {
-            let n = 12 + trial % 4
+        for trial in 0..<24 {
+            let n = 12 + trial % 3
             let size = n + 1
             var x = [Double](), y = [Double]()
             let centres = (0..<3).map { _ in (unit() * 100, unit() * 100) }
@@ -204,11 +204,54 @@ final class StopOrderTests: XCTestCase {
                 let good = try bestOrder(costs: w, end: .home, options: StopOrderOptions(mode: .heuristic, iterations: 5))
                 let poor = [Int32](0..<Int32(size))
                 for upper in [[Int32(0)] + good.order.map { Int32($0 + 1) }, poor] {
-                    let t = boundedHeldKarp(w, size: size, upper: upper)
+                    let t = boundedHeldKarp(w, size: size, upper: upper, stateCap: .max) ?? []
                     XCTAssertEqual(Set(t), Set(0..<Int32(size)), "trial \(trial) kind \(kind)")
                     XCTAssertEqual(t[0], 0)
                     XCTAssertEqual(length(t), length(plain), accuracy: 1e-9 * length(plain), "trial \(trial) kind \(kind)")
                 }
+            }
+        }
+    }
+
+    /// Auto mode from 17 to `autoProofLimit` stops: the capped exact search answers, proven,
+    /// no longer than the exact search (17, 18) or a long heuristic search (20 to 24), for every
+    /// kind of end; one-way costs above `exactLimit` go to the heuristic, unproven.
+    func testAutoProvesOptimalityUpToTheProofLimit() throws {
+        var rng = SplitMix64(state: 23)
+        func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        var proven = 0, tried = 0
+        for n in [17, 18, 20, 22, 24] {
+            for trial in 0..<2 {
+                let home = try Coordinate(latitude: 40 + unit(), longitude: -90 + unit())
+                let stops = try (0..<n).map { _ in try Coordinate(latitude: 40 + unit(), longitude: -90 + unit()) }
+                for end in [RouteEnd.home, .anywhere, .stop(n / 2)] {
+                    let auto = try bestOrder(home: home, stops: stops, end: end)
+                    let long = try bestOrder(home: home, stops: stops, end: end,
+                                             options: StopOrderOptions(mode: .heuristic, iterations: 1_000))
+                    XCTAssertEqual(Set(auto.order), Set(0..<n))
+                    if case .stop(let e) = end { XCTAssertEqual(auto.order.last, e) }
+                    XCTAssertLessThanOrEqual(auto.total, long.total * (1 + 1e-12), "n \(n) trial \(trial) \(end)")
+                    if n <= 18 {
+                        let exact = try bestOrder(home: home, stops: stops, end: end, options: StopOrderOptions(mode: .exact))
+                        XCTAssertEqual(auto.total, exact.total, accuracy: 1e-9 * exact.total)
+                    }
+                    tried += 1
+                    if auto.provenOptimal { proven += 1 }
+                }
+            }
+        }
+        // The cap may stop a search on a hard problem, but not on most.
+        XCTAssertGreaterThanOrEqual(proven, tried * 3 / 4, "\(proven) of \(tried) proven")
+        // One-way costs: proven up to exactLimit, the heuristic above.
+        for n in [18, 20] {
+            let size = n + 1
+            var m = [Double](repeating: 0, count: size * size)
+            for i in 0..<size { for j in 0..<size where i != j { m[i * size + j] = 1 + unit() * 100 } }
+            let r = try bestOrder(costs: m)
+            if n > StopOrder.exactLimit { XCTAssertFalse(r.provenOptimal) }
+            if n <= StopOrder.exactLimit {
+                let exact = try bestOrder(costs: m, options: StopOrderOptions(mode: .exact))
+                XCTAssertEqual(r.total, exact.total, accuracy: 1e-9 * exact.total)
             }
         }
     }

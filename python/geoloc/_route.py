@@ -373,7 +373,8 @@ def best_order(
     ``round_trip`` (the default) returns home, as ``route_length`` and ``mileage`` say it;
     ``round_trip=False`` ends at whichever stop is best; ``end``, a stop index, ends at that
     stop. (0.3's ``end="home"`` and ``end="anywhere"`` still work, with a DeprecationWarning.)
-    ``mode``: ``"auto"`` (exact up to 16 stops), ``"exact"`` (at most 18 stops) or
+    ``mode``: ``"auto"`` (exact up to 16 stops; proven optimal up to 24 when a capped exact
+    search finishes, see ``proven_optimal``), ``"exact"`` (at most 18 stops) or
     ``"heuristic"``; ``iterations`` and ``time_limit`` (seconds) bound the heuristic, which is
     deterministic for a ``seed`` without a time limit. One library call."""
     h = _coord(home, "home")

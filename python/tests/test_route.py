@@ -291,6 +291,23 @@ def test_best_order_is_exact_on_the_shared_town_instances():
     assert count == 100
 
 
+def test_auto_proves_a_day_of_up_to_24_stops():
+    # Above 16 stops auto mode tries the capped exact search first: proven optimal when it
+    # finishes, never longer than a long heuristic search, equal to the exact search at 18.
+    rng = numpy.random.default_rng(24)
+    proven = 0
+    for n in (17, 18, 20, 24):
+        pts = numpy.column_stack([rng.uniform(51.3, 51.7, n + 1), rng.uniform(-0.5, 0.2, n + 1)])
+        auto = geoloc.best_order(pts[0], pts[1:])
+        longer = geoloc.best_order(pts[0], pts[1:], mode="heuristic", iterations=1000)
+        assert sorted(auto.order) == list(range(n))
+        assert auto.total <= longer.total * (1 + 1e-12)
+        if n <= 18:
+            assert auto.total == pytest.approx(geoloc.best_order(pts[0], pts[1:], mode="exact").total, rel=1e-9)
+        proven += auto.proven_optimal
+    assert proven >= 3
+
+
 def test_best_order_within_a_tenth_of_a_percent_at_100_stops():
     for name, home, stops, _, closed, open_any, open_end in _instances():
         if len(stops) != 100:

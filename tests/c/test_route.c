@@ -447,6 +447,56 @@ static void test_best_order_matrix_brute_force(void)
     }
 }
 
+/* Auto mode above GEOLOC_ORDER_AUTO_EXACT_MAX: up to GEOLOC_ORDER_AUTO_PROOF_MAX stops on
+ * symmetric costs the capped exact search proves the order (no longer than a long heuristic
+ * search; equal to the exact search where that runs); one-way costs above
+ * GEOLOC_ORDER_EXACT_MAX are never claimed proven. */
+static void test_best_order_auto_proof(void)
+{
+    unsigned seed = 777;
+    int n, proven = 0, tried = 0;
+    for (n = GEOLOC_ORDER_AUTO_EXACT_MAX + 1; n <= GEOLOC_ORDER_AUTO_PROOF_MAX; n++) {
+        geoloc_coord home, stops[GEOLOC_ORDER_AUTO_PROOF_MAX];
+        size_t order[GEOLOC_ORDER_AUTO_PROOF_MAX], needed;
+        geoloc_order_result a, h, e;
+        geoloc_order_options longer = {GEOLOC_ORDER_HEURISTIC, 1000, 0, 1}, exact = {GEOLOC_ORDER_EXACT, 0, 0, 0};
+        int i;
+        seed = seed * 1103515245u + 12345u;
+        home = (geoloc_coord){41 + (double)(seed >> 8 & 1023) / 2048, -87 - (double)(seed >> 18 & 1023) / 2048};
+        for (i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            stops[i] = (geoloc_coord){41 + (double)(seed >> 8 & 1023) / 2048, -87 - (double)(seed >> 18 & 1023) / 2048};
+        }
+        CHECK_OK(geoloc_best_order(home, stops, (size_t)n, GEOLOC_ROUTE_END_HOME, 0, GEOLOC_MODEL_SPHERE,
+                                   GEOLOC_UNIT_METERS, NULL, order, (size_t)n, NULL, 0, &needed, &a));
+        CHECK_OK(geoloc_best_order(home, stops, (size_t)n, GEOLOC_ROUTE_END_HOME, 0, GEOLOC_MODEL_SPHERE,
+                                   GEOLOC_UNIT_METERS, &longer, order, (size_t)n, NULL, 0, &needed, &h));
+        CHECK(a.total <= h.total * (1 + 1e-12));
+        if (n <= GEOLOC_ORDER_EXACT_MAX) {
+            CHECK_OK(geoloc_best_order(home, stops, (size_t)n, GEOLOC_ROUTE_END_HOME, 0, GEOLOC_MODEL_SPHERE,
+                                       GEOLOC_UNIT_METERS, &exact, order, (size_t)n, NULL, 0, &needed, &e));
+            CHECK(fabs(a.total - e.total) <= 1e-9 * e.total);
+        }
+        tried++;
+        proven += a.proven_optimal;
+    }
+    CHECK(proven * 4 >= tried * 3);
+    {
+        int size = GEOLOC_ORDER_EXACT_MAX + 2, i, j;
+        double m[(GEOLOC_ORDER_EXACT_MAX + 2) * (GEOLOC_ORDER_EXACT_MAX + 2)];
+        size_t order[GEOLOC_ORDER_EXACT_MAX + 1], needed;
+        geoloc_order_result r;
+        for (i = 0; i < size; i++)
+            for (j = 0; j < size; j++) {
+                seed = seed * 1103515245u + 12345u;
+                m[i * size + j] = i == j ? 0 : 1 + (double)((seed >> 8) % 1000);
+            }
+        CHECK_OK(geoloc_best_order_matrix(m, (size_t)size, (size_t)size, GEOLOC_ROUTE_END_HOME, 0, NULL, order,
+                                          (size_t)size - 1, NULL, 0, &needed, &r));
+        CHECK(!r.proven_optimal);
+    }
+}
+
 static void test_best_order_errors(void)
 {
     geoloc_coord home = {38.3, -88.9}, stops[20];
@@ -797,6 +847,7 @@ int main(int argc, char **argv)
     test_best_order_shared_instances(GEOLOC_ROUTE_DIR);
     test_best_order_matrix_brute_force();
     test_best_order_tsplib(GEOLOC_ROUTE_DIR);
+    test_best_order_auto_proof();
     test_best_order_errors();
     test_best_order_above_matrix_limit();
     failed_files = golden_run(argc, argv, files, sizeof files / sizeof files[0]);

@@ -15,7 +15,9 @@ public enum RouteEnd: Equatable, Sendable {
 
 /// How to search.
 public enum StopOrderMode: Int32, Sendable, CaseIterable {
-    /// Exact up to `StopOrder.autoExactLimit` stops, the heuristic above.
+    /// Exact up to `StopOrder.autoExactLimit` stops; above, up to `StopOrder.autoProofLimit`
+    /// (symmetric costs) or `StopOrder.exactLimit` (one-way), the exact search with a cap on
+    /// its states, proven when it finishes, the heuristic when it does not; the heuristic above.
     case auto = 0
     /// Exact (proven optimal); refused above `StopOrder.exactLimit` stops.
     case exact = 1
@@ -89,6 +91,12 @@ public struct StopOrder: Sendable, Equatable {
     /// on most problems, few enough to cost less than the search they save.
     static let exactUpperKicks = 10
     static let exactUpperKicksOneWay = 100
+    /// Above `autoExactLimit` and up to this many stops (`exactLimit` on one-way costs, whose
+    /// bound is weaker), `.auto` first tries the exact search with at most `autoProofStates`
+    /// partial routes kept (a few milliseconds at most): the order is proven optimal when it
+    /// finishes, and the heuristic answers when it does not.
+    public static let autoProofLimit = 24
+    static let autoProofStates = 5_000
     /// The most stops any search takes: the cost matrix is (n + 1)^2 doubles (134 MB at 4,096).
     public static let maxStops = 4096
     /// The most kicks a caller may ask for.

@@ -40,13 +40,8 @@ struct BoundedHeldKarp {
 
     /// The cheapest spanning tree on c' of the nodes in `nodes` (bit v - 1 for node v), by Prim.
     func spanningTree(_ nodes: Int) -> Double {
-        var key = (Double.infinity, Double.infinity, Double.infinity, Double.infinity,
-                   Double.infinity, Double.infinity, Double.infinity, Double.infinity,
-                   Double.infinity, Double.infinity, Double.infinity, Double.infinity,
-                   Double.infinity, Double.infinity, Double.infinity, Double.infinity,
-                   Double.infinity, Double.infinity, Double.infinity, Double.infinity)
-        return withUnsafeMutableBytes(of: &key) { raw -> Double in
-            let key = raw.bindMemory(to: Double.self)
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: n) { key -> Double in
+            key.initialize(repeating: .infinity)
             var left = nodes
             let first = left.trailingZeroBitCount
             left &= left - 1
@@ -158,21 +153,21 @@ struct BoundedHeldKarp {
 
 /// An open-addressing hash table from a state's key to its slot in the layer being built.
 private struct StateTable {
-    var keys: [Int32]
+    var keys: [Int]
     var slots: [Int32]
     var mask: Int
 
     init(capacity: Int) {
         var c = 16
         while c < 2 * capacity { c <<= 1 }
-        keys = [Int32](repeating: -1, count: c)
+        keys = [Int](repeating: -1, count: c)
         slots = [Int32](repeating: 0, count: c)
         mask = c - 1
     }
 
     /// The slot stored for `key`, or nil after reserving its place (`at`).
-    @inline(__always) func find(_ key: Int32) -> (slot: Int32?, at: Int) {
-        var h = Int(truncatingIfNeeded: UInt32(bitPattern: key) &* 0x9E37_79B1) & mask
+    @inline(__always) func find(_ key: Int) -> (slot: Int32?, at: Int) {
+        var h = Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
         while true {
             let k = keys[h]
             if k == key { return (slots[h], h) }
@@ -183,29 +178,35 @@ private struct StateTable {
 }
 
 /// The optimal closed tour from node 0 over `w` (size ≤ StopOrder.exactLimit + 1) as nodes in
-/// order starting with 0, given `upper`, a tour over the same nodes (from the heuristic).
-func boundedHeldKarp(_ w: [Double], size: Int, upper: [Int32]) -> [Int32] {
+/// order starting with 0, given `upper`, a tour over the same nodes (from the heuristic): the
+/// bounded search, or the plain table when more than 2^n × n / 16 states survive.
+func exactTour(_ w: [Double], size: Int, upper: [Int32]) -> [Int32] {
+    let n = size - 1
+    return boundedHeldKarp(w, size: size, upper: upper, stateCap: max(4096, ((1 << n) * n) / 16))
+        ?? heldKarp(w, size: size)
+}
+
+/// The optimal closed tour from node 0 over `w` (size ≤ StopOrder.autoProofLimit + 1) given
+/// `upper`, when at most `stateCap` states survive the bound; nil otherwise (or when the costs
+/// are so large that the bound's sums could overflow).
+func boundedHeldKarp(_ w: [Double], size: Int, upper: [Int32], stateCap: Int) -> [Int32]? {
     let n = size - 1
     var ub = 0.0
     for p in 0..<size { ub += w[Int(upper[p]) * size + Int(upper[(p + 1) % size])] }
-    // Bounds on sums near the largest costs could overflow: the plain table then.
-    guard n >= 4, ub.isFinite, ub < 1e290 else { return heldKarp(w, size: size) }
-    return w.withUnsafeBufferPointer { wp -> [Int32] in
+    guard n >= 4, n <= 30, ub.isFinite, ub < 1e290 else { return nil }
+    return w.withUnsafeBufferPointer { wp -> [Int32]? in
         var b = BoundedHeldKarp(wp, size: size)
         let tol = 1e-9 * ub + 1e-300
         if b.ascend(upper: ub, tol: tol) { return upper }
-        return search(b, ub: ub, tol: tol) ?? heldKarp(w, size: size)
+        return search(b, ub: ub, tol: tol, cap: stateCap)
     }
 }
 
-/// The layered search of `boundedHeldKarp`; nil when too many states survive.
-private func search(_ b: BoundedHeldKarp, ub: Double, tol: Double) -> [Int32]? {
+/// The layered search of `boundedHeldKarp`; nil when more than `cap` states survive.
+private func search(_ b: BoundedHeldKarp, ub: Double, tol: Double, cap: Int) -> [Int32]? {
     let n = b.n, size = b.size
     let w = b.w
     let full = (1 << n) - 1
-    // At most a sixteenth of the plain table's states (295,000 at 18 stops: 5 MB, and 8 MB of
-    // hash table), so a search that would keep most states gives up early.
-    let cap = max(4096, ((1 << n) * n) / 16)
     var total = 0
     // Per subset of stops still to visit: MST'(U) + min c'(v, home) - 2 sum pi(U) - pi(home).
     var subsetBound: [Int: Double] = [:]
@@ -245,7 +246,7 @@ private func search(_ b: BoundedHeldKarp, ub: Double, tol: Double) -> [Int32]? {
     for layer in 1..<n {
         let pm = masks[layer - 1], pl = lasts[layer - 1], pc = costs[layer - 1]
         let generated = pm.count * (n - layer)
-        if generated > 2 * cap { return nil }
+        if generated / 2 > cap { return nil }
         var table = StateTable(capacity: generated)
         var nm: [Int32] = [], nl: [UInt8] = [], nc: [Double] = [], np: [Int32] = []
         for i in 0..<pm.count {
@@ -256,7 +257,7 @@ private func search(_ b: BoundedHeldKarp, ub: Double, tol: Double) -> [Int32]? {
                 let k = free.trailingZeroBitCount
                 free &= free - 1
                 let c = g + w[row + k]
-                let key = Int32((mask | (1 << k)) * n + k)
+                let key = (mask | (1 << k)) * n + k
                 let (slot, at) = table.find(key)
                 if let slot {
                     let s = Int(slot)

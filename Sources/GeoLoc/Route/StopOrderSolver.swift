@@ -62,21 +62,30 @@ func solveStopOrder(_ m: CostMatrix, end: RouteEnd, options: StopOrderOptions) -
 
     let exact = options.mode == .exact || n <= 3
         || (options.mode == .auto && n <= StopOrder.autoExactLimit)
-    let order: [Int]
+    // A short heuristic search gives the tour an exact search must beat; its seed is fixed, so
+    // an exact answer depends on the costs alone.
+    let small = n <= StopOrder.autoProofLimit
+    let symmetric = small && isSymmetric(d, size: size, end: end)
+    func quickTour() -> [Int32] {
+        let kicks = symmetric ? StopOrder.exactUpperKicks : StopOrder.exactUpperKicksOneWay
+        let quick = StopOrderOptions(mode: .heuristic, iterations: kicks, seed: 1)
+        return [0] + searchOrder(d, closedCosts: w, size: size, end: end, options: quick).map { Int32($0 + 1) }
+    }
+    var order: [Int]
+    var proven = exact
     if exact && n <= 3 {
         order = heldKarp(w, size: size).dropFirst().map { Int($0) - 1 }
     } else if exact {
-        // A short heuristic search gives the tour the exact search must beat; its seed is fixed,
-        // so the exact answer depends on the costs alone.
-        let kicks = isSymmetric(d, size: size, end: end) ? StopOrder.exactUpperKicks : StopOrder.exactUpperKicksOneWay
-        let quick = StopOrderOptions(mode: .heuristic, iterations: kicks, seed: 1)
-        let upper = [Int32(0)] + searchOrder(d, closedCosts: w, size: size, end: end, options: quick).map { Int32($0 + 1) }
-        order = boundedHeldKarp(w, size: size, upper: upper).dropFirst().map { Int($0) - 1 }
+        order = exactTour(w, size: size, upper: quickTour()).dropFirst().map { Int($0) - 1 }
+    } else if options.mode == .auto && small && (symmetric || n <= StopOrder.exactLimit),
+              let t = boundedHeldKarp(w, size: size, upper: quickTour(), stateCap: StopOrder.autoProofStates) {
+        order = t.dropFirst().map { Int($0) - 1 }
+        proven = true
     } else {
         order = searchOrder(d, closedCosts: w, size: size, end: end, options: options)
     }
     let l = legs(of: order)
-    return StopOrder(order: order, legs: l, total: l.reduce(0, +), givenTotal: givenTotal, provenOptimal: exact)
+    return StopOrder(order: order, legs: l, total: l.reduce(0, +), givenTotal: givenTotal, provenOptimal: proven)
 }
 
 /// True when the costs between every two nodes are the same both ways (home's return column
