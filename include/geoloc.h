@@ -664,7 +664,8 @@ typedef enum geoloc_order_mode {
      *  depth 50) and, at the first level, segment-insertion 3-opt moves, over each stop's 5
      *  alpha-nearest neighbours (on costs penalised by a short subgradient ascent of the
      *  Held-Karp bound from 20 stops) with "don't look" bits, kicked by double bridges (three
-     *  stretches of at most 50 stops reordered), keeping the best tour; on 300 stops or more
+     *  stretches of at most 50 stops reordered; on 300 stops or more one kick in 4 takes
+     *  stretches of up to a third of the tour), keeping the best tour; on 300 stops or more
      *  the kicks are spent in trials (each ends after max(1000, n) kicks without a shorter
      *  tour and starts the next from a nearest-neighbour tour of a random stop), each trial's
      *  tour merged with the best so far by partition crossover (never longer than either).
@@ -693,9 +694,9 @@ typedef enum geoloc_order_mode {
  * The search's budget. Pass NULL for the defaults (all zero means the same).
  * The heuristic stops at whichever given budget runs out first:
  *  - neither iterations nor a time limit: the default iterations, 3 per stop and at least
- *    300 up to 200 stops, then 14 per stop less 2,200 up to 800 stops, then 5 per stop plus
- *    5,000 up to 1,000 stops, then 12,000 less 2 per stop, at least 4,000 (100 stops: 300;
- *    442: 3,988; 1,000: 10,000; 4,096: 4,000; one-way matrices 10 per stop, 1,000 to 10,000);
+ *    300 up to 200 stops, then 14 per stop less 2,200 up to 800 stops, then 11,000 less 2.5
+ *    per stop up to 1,000 stops, then 10,500 less 2 per stop, at least 4,000 (100 stops: 300;
+ *    442: 3,988; 1,000: 8,500; 4,096: 4,000; one-way matrices 10 per stop, 1,000 to 10,000);
  *    with opening hours 5,000 / n, at least 10, at most 50;
  *    deterministic for a seed;
  *  - iterations only: that many; deterministic for a seed;

@@ -19,7 +19,9 @@
 /// examine) keep each local search near the last change.
 ///
 /// Between local searches a double-bridge kick (three consecutive stretches B C D of at most 50
-/// nodes each become D C B: four edges changed, which no sequential move of the local search undoes)
+/// nodes each become D C B: four edges changed, which no sequential move of the local search undoes;
+/// on tours of `mergeFrom` nodes or more one kick in `globalKickEvery` takes stretches of up to a
+/// third of the tour)
 /// perturbs the tour, and only the kick's ends are queued. The search keeps the kicked tour when
 /// it is no worse; otherwise it undoes the local search's moves and the kick from a log, so a
 /// kick costs time in proportion to what it changed, never to the tour's length. Fixed edges are
@@ -81,6 +83,11 @@ struct LinKernighan<Costs: TourCosts> {
 
     /// The kick's largest stretch.
     let span: Int
+    /// On tours of `mergeFrom` nodes or more, one kick in this many (at random) takes its three
+    /// stretches up to a third of the tour each: the kicks that reorder far-apart parts (on
+    /// stops in clusters, the order of the clusters, which local kicks leave stuck: 1,000
+    /// stops in 12 clusters ended +0.70% to +1.51% above ten LKH-3 runs without them).
+    static var globalKickEvery: Int { 4 }
     init(_ costs: Costs, seed: UInt64, neighbourCount: Int = 5, breadth: (Int, Int) = (5, 3),
          span: Int = 50, deadline: Double? = nil) {
         self.costs = costs
@@ -435,7 +442,8 @@ struct LinKernighan<Costs: TourCosts> {
     /// Returns the kick (to undo it) and its change of length, or nil when no kick was made.
     mutating func kick() -> (p: Int, l1: Int, l2: Int, l3: Int, delta: Double)? {
         guard n >= 8 else { return nil }
-        let span = max(1, min(self.span, n / 4))
+        let global = n >= Self.mergeFrom && next() % UInt64(Self.globalKickEvery) == 0
+        let span = global ? max(1, (n - 2) / 3) : max(1, min(self.span, n / 4))
         for _ in 0..<16 {
             let p1 = Int(next() % UInt64(n))
             let l1 = 1 + Int(next() % UInt64(span))
