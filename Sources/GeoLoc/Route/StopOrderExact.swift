@@ -225,21 +225,25 @@ private func search(_ b: BoundedHeldKarp, ub: Double, tol: Double, cap: Int) -> 
         subsetBound[u] = x
         return x
     }
+    // The least a tour can cost that has cost g up to node j with the stops u left.
+    func lower(_ g: Double, _ j: Int, _ u: Int) -> Double {
+        if u == 0 { return g + w[j * size] }
+        var h = Double.infinity
+        var bits = u
+        while bits != 0 {
+            let v = bits.trailingZeroBitCount
+            bits &= bits - 1
+            h = min(h, b.cp(j, v + 1))
+        }
+        return g + h - b.pi[j] + rest(u)
+    }
     // Layer k: states over k stops. `last` is the last stop (0-based), `parent` the slot of the
     // state it came from in layer k - 1.
     var masks: [[Int32]] = [], lasts: [[UInt8]] = [], costs: [[Double]] = [], parents: [[Int32]] = []
     var m0: [Int32] = [], l0: [UInt8] = [], c0: [Double] = [], p0: [Int32] = []
     for k in 0..<n {
         let g = w[Int(k + 1)]
-        let u = full & ~(1 << k)
-        var h = Double.infinity
-        var bits = u
-        while bits != 0 {
-            let v = bits.trailingZeroBitCount
-            bits &= bits - 1
-            h = min(h, b.cp(k + 1, v + 1))
-        }
-        if g + h - b.pi[k + 1] + rest(u) > ub + tol { continue }
+        if lower(g, k + 1, full & ~(1 << k)) > ub + tol { continue }
         m0.append(Int32(1 << k)); l0.append(UInt8(k)); c0.append(g); p0.append(-1)
     }
     masks.append(m0); lasts.append(l0); costs.append(c0); parents.append(p0)
@@ -275,22 +279,7 @@ private func search(_ b: BoundedHeldKarp, ub: Double, tol: Double, cap: Int) -> 
         // Keep the states whose cost and bound on the rest fit under the known tour.
         var keep = 0
         for s in 0..<nm.count {
-            let mask = Int(nm[s]), j = Int(nl[s]) + 1
-            let u = full & ~mask
-            var lower: Double
-            if u == 0 {
-                lower = nc[s] + w[j * size]
-            } else {
-                var h = Double.infinity
-                var bits = u
-                while bits != 0 {
-                    let v = bits.trailingZeroBitCount
-                    bits &= bits - 1
-                    h = min(h, b.cp(j, v + 1))
-                }
-                lower = nc[s] + h - b.pi[j] + rest(u)
-            }
-            if lower > ub + tol { continue }
+            if lower(nc[s], Int(nl[s]) + 1, full & ~Int(nm[s])) > ub + tol { continue }
             nm[keep] = nm[s]; nl[keep] = nl[s]; nc[keep] = nc[s]; np[keep] = np[s]
             keep += 1
         }
