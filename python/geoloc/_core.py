@@ -7,6 +7,7 @@ import ctypes
 import functools
 import operator
 import os
+import sys
 import threading
 import warnings
 from ctypes import POINTER, Structure, byref, c_bool, c_char, c_char_p, c_double, c_int32, c_size_t, sizeof
@@ -228,9 +229,16 @@ class LatLon:
         return "LatLon(%r, %r)" % (self.lat, self.lon)
 
 
+def _masked(value: Any) -> bool:
+    """True for a numpy masked array. numpy imports numpy.ma only when it is first used (about
+    7 ms); a masked array cannot exist before that, so this never imports it."""
+    ma = sys.modules.get("numpy.ma")
+    return ma is not None and isinstance(value, ma.MaskedArray)
+
+
 def _column(value: Any, what: str) -> "numpy.ndarray[Any, Any]":
     """One coordinate column of a LatLon as a real array (0-d or 1-d), checked as _points does."""
-    if isinstance(value, numpy.ma.MaskedArray):
+    if _masked(value):
         raise TypeError("%s is a masked array; pass its unmasked entries or a filled array" % what)
     arr = numpy.asarray(value)
     if arr.dtype.kind not in _REAL_KINDS:
@@ -269,7 +277,7 @@ def _points(value: Any, what: str) -> "numpy.ndarray[Any, Any]":
     if isinstance(value, LatLon):
         return _stack(value, what)
     if isinstance(value, numpy.ndarray):
-        if type(value) is not numpy.ndarray and isinstance(value, numpy.ma.MaskedArray):
+        if type(value) is not numpy.ndarray and _masked(value):
             raise TypeError("%s is a masked array; pass its unmasked rows or a filled array" % what)
     elif isinstance(value, (str, bytes)):
         raise TypeError("%s must be rows of coordinates; one \"lat,lon\" text is one row: [%r]" % (what, value))
@@ -332,7 +340,7 @@ def _real_array(value: Any, what: str, width: Optional[int] = None, ndim: Option
     not real numbers, structured dtypes and masked arrays; ValueError for another shape;
     CountTooLargeError for more than GEOLOC_MAX_COUNT rows.
     """
-    if isinstance(value, numpy.ma.MaskedArray):
+    if _masked(value):
         raise TypeError("%s is a masked array; pass its unmasked entries or a filled array" % what)
     arr = value if isinstance(value, numpy.ndarray) else numpy.asarray(value)
     if arr.dtype.kind == "O":  # Python objects: each must be a real number (None becomes NaN)
