@@ -654,9 +654,10 @@ typedef enum geoloc_order_mode {
      *  node values from a subgradient ascent) exceeds the tour of a short heuristic search (10
      *  kicks, 100 on one-way costs; seed 1 whatever the options' seed, so the answer depends
      *  on the costs alone). Most problems keep a few hundred partial routes: well under a
-     *  millisecond at 16 or 18 stops (one-way costs, whose bound is weaker, a few ms). When more than 2^n * n / 16 survive,
-     *  the whole table answers instead: 9 * 2^n * n bytes (37.7 MB of costs and 4.7 MB of
-     *  choices at 18 stops; 9.4 MB at 16), time growing as n^2 * 2^n (about 90 ms at 18). */
+     *  millisecond at 16 or 18 stops (one-way costs, whose bound is weaker, a few ms). When
+     *  more than 2^n * n / 16 survive, the whole table answers instead: 9 * 2^n * n bytes
+     *  (37.7 MB of costs and 4.7 MB of choices at 18 stops; 9.4 MB at 16), time growing as
+     *  n^2 * 2^n (about 90 ms at 18). */
     GEOLOC_ORDER_EXACT = 1,
     /** Chained Lin-Kernighan at any size when the costs are symmetric (either Earth model, or
      *  a matrix whose costs are the same both ways; open and fixed-end routes included):
