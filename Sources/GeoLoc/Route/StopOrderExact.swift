@@ -38,34 +38,45 @@ struct BoundedHeldKarp {
 
     @inline(__always) func cp(_ a: Int, _ b: Int) -> Double { s[a * size + b] + pi[a] + pi[b] }
 
-    /// The cheapest spanning tree on c' of the nodes in `nodes` (bit v - 1 for node v), by Prim.
-    func spanningTree(_ nodes: Int) -> Double {
+    /// The cheapest spanning tree on c' of the nodes in `nodes` (bit v - 1 for node v), by Prim
+    /// from the lowest node, ties to the lower node; each node's degree in it is added to
+    /// `degrees` (indexed by node) when given.
+    func spanningTree(_ nodes: Int, degrees: UnsafeMutableBufferPointer<Int>? = nil) -> Double {
         withUnsafeTemporaryAllocation(of: Double.self, capacity: n) { key -> Double in
-            key.initialize(repeating: .infinity)
-            var left = nodes
-            let first = left.trailingZeroBitCount
-            left &= left - 1
-            var u = first + 1
-            var total = 0.0
-            while left != 0 {
-                var best = Double.infinity
-                var bestV = 0
-                var bits = left
-                while bits != 0 {
-                    let v = bits.trailingZeroBitCount
-                    bits &= bits - 1
-                    let x = min(key[v], cp(u, v + 1))
-                    key[v] = x
-                    if x < best || bestV == 0 {
-                        best = x
-                        bestV = v + 1
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { dad -> Double in
+                key.initialize(repeating: .infinity)
+                var left = nodes
+                let first = left.trailingZeroBitCount
+                left &= left - 1
+                var u = first + 1
+                var total = 0.0
+                while left != 0 {
+                    var best = Double.infinity
+                    var bestV = 0
+                    var bits = left
+                    while bits != 0 {
+                        let v = bits.trailingZeroBitCount
+                        bits &= bits - 1
+                        let x = cp(u, v + 1)
+                        if x < key[v] {
+                            key[v] = x
+                            dad[v] = u
+                        }
+                        if key[v] < best || bestV == 0 {
+                            best = key[v]
+                            bestV = v + 1
+                        }
                     }
+                    total += best
+                    if let degrees {
+                        degrees[bestV] += 1
+                        degrees[dad[bestV - 1]] += 1
+                    }
+                    left &= ~(1 << (bestV - 1))
+                    u = bestV
                 }
-                total += best
-                left &= ~(1 << (bestV - 1))
-                u = bestV
+                return total
             }
-            return total
         }
     }
 
@@ -73,32 +84,7 @@ struct BoundedHeldKarp {
     /// edges) and each node's degree in that 1-tree less 2.
     func oneTree(_ excess: inout [Int]) -> Double {
         for v in 0..<size { excess[v] = -2 }
-        var inTree = [Bool](repeating: false, count: size)
-        var key = [Double](repeating: .infinity, count: size)
-        var dad = [Int](repeating: 0, count: size)
-        var total = 0.0
-        var u = 1
-        inTree[1] = true
-        for _ in 1..<n {
-            var best = Double.infinity
-            var bestV = -1
-            for v in 2..<size where !inTree[v] {
-                let x = cp(u, v)
-                if x < key[v] {
-                    key[v] = x
-                    dad[v] = u
-                }
-                if bestV < 0 || key[v] < best {
-                    best = key[v]
-                    bestV = v
-                }
-            }
-            inTree[bestV] = true
-            total += best
-            excess[bestV] += 1
-            excess[dad[bestV]] += 1
-            u = bestV
-        }
+        var total = excess.withUnsafeMutableBufferPointer { spanningTree((1 << n) - 1, degrees: $0) }
         var a = -1, b = -1
         for v in 1..<size {
             if a < 0 || cp(0, v) < cp(0, a) {
