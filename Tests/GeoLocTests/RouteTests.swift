@@ -164,6 +164,46 @@ final class StopOrderTests: XCTestCase {
         }
     }
 
+    /// Partition crossover (`LinKernighan.crossover`) on 400 points: a locally optimal tour
+    /// kicked by double bridges and merged with the unkicked one, given in either direction,
+    /// comes back no longer than the better parent, and here exactly as long (each bridge is a
+    /// component of the difference that can be switched alone); merged the other way round the
+    /// better tour stays as it is.
+    func testCrossoverTakesTheShorterComponents() throws {
+        var rng = SplitMix64(state: 400)
+        func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        let size = 400
+        let pts = (0..<size).map { _ in (unit() * 1000, unit() * 1000) }
+        var d = [Double](repeating: 0, count: size * size)
+        for i in 0..<size {
+            for j in 0..<size {
+                let dx = pts[i].0 - pts[j].0, dy = pts[i].1 - pts[j].1
+                d[i * size + j] = (dx * dx + dy * dy).squareRoot()
+            }
+        }
+        SymmetricCosts.with(d, size: size, end: .home) { costs in
+            var search = LinKernighan(costs, seed: 3)
+            defer { search.free() }
+            let good = search.run(kicks: 300, deadline: nil)
+            let best = search.length(of: good)
+            for reversed in [false, true] {
+                search.load(good)
+                for p in [20, 150, 290] { search.reorderSegments(p, 5, 7, 6) }
+                let kicked = search.length()
+                XCTAssertGreaterThan(kicked, best)
+                search.crossover(reversed ? Array(good.reversed()) : good)
+                XCTAssertEqual(search.length(), best, accuracy: 1e-6 * best, "reversed \(reversed)")
+            }
+            // The better tour merged with a worse one stays as it is.
+            search.load(good)
+            var worse = good
+            worse[10...30].reverse()
+            XCTAssertGreaterThan(search.length(of: worse), best)
+            search.crossover(worse)
+            XCTAssertEqual(search.length(), best, accuracy: 1e-9 * best)
+        }
+    }
+
     /// The bounded exact search (`boundedHeldKarp`, states dropped by a 1-tree bound under a
     /// heuristic tour) against the plain table (`heldKarp`) on 12 to 14 stops: points spread and
     /// in clusters, costs with many ties, one-way costs, every kind of end (through the same

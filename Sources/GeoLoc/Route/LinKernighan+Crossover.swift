@@ -37,10 +37,9 @@ extension LinKernighan {
     private mutating func crossoverInto(_ other: [Int32]) {
         let a0 = Array(UnsafeBufferPointer(start: tour, count: n))
         let here = length()
-        guard let (t1, l1, q1) = partitionChild(a0, other) else { return }
-        guard let (t2, l2, q2) = partitionChild(a0, Array(other.reversed())) else { return }
-        let (t, l, q) = l2 < l1 ? (t2, l2, q2) : (t1, l1, q1)
-        if l >= here - eps { return }
+        // Either direction may be the only one whose components can be switched.
+        let children = [partitionChild(a0, other), partitionChild(a0, Array(other.reversed()))].compactMap { $0 }
+        guard let (t, l, q) = children.min(by: { $0.1 < $1.1 }), l < here - eps else { return }
         load(t)
         for x in q { push(x) }
     }
