@@ -48,6 +48,9 @@ struct BoundedHeldKarp {
                 var left = nodes
                 let first = left.trailingZeroBitCount
                 left &= left - 1
+                // Every node hangs from the first until a cheaper edge is seen (a cost of
+                // infinity is never cheaper), so a degree is never read from unset memory.
+                dad.initialize(repeating: first + 1)
                 var u = first + 1
                 var total = 0.0
                 while left != 0 {
