@@ -695,9 +695,10 @@ typedef enum geoloc_order_mode {
  * The search's budget. Pass NULL for the defaults (all zero means the same).
  * The heuristic stops at whichever given budget runs out first:
  *  - neither iterations nor a time limit: the default iterations, 3 per stop and at least
- *    300 up to 200 stops, then 14 per stop less 2,200 up to 800 stops, then 11,000 less 2.5
- *    per stop up to 1,000 stops, then 10,500 less 2 per stop, at least 4,000 (100 stops: 300;
- *    442: 3,988; 1,000: 8,500; 4,096: 4,000; one-way matrices 10 per stop, 1,000 to 10,000);
+ *    300 up to 200 stops, then 14 per stop less 2,200 below 300 stops, then 21 per stop less
+ *    3,300 up to 800 stops, then 16,500 less 3.75 per stop up to 1,000 stops, then 15,750
+ *    less 3 per stop, at least 4,000 (100 stops: 300; 442: 5,982; 1,000: 12,750; 4,096:
+ *    4,000; one-way matrices 10 per stop, 1,000 to 10,000);
  *    with opening hours 5,000 / n, at least 10, at most 50;
  *    deterministic for a seed;
  *  - iterations only: that many; deterministic for a seed;

@@ -31,8 +31,12 @@
 /// so on tours of `mergeFrom` nodes or more the kicks are spent in trials: a trial's chain ends
 /// after `stallPerNode` × n kicks in a row without a shorter tour, the next trial starts from a
 /// nearest-neighbour tour from a random node, and each trial's final tour is merged with the
-/// best so far by partition crossover (GPX2), whose child is never longer than either. The
-/// kicks and the deadline bound all trials together; a seed still gives one answer.
+/// best so far by partition crossover (GPX2), whose child is never longer than either. From the
+/// second trial on the search is restricted (Helsgaun's LKH): a move never removes first an edge
+/// of the best tour so far, so a trial looks only where it differs from the best, at about two
+/// thirds of a kick's time (1,000 stops: the same kicks in 636 ms rather than 905, and half as
+/// many again in 884 ms find shorter tours: +0.053% above ten LKH-3 runs on average rather than
+/// +0.075%). The kicks and the deadline bound all trials together; a seed still gives one answer.
 struct LinKernighan<Costs: TourCosts> {
     let costs: Costs
     let n: Int
@@ -61,6 +65,10 @@ struct LinKernighan<Costs: TourCosts> {
     var log: [(Int32, Int32, Int32)] = []
     /// The sum of the improvements applied since the last kick.
     var gained = 0.0
+    /// After a trial's first chain on tours of `mergeFrom` nodes or more: the best tour's two
+    /// neighbours of each node (2n entries), whose edge a move may not remove first (Helsgaun's
+    /// restricted search); empty otherwise.
+    var restrict: [Int32] = []
     /// Breadth at the first two levels.
     let breadth1: Int
     let breadth2: Int
@@ -379,11 +387,24 @@ struct LinKernighan<Costs: TourCosts> {
         return level == 1 && threeOptStep(level, g, t1, t2)
     }
 
-    /// Tries to improve the tour from t1; returns true after an improvement.
+    /// Makes `best`'s edges the ones no move may remove first (`restrict`).
+    mutating func restrictTo(_ best: [Int32]) {
+        if restrict.isEmpty { restrict = [Int32](repeating: -1, count: 2 * n) }
+        for p in 0..<n {
+            let x = Int(best[p]), y = Int(best[p + 1 == n ? 0 : p + 1])
+            restrict[2 * x] = Int32(y)
+            restrict[2 * y + 1] = Int32(x)
+        }
+    }
+
+    /// Tries to improve the tour from t1, never removing first an edge of the best tour so far
+    /// when the search is restricted; returns true after an improvement.
     mutating func improve(from t1: Int32) -> Bool {
         for side in 0..<2 {
             let t2 = side == 0 ? succ(t1) : pred(t1)
-            if costs.fixed(t1, t2) { continue }
+            if costs.fixed(t1, t2) || (!restrict.isEmpty && (restrict[2 * Int(t1)] == t2 || restrict[2 * Int(t1) + 1] == t2)) {
+                continue
+            }
             clear(&touched)
             touched.append(t1)
             touched.append(t2)
@@ -505,6 +526,7 @@ struct LinKernighan<Costs: TourCosts> {
             let stall = n >= Self.mergeFrom ? max(Self.stallMin, Self.stallPerNode * n) : Int.max
             finished = chain(&it, kicks: kicks, stall: stall, deadline: deadline)
             var best = Array(UnsafeBufferPointer(start: tour, count: n))
+            if n >= Self.mergeFrom { restrictTo(best) }
             while finished && it < kicks && n >= Self.mergeFrom {
                 nearestNeighbourTour(from: Int32(next() % UInt64(n)))
                 for p in 0..<n { push(tour[p]) }
@@ -513,8 +535,12 @@ struct LinKernighan<Costs: TourCosts> {
                 crossover(best)
                 if finished { finished = localSearch(deadline: deadline) }
                 let mine = Array(UnsafeBufferPointer(start: tour, count: n))
-                if length(of: mine) < length(of: best) { best = mine }
+                if length(of: mine) < length(of: best) {
+                    best = mine
+                    restrictTo(best)
+                }
             }
+            restrict = []
             load(best)
         }
         // From home, in the direction the route reads.
