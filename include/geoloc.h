@@ -667,9 +667,11 @@ typedef enum geoloc_order_mode {
      *  Held-Karp bound from 20 stops) with "don't look" bits, kicked by double bridges (three
      *  stretches of at most 50 stops reordered; on 300 stops or more one kick in 4 takes
      *  stretches of up to a third of the tour), keeping the best tour; on 300 stops or more
-     *  the kicks are spent in trials (each ends after max(1000, n) kicks without a shorter
-     *  tour and starts the next from a nearest-neighbour tour of a random stop), each trial's
-     *  tour merged with the best so far by partition crossover (never longer than either).
+     *  the kicks are spent in trials (each ends after max(250, n / 4) kicks without a shorter
+     *  tour; the next starts from a walk along the best tour so far that leaves it for a
+     *  candidate neighbour at about one stop in 10, and its moves never remove first an edge
+     *  of the best tour), each trial's tour merged with the best so far by partition
+     *  crossover (never longer than either).
      *  One-way costs: Or-opt moves of 1 to 3 stops over each stop's 10 nearest, kicked by
      *  segment swaps. Not proven optimal (except for 3 stops or fewer). */
     GEOLOC_ORDER_HEURISTIC = 2
