@@ -34,8 +34,8 @@
 /// average and 22 of 117 tours above +0.1% after n / 4, +0.085% and 31 after n), the next
 /// trial starts from a walk along the best tour that leaves it at random (`guidedTour`: on
 /// the same seeds +0.047% and 14 of 117, in a tenth less time than from a nearest-neighbour
-/// tour), and each trial's final tour is merged with the best so far by partition crossover (GPX2), whose child is never longer
-/// than either. From the second trial on the search is restricted (Helsgaun's LKH): a move
+/// tour), and each trial's final tour is merged with the best so far by partition crossover
+/// (GPX2), whose child is never longer than either. From the second trial on the search is restricted (Helsgaun's LKH): a move
 /// never removes first an edge of the best tour so far (`isRestricted`), so a trial looks only
 /// where it differs from the best, at about two thirds of a kick's time (1,000 stops: the same
 /// kicks in 636 ms rather than 905, which pays for `StopOrder.defaultIterations`' half as many
@@ -163,24 +163,7 @@ struct LinKernighan<Costs: TourCosts> {
         tour[0] = cur
         used[Int(cur)] = true
         for p in 1..<n {
-            var best: Int32 = -1
-            var bestCost = Double.infinity
-            for j in 0..<n where !used[j] {
-                let b = Int32(j)
-                if costs.fixed(cur, b) {
-                    best = b
-                    break
-                }
-                let c = costs.c(cur, b)
-                if c < bestCost {
-                    bestCost = c
-                    best = b
-                }
-            }
-            if best < 0 {
-                // Everything left is barred; take the first unused.
-                best = Int32(used.firstIndex(of: false)!)
-            }
+            let best = nearestFree(from: cur, used)
             tour[p] = best
             used[Int(best)] = true
             cur = best
@@ -188,25 +171,36 @@ struct LinKernighan<Costs: TourCosts> {
         for p in 0..<n { pos[Int(tour[p])] = Int32(p) }
     }
 
-    /// A trial's starting tour, guided by the best tour so far (as LKH's trials start): a walk
-    /// from a random node that takes the best tour's next node while it is free, but leaves it
-    /// for one of the node's free candidate partners (at random) one time in `guideBreak`, or
-    /// when it is taken; with no candidate free, the nearest free node. A free fixed partner is
-    /// always taken first (every fixed edge is in the best tour).
-    mutating func guidedTour(_ best: [Int32]) {
-        var used = [Bool](repeating: false, count: n)
-        var bestNext = [Int32](repeating: 0, count: n)
-        var bestPrev = [Int32](repeating: 0, count: n)
-        for p in 0..<n {
-            let a = best[p], b = best[p + 1 == n ? 0 : p + 1]
-            bestNext[Int(a)] = b
-            bestPrev[Int(b)] = a
+    /// The free node (not `used`) nearest to `cur`, its free fixed partner first; the first
+    /// free node when everything left is barred.
+    private func nearestFree(from cur: Int32, _ used: [Bool]) -> Int32 {
+        var best: Int32 = -1
+        var bestCost = Double.infinity
+        for j in 0..<n where !used[j] {
+            let b = Int32(j)
+            if costs.fixed(cur, b) { return b }
+            let c = costs.c(cur, b)
+            if c < bestCost {
+                bestCost = c
+                best = b
+            }
         }
+        return best >= 0 ? best : Int32(used.firstIndex(of: false)!)
+    }
+
+    /// A trial's starting tour, guided by the best tour so far (as LKH's trials start; its
+    /// edges are read from `restrict`, which holds them while trials run): a walk from a random
+    /// node that takes the best tour's next node while it is free, but leaves it for one of the
+    /// node's free candidate partners (at random) one time in `guideBreak`, or when it is taken;
+    /// with no candidate free, the nearest free node. A free fixed partner is always taken
+    /// first (every fixed edge is in the best tour).
+    mutating func guidedTour() {
+        var used = [Bool](repeating: false, count: n)
         var cur = Int32(next() % UInt64(n))
         tour[0] = cur
         used[Int(cur)] = true
         for p in 1..<n {
-            let b = bestNext[Int(cur)], a = bestPrev[Int(cur)]
+            let b = restrict[2 * Int(cur)], a = restrict[2 * Int(cur) + 1]
             var pick: Int32 = -1
             if !used[Int(b)] && costs.fixed(cur, b) {
                 pick = b
@@ -226,16 +220,7 @@ struct LinKernighan<Costs: TourCosts> {
                     if next() % seen == 0 { pick = x }
                 }
             }
-            if pick < 0 {
-                var bestCost = Double.infinity
-                for j in 0..<n where !used[j] {
-                    let x = c(cur, Int32(j))
-                    if pick < 0 || x < bestCost {
-                        bestCost = x
-                        pick = Int32(j)
-                    }
-                }
-            }
+            if pick < 0 { pick = nearestFree(from: cur, used) }
             tour[p] = pick
             used[Int(pick)] = true
             cur = pick
@@ -592,7 +577,7 @@ struct LinKernighan<Costs: TourCosts> {
             var best = Array(UnsafeBufferPointer(start: tour, count: n))
             if n >= Self.mergeFrom { restrictTo(best) }
             while finished && it < kicks && n >= Self.mergeFrom {
-                guidedTour(best)
+                guidedTour()
                 for p in 0..<n { push(tour[p]) }
                 finished = localSearch(deadline: deadline)
                 if finished { finished = chain(&it, kicks: kicks, stall: stall, deadline: deadline) }
