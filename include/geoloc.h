@@ -662,9 +662,9 @@ typedef enum geoloc_order_mode {
     /** Chained Lin-Kernighan at any size when the costs are symmetric (either Earth model, or
      *  a matrix whose costs are the same both ways; open and fixed-end routes included):
      *  nearest-neighbour start, then chains of 2-opt moves (sequential k-opt, breadth 5, 3, 1,
-     *  depth 50) and, at the first level, segment-insertion 3-opt moves, over each stop's 5
-     *  alpha-nearest neighbours (on costs penalised by a short subgradient ascent of the
-     *  Held-Karp bound from 20 stops) with "don't look" bits, kicked by double bridges (three
+     *  depth 50, or 12 on 800 stops or more) and, at the first level, segment-insertion
+     *  3-opt moves, over each stop's 5 alpha-nearest neighbours (on costs penalised by a
+     *  short subgradient ascent of the Held-Karp bound from 20 stops) with "don't look" bits, kicked by double bridges (three
      *  stretches of at most 50 stops reordered; on 300 stops or more one kick in 4 takes
      *  stretches of up to a third of the tour), keeping the best tour; on 300 stops or more
      *  the kicks are spent in trials (each ends after max(250, n / 4) kicks without a shorter
@@ -698,9 +698,10 @@ typedef enum geoloc_order_mode {
  * The heuristic stops at whichever given budget runs out first:
  *  - neither iterations nor a time limit: the default iterations, 3 per stop and at least
  *    300 up to 200 stops, then 14 per stop less 2,200 below 300 stops, then 21 per stop less
- *    3,300 up to 800 stops, then 16,500 less 3.75 per stop up to 1,000 stops, then 15,750
- *    less 3 per stop, at least 4,000 (100 stops: 300; 442: 5,982; 1,000: 12,750; 4,096:
- *    4,000; one-way matrices 10 per stop, 1,000 to 10,000);
+ *    3,300 below 800 stops, then (shallower chains, cheaper kicks) 1.15 times, rounded down,
+ *    16,500 less 3.75 per stop up to 1,000 stops, then 15,750 less 3 per stop, at least 4,000
+ *    (100 stops: 300; 442: 5,982; 800: 15,525; 1,000: 14,662; 4,096: 4,600; one-way matrices
+ *    10 per stop, 1,000 to 10,000);
  *    with opening hours 5,000 / n, at least 10, at most 50;
  *    deterministic for a seed;
  *  - iterations only: that many; deterministic for a seed;

@@ -2,8 +2,8 @@
 ///
 /// Each improvement is a chain of 2-opt moves (a sequential k-opt move: t1 - t2 removed, t2 - t3
 /// added, t3 - t4 removed, t4 - t1 closing, then from t4 again), searched with a breadth of 5
-/// alternatives at the first level, 3 at the second and 1 below, to a depth of 50, over each
-/// node's candidate neighbours, under the positive-gain rule and with an added edge never
+/// alternatives at the first level, 3 at the second and 1 below, to a depth of 50 (12 on tours
+/// of `shallowFrom` nodes or more), over each node's candidate neighbours, under the positive-gain rule and with an added edge never
 /// removed again in the same chain. Every level first tries to close the chain (the gain of each
 /// candidate's closing is read from the costs, the tour untouched); a 2-opt move is applied only
 /// to go a level deeper, and undone exactly (the same positions reversed again) when that fails.
@@ -76,6 +76,18 @@ struct LinKernighan<Costs: TourCosts> {
     let breadth1: Int
     let breadth2: Int
     static var maxDepth: Int { 50 }
+    /// Tours of this many nodes or more end their chains at `shallowDepth` rather than
+    /// `maxDepth`. Deep chains cost time, most on stops in clusters (1,000 stops in 12
+    /// clusters: a kick's local search took twice the levels it takes on spread stops, and the
+    /// same kicks ran in 0.72 s at depth 12 rather than 1.13 s at 50), and find little that
+    /// the next kicks do not: with 15% more kicks (`StopOrder.defaultIterations`) the 1,000-stop
+    /// bench ends as close to LKH-3 on 18 seeds in less time, the clustered instances under a
+    /// second. Below 800 it lost more than it saved (att532: 9 of 10 seeds within 0.1% of the
+    /// optimum rather than 10).
+    static var shallowFrom: Int { 800 }
+    static var shallowDepth: Int { 12 }
+    /// The chain's depth: `maxDepth`, or `shallowDepth` on tours of `shallowFrom` nodes or more.
+    let depth: Int
     /// Breadth of the first level's segment-insertion moves (`threeOptStep`).
     static var breadth3: Int { 3 }
     /// Tours of this many nodes or more spend their kicks in trials merged by partition
@@ -112,6 +124,7 @@ struct LinKernighan<Costs: TourCosts> {
         self.k = k
         breadth1 = min(5, max(1, breadth.0))
         breadth2 = min(5, max(1, breadth.1))
+        depth = n >= Self.shallowFrom ? Self.shallowDepth : Self.maxDepth
         neighbours = .allocate(capacity: n * k)
         neighbourCost = .allocate(capacity: n * k)
         tour = .allocate(capacity: n)
@@ -410,7 +423,7 @@ struct LinKernighan<Costs: TourCosts> {
             gained += gain
             return true
         }
-        if level >= Self.maxDepth { return false }
+        if level >= depth { return false }
         for choice in 0..<found {
             let t3: Int32, t4: Int32, gNew: Double
             switch choice {

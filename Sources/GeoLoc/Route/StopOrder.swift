@@ -109,18 +109,20 @@ public struct StopOrder: Sendable, Equatable {
 
     /// The default number of kicks without a time limit: 3 per stop and at least 300 up to 200
     /// stops, then 14 per stop less 2,200 below 300 stops; from 300 stops, where the kicks go to
-    /// trials whose search is restricted (cheaper kicks), 21 per stop less 3,300 up to 800 stops,
-    /// then 16,500 less 3.75 per stop up to 1,000 stops, then 15,750 less 3 per stop, at least
-    /// 4,000 (n = 100: 300; 200: 600; 442: 5,982; 665: 10,665; 1,000: 12,750; 4,096: 4,000). A kick
-    /// costs time in proportion to what it changes, and changes more on longer tours. One-way
-    /// (asymmetric) matrices, searched by Or-opt: 10 per stop, 1,000 to 10,000.
+    /// trials whose search is restricted (cheaper kicks), 21 per stop less 3,300 below 800
+    /// stops; from 800 stops, where the chains are also shallower (`LinKernighan.shallowFrom`),
+    /// 1.15 times (rounded down) 16,500 less 3.75 per stop up to 1,000 stops, then 15,750 less 3
+    /// per stop, at least 4,000 (n = 100: 300; 200: 600; 442: 5,982; 665: 10,665; 800: 15,525;
+    /// 1,000: 14,662; 4,096: 4,600). A kick costs time in proportion to what it changes, and
+    /// changes more on longer tours. One-way (asymmetric) matrices, searched by Or-opt: 10 per
+    /// stop, 1,000 to 10,000.
     public static func defaultIterations(stops n: Int, oneWay: Bool = false) -> Int {
         if oneWay { return min(max(1_000, 10 * n), 10_000) }
         if n <= 200 { return max(300, 3 * n) }
         if n < 300 { return 14 * n - 2_200 }
-        if n <= 800 { return 21 * n - 3_300 }
-        if n <= 1_000 { return (66_000 - 15 * n) / 4 }
-        return max(4_000, 15_750 - 3 * n)
+        if n < 800 { return 21 * n - 3_300 }
+        let kicks = n <= 1_000 ? (66_000 - 15 * n) / 4 : max(4_000, 15_750 - 3 * n)
+        return kicks * 23 / 20
     }
     /// Above this many stops a WGS84 best order searches on the sphere and measures its legs on
     /// WGS84 (the whole geodesic matrix below it).
