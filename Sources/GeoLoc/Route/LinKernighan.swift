@@ -3,10 +3,11 @@
 /// Each improvement is a chain of 2-opt moves (a sequential k-opt move: t1 - t2 removed, t2 - t3
 /// added, t3 - t4 removed, t4 - t1 closing, then from t4 again), searched with a breadth of 5
 /// alternatives at the first level, 3 at the second and 1 below, to a depth of 50 (12 on tours
-/// of `shallowFrom` nodes or more), over each node's candidate neighbours, under the positive-gain rule and with an added edge never
-/// removed again in the same chain. Every level first tries to close the chain (the gain of each
-/// candidate's closing is read from the costs, the tour untouched); a 2-opt move is applied only
-/// to go a level deeper, and undone exactly (the same positions reversed again) when that fails.
+/// of `shallowFrom` nodes or more), over each node's candidate neighbours, under the
+/// positive-gain rule and with an added edge never removed again in the same chain. Every level
+/// first tries to close the chain (the gain of each candidate's closing is read from the costs,
+/// the tour untouched); a 2-opt move is applied only to go a level deeper, and undone exactly
+/// (the same positions reversed again) when that fails.
 /// When no 2-opt chain from the first level pays, the first level also tries the sequential
 /// 3-opt moves whose middle step alone would split the tour (segment insertion:
 /// `threeOptStep`), and goes on from them as from a 2-opt move.
@@ -35,11 +36,12 @@
 /// trial starts from a walk along the best tour that leaves it at random (`guidedTour`: on
 /// the same seeds +0.047% and 14 of 117, in a tenth less time than from a nearest-neighbour
 /// tour), and each trial's final tour is merged with the best so far by partition crossover
-/// (GPX2), whose child is never longer than either. From the second trial on the search is restricted (Helsgaun's LKH): a move
-/// never removes first an edge of the best tour so far (`isRestricted`), so a trial looks only
-/// where it differs from the best, at about two thirds of a kick's time (1,000 stops: the same
-/// kicks in 636 ms rather than 905, which pays for `StopOrder.defaultIterations`' half as many
-/// again). The kicks and the deadline bound all trials together; a seed still gives one answer.
+/// (GPX2), whose child is never longer than either. From the second trial on the search is
+/// restricted (Helsgaun's LKH): a move never removes first an edge of the best tour so far
+/// (`isRestricted`), so a trial looks only where it differs from the best, at about two thirds
+/// of a kick's time (1,000 stops: the same kicks in 636 ms rather than 905, which pays for
+/// `StopOrder.defaultIterations`' half as many again). The kicks and the deadline bound all
+/// trials together; a seed still gives one answer.
 struct LinKernighan<Costs: TourCosts> {
     let costs: Costs
     let n: Int
