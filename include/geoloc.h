@@ -662,9 +662,10 @@ typedef enum geoloc_order_mode {
     /** Chained Lin-Kernighan at any size when the costs are symmetric (either Earth model, or
      *  a matrix whose costs are the same both ways; open and fixed-end routes included):
      *  nearest-neighbour start, then chains of 2-opt moves (sequential k-opt, breadth 5, 3, 1,
-     *  depth 50, or 12 on 800 stops or more) and, at the first level, segment-insertion
-     *  3-opt moves, over each stop's 5 alpha-nearest neighbours (on costs penalised by a
-     *  short subgradient ascent of the Held-Karp bound from 20 stops) with "don't look"
+     *  depth 50, or 12 on 800 stops or more) and segment-insertion 3-opt moves (at the
+     *  first level; on 300 stops or more also to close the chain at the second and third),
+     *  over each stop's 5 alpha-nearest neighbours (on costs penalised by a short
+     *  subgradient ascent of the Held-Karp bound from 20 stops) with "don't look"
      *  bits, kicked by double bridges (three stretches of at most 50 stops reordered; on 300
      *  stops or more one kick in 4 takes stretches of up to a third of the tour), keeping
      *  the best tour; on 300 stops or more the kicks are spent in trials (each ends after

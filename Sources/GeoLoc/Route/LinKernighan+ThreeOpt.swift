@@ -5,9 +5,9 @@ extension LinKernighan {
     /// added, t3 - t4 removed (which leaves [t2 ... t3] a cycle), t4 - t5 added with t5 in that
     /// cycle, t5 - t6 removed (t6 next to t5 in it) and t6 - t1 closing. With t6 after t5 the
     /// two parts [t2 ... t5] and [t6 ... t3] change places; with t6 before t5 each is reversed
-    /// in place. Any closing that pays is taken at once; otherwise the `breadth3` best by gain so
-    /// far go a level deeper from t6, as the chain of 2-opt moves does. Returns true after an
-    /// improving chain has been applied.
+    /// in place. Any closing that pays is taken at once; otherwise, at the first level, the
+    /// `breadth3` best by gain so far go a level deeper from t6, as the chain of 2-opt moves
+    /// does (deeper levels only close). Returns true after an improving chain has been applied.
     mutating func threeOptStep(_ level: Int, _ g: Double, _ t1: Int32, _ t2: Int32) -> Bool {
         let forward = succ(t1) == t2
         @inline(__always) func nx(_ a: Int32) -> Int32 { forward ? succ(a) : pred(a) }
@@ -20,7 +20,7 @@ extension LinKernighan {
         }
         let t2Next = nx(t2)
         var best: [(t3: Int32, t4: Int32, t5: Int32, t6: Int32, g: Double)] = []
-        let breadth = Self.breadth3
+        let breadth = level == 1 ? Self.breadth3 : 0
         let base2 = Int(t2) * k
         for a in 0..<k {
             let t3 = neighbours[base2 + a]
@@ -50,7 +50,9 @@ extension LinKernighan {
                         gained += gain
                         return true
                     }
-                    if best.count == breadth && open <= best[breadth - 1].g { continue }
+                    if best.count == breadth && (breadth == 0 || open <= best[breadth - 1].g) {
+                        continue
+                    }
                     if best.count == breadth { best.removeLast() }
                     var slot = best.count
                     while slot > 0 && best[slot - 1].g < open { slot -= 1 }
