@@ -664,15 +664,15 @@ typedef enum geoloc_order_mode {
      *  nearest-neighbour start, then chains of 2-opt moves (sequential k-opt, breadth 5, 3, 1,
      *  depth 50, or 12 on 800 stops or more) and segment-insertion 3-opt moves (at the
      *  first level; on 300 stops or more also to close the chain at the second and third),
-     *  over each stop's 5 alpha-nearest neighbours (on costs penalised by a short
-     *  subgradient ascent of the Held-Karp bound from 20 stops) with "don't look"
-     *  bits, kicked by double bridges (three stretches of at most 50 stops reordered; on 300
-     *  stops or more one kick in 4 takes stretches of up to a third of the tour), keeping
-     *  the best tour; on 300 stops or more the kicks are spent in trials (each ends after
-     *  max(250, n / 4) kicks without a shorter tour; the next starts from a walk along the
-     *  best tour so far that leaves it for a candidate neighbour at about one stop in 10, and
-     *  its moves never remove first an edge of the best tour), each trial's tour merged with
-     *  the best so far by partition crossover (never longer than either).
+     *  over each stop's 5 alpha-nearest neighbours (7 from 300 to 799 stops; on costs
+     *  penalised by a short subgradient ascent of the Held-Karp bound from 20 stops) with
+     *  "don't look" bits, kicked by double bridges (three stretches of at most 50 stops
+     *  reordered; on 300 stops or more one kick in 4 takes stretches of up to a third of the
+     *  tour), keeping the best tour; on 300 stops or more the kicks are spent in trials (each
+     *  ends after max(250, n / 4) kicks without a shorter tour; the next starts from a walk
+     *  along the best tour so far that leaves it for a candidate neighbour at about one stop
+     *  in 10, and its moves never remove first an edge of the best tour), each trial's tour
+     *  merged with the best so far by partition crossover (never longer than either).
      *  One-way costs: Or-opt moves of 1 to 3 stops over each stop's 10 nearest, kicked by
      *  segment swaps. Not proven optimal (except for 3 stops or fewer). */
     GEOLOC_ORDER_HEURISTIC = 2
