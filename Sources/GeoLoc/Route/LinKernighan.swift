@@ -126,12 +126,14 @@ struct LinKernighan<Costs: TourCosts> {
 
     /// Candidate partners of each node: `wideCandidates` on tours of `mergeFrom` nodes up to
     /// `shallowFrom`, 5 otherwise. On 18 published instances of 300 to 799 stops (TSPLIB, seeds
-    /// 1-10, default kicks) 175 of 180 runs end within 0.1% of the optimum with 7 candidates
-    /// against 160 with 5 (fl417 failed 9 times, si535 5, u574 4, gr431 2), in a fifth more
-    /// time; with 5 candidates a quarter more kicks gained nothing (27 instances of 200 to 700
-    /// stops, seeds 1-5: 123 of 135 runs against 122), and 6 or 8 candidates ended between (131
-    /// against 133 with 7). From 800 nodes the time buys more as kicks (pr1002, u724, u1060: no
-    /// closer with 7, up to a fifth slower); below 300 the published optima are reached with 5.
+    /// 1-10, 21 kicks per stop less 3,300) 175 of 180 runs end within 0.1% of the optimum with 7
+    /// candidates against 160 with 5 (fl417 failed 9 times, si535 5, u574 4, gr431 2), in a
+    /// fifth more time (179 with the kicks doubled: `StopOrder.defaultIterations`); with 5
+    /// candidates a quarter more kicks gained nothing (27 instances of 200 to 700 stops, seeds
+    /// 1-5: 123 of 135 runs against 122), and 6 or 8 candidates ended between (131 against 133
+    /// with 7). From 800 nodes the time buys more as kicks (TSPLIB's 1,000 to 1,084 cities,
+    /// seeds 1-3: every run within 0.1% with 5, pr1002 once +0.21% with 7, a tenth to a fifth
+    /// slower); below 300 the published optima are reached with 5.
     static func candidateCount(nodes n: Int) -> Int {
         n >= mergeFrom && n < shallowFrom ? wideCandidates : 5
     }

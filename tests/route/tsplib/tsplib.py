@@ -2,8 +2,9 @@
 definitions of the distances (Reinelt, "TSPLIB 95", section 2): GEO (the geographical
 distance: coordinates as DDD.MM degrees and minutes, PI = 3.141592, RRR = 6378.388 km, each
 distance rounded down after adding 1), ATT (pseudo-Euclidean), EUC_2D (Euclidean, rounded to
-the nearest integer) and EXPLICIT (LOWER_DIAG_ROW). Used by the route tests of the Python door
-and by bench/route. Needs numpy.
+the nearest integer), CEIL_2D (Euclidean, rounded up) and EXPLICIT (FULL_MATRIX and the four
+triangular row formats). Used by the route tests of the Python door and by bench/route (also
+on a folder of other TSPLIB instances: bench/route/published.py). Needs numpy.
 """
 
 from __future__ import annotations
@@ -38,18 +39,28 @@ def read(path: Path) -> tuple[dict[str, str], list[tuple[float, float]], list[fl
     return spec, coords, weights
 
 
-def matrix(name: str) -> numpy.ndarray:
-    """The (n, n) cost matrix of instance `name` (node 1 of the file is row 0)."""
-    spec, coords, weights = read(HERE / (name + ".tsp"))
+def matrix(name: str, folder: Path = HERE) -> numpy.ndarray:
+    """The (n, n) cost matrix of instance `name` in `folder` (node 1 of the file is row 0)."""
+    spec, coords, weights = read(folder / (name + ".tsp"))
     n = int(spec["DIMENSION"])
     kind = spec["EDGE_WEIGHT_TYPE"]
     if kind == "EXPLICIT":
-        if spec.get("EDGE_WEIGHT_FORMAT") != "LOWER_DIAG_ROW":
-            raise ValueError("only LOWER_DIAG_ROW is read")
+        form = spec.get("EDGE_WEIGHT_FORMAT")
+        if form == "FULL_MATRIX":
+            return numpy.array(weights[: n * n]).reshape(n, n)
+        # Which columns each row lists, for the triangular formats.
+        columns = {
+            "LOWER_DIAG_ROW": lambda i: range(i + 1),
+            "LOWER_ROW": lambda i: range(i),
+            "UPPER_DIAG_ROW": lambda i: range(i, n),
+            "UPPER_ROW": lambda i: range(i + 1, n),
+        }.get(form or "")
+        if columns is None:
+            raise ValueError("EDGE_WEIGHT_FORMAT %s is not read" % form)
         m = numpy.zeros((n, n))
         k = 0
         for i in range(n):
-            for j in range(i + 1):
+            for j in columns(i):
                 m[i, j] = m[j, i] = weights[k]
                 k += 1
         return m
@@ -71,6 +82,9 @@ def matrix(name: str) -> numpy.ndarray:
     elif kind == "EUC_2D":
         d = x[:, None, :] - x[None, :, :]
         m = numpy.trunc(numpy.sqrt((d ** 2).sum(-1)) + 0.5)
+    elif kind == "CEIL_2D":
+        d = x[:, None, :] - x[None, :, :]
+        m = numpy.ceil(numpy.sqrt((d ** 2).sum(-1)))
     else:
         raise ValueError("EDGE_WEIGHT_TYPE %s is not read" % kind)
     numpy.fill_diagonal(m, 0.0)
