@@ -19,8 +19,8 @@
 /// an edge less the largest edge on the minimum spanning tree's path between its ends, a fixed
 /// edge always in the tree; ties by cost), on costs penalised by node values pi from a short
 /// subgradient ascent of the Held-Karp bound on tours of 20 nodes or more, with their plain
-/// costs cached beside them. "Don't look" bits (a queue of nodes to
-/// examine) keep each local search near the last change.
+/// costs cached beside them. "Don't look" bits (a queue of nodes to examine) keep each local
+/// search near the last change.
 ///
 /// Between local searches a double-bridge kick (three consecutive stretches B C D of at most 50
 /// nodes each become D C B: four edges changed, which no sequential move of the local search undoes;
@@ -132,7 +132,7 @@ struct LinKernighan<Costs: TourCosts> {
     /// candidates a quarter more kicks gained nothing (27 instances of 200 to 700 stops, seeds
     /// 1-5: 123 of 135 runs against 122), and 6 or 8 candidates ended between (131 against 133
     /// with 7). From 800 nodes the time buys more as kicks (TSPLIB's 1,000 to 1,084 cities,
-    /// seeds 1-3: every run within 0.1% with 5, pr1002 once +0.21% with 7, a tenth to a fifth
+    /// seeds 1-3: every run within 0.1% with 5, pr1002 once +0.21% with 7, a tenth to a quarter
     /// slower); below 300 the published optima are reached with 5.
     static func candidateCount(nodes n: Int) -> Int {
         n >= mergeFrom && n < shallowFrom ? wideCandidates : 5
