@@ -63,7 +63,8 @@ def main() -> None:
     for path in sorted(folder.glob("*.tsp")):
         name = path.stem
         spec, _, _ = tsplib.read(path)
-        if spec.get("TYPE", "").split()[:1] != ["TSP"] or name not in known or "FIXED_EDGES_SECTION" in path.read_text():
+        symmetric = spec.get("TYPE", "").split()[:1] == ["TSP"]
+        if not symmetric or name not in known or "FIXED_EDGES_SECTION" in path.read_text():
             continue
         n = int(spec["DIMENSION"])
         if not low <= n <= high:
