@@ -124,7 +124,7 @@ public struct StopOrder: Sendable, Equatable {
         if oneWay { return min(max(1_000, 10 * n), 10_000) }
         if n <= 200 { return max(300, 3 * n) }
         if n < 300 { return 14 * n - 2_200 }
-        if n < 800 { return min(42 * n - 6_600, 15_525) }
+        if n < 800 { return min(42 * n - 6_600, defaultIterations(stops: 800)) }
         let kicks = n <= 1_000 ? (66_000 - 15 * n) / 4 : max(4_000, 15_750 - 3 * n)
         return kicks * 23 / 20
     }
