@@ -16,7 +16,6 @@ step (TSPLIB is not shipped); needs numpy, geoloc, and elkai for --elkai.
 
 from __future__ import annotations
 
-import csv
 import sys
 import time
 from pathlib import Path
@@ -37,9 +36,8 @@ def optima(folder: Path) -> dict[str, int]:
                 name, value = line.split(":", 1)
                 known[name.strip()] = int(value.split()[0])
     if (folder / "optima.csv").exists():
-        with open(folder / "optima.csv", newline="") as f:
-            for row in csv.DictReader(f):
-                known[row["name"]] = int(row["optimum"])
+        for row in tsplib.optima(folder):
+            known[row["name"]] = int(row["optimum"])
     return known
 
 

@@ -107,9 +107,10 @@ def tour(name: str) -> list[int]:
     return out
 
 
-def optima() -> list[dict[str, str]]:
-    """optima.csv: name, dimension, edge_weight_type, optimum (TSPLIB's published optimum)."""
-    with open(HERE / "optima.csv", newline="") as f:
+def optima(folder: Path = HERE) -> list[dict[str, str]]:
+    """`folder`'s optima.csv: name, dimension, edge_weight_type, optimum (TSPLIB's published
+    optimum)."""
+    with open(folder / "optima.csv", newline="") as f:
         return list(csv.DictReader(f))
 
 
