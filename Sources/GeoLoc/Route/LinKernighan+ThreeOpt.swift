@@ -19,8 +19,11 @@ extension LinKernighan {
             return d < 0 ? d + n : d
         }
         let t2Next = nx(t2)
-        var best: [(t3: Int32, t4: Int32, t5: Int32, t6: Int32, g: Double)] = []
+        // The first level's best moves so far, by gain so far: ends in `threeEnds` (four a move),
+        // gains in `threeGains` (deeper levels keep none, so they never overwrite them).
+        var found = 0
         let breadth = level == 1 ? Self.breadth3 : 0
+        let ends = threeEnds, gains = threeGains
         let base2 = Int(t2) * k
         for a in 0..<k {
             let t3 = neighbours[base2 + a]
@@ -50,17 +53,25 @@ extension LinKernighan {
                         gained += gain
                         return true
                     }
-                    if best.count == breadth && (breadth == 0 || open <= best[breadth - 1].g) {
-                        continue
+                    if found == breadth && (breadth == 0 || open <= gains[breadth - 1]) { continue }
+                    var slot = found == breadth ? breadth - 1 : found
+                    if found < breadth { found += 1 }
+                    while slot > 0 && gains[slot - 1] < open {
+                        gains[slot] = gains[slot - 1]
+                        for e in 0..<4 { ends[4 * slot + e] = ends[4 * slot - 4 + e] }
+                        slot -= 1
                     }
-                    if best.count == breadth { best.removeLast() }
-                    var slot = best.count
-                    while slot > 0 && best[slot - 1].g < open { slot -= 1 }
-                    best.insert((t3, t4, t5, t6, open), at: slot)
+                    gains[slot] = open
+                    ends[4 * slot] = t3
+                    ends[4 * slot + 1] = t4
+                    ends[4 * slot + 2] = t5
+                    ends[4 * slot + 3] = t6
                 }
             }
         }
-        for (t3, t4, t5, t6, open) in best {
+        for choice in 0..<found {
+            let t3 = ends[4 * choice], t4 = ends[4 * choice + 1]
+            let t5 = ends[4 * choice + 2], t6 = ends[4 * choice + 3], open = gains[choice]
             let moves = applyThreeOpt(t1, t2, t3, t4, t5, t6, after: nx(t5) == t6)
             markAdded(t2, t3)
             markAdded(t4, t5)
