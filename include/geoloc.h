@@ -699,10 +699,10 @@ typedef enum geoloc_order_mode {
  * The heuristic stops at whichever given budget runs out first:
  *  - neither iterations nor a time limit: the default iterations, 3 per stop and at least
  *    300 up to 200 stops, then 14 per stop less 2,200 below 300 stops, then 42 per stop less
- *    6,600, at most 20,250, below 800 stops, then (shallower chains, cheaper kicks) 1.5
+ *    6,600, at most 15,525, below 800 stops, then (shallower chains, cheaper kicks) 1.5
  *    times, rounded down, 16,500 less 3.75 per stop up to 1,000 stops, then 15,750 less 3 per
- *    stop, at least 4,000 (100 stops: 300; 442: 11,964; 640 to 800: 20,250; 1,000: 19,125;
- *    4,096: 6,000; one-way matrices 10 per stop, 1,000 to 10,000);
+ *    stop, at least 4,000 (100 stops: 300; 442: 11,964; 527 to 799: 15,525; 800: 20,250;
+ *    1,000: 19,125; 4,096: 6,000; one-way matrices 10 per stop, 1,000 to 10,000);
  *    with opening hours 5,000 / n, at least 10, at most 50;
  *    deterministic for a seed;
  *  - iterations only: that many; deterministic for a seed;

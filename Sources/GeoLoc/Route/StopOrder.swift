@@ -110,24 +110,27 @@ public struct StopOrder: Sendable, Equatable {
     /// The default number of kicks without a time limit: 3 per stop and at least 300 up to 200
     /// stops, then 14 per stop less 2,200 below 300 stops; from 300 stops, where the kicks go to
     /// trials whose search is restricted (cheaper kicks), 42 per stop less 6,600 below 800
-    /// stops, at most 20,250 (the count at 800, so that it never falls there); from 800 stops,
+    /// stops, at most 15,525 (below the count at 800, so it never falls there); from 800 stops,
     /// where the chains are also shallower (`LinKernighan.shallowFrom`), 1.5 times 16,500 less
     /// 3.75 per stop up to 1,000 stops (rounded down), then 15,750 less 3 per stop, at least
-    /// 4,000 (n = 100: 300; 200: 600; 442: 11,964; 640 to 800: 20,250; 1,000: 19,125; 4,096:
-    /// 6,000). A kick costs time in proportion to what it changes, and changes more on longer
-    /// tours. From 300 to 799 stops the kicks were doubled (up to the cap) with the wider
-    /// candidate lists (`LinKernighan.candidateCount`): on 18 published TSPLIB instances of 300
-    /// to 799 cities, seeds 1-10, 179 of 180 runs end within 0.1% of the optimum (175 with half
-    /// the kicks, 160 before both), in about half the time of one LKH-3 run or less. From 800
-    /// stops the factor was 1.15 until the reversals ran a tenth faster: with 1.5, 1,000 stops
-    /// end within 0.1% of ten LKH-3 runs on more seeds (`bench/route/thousand.py`, 13
-    /// instances, seeds 1-18: 10 of 234 tours above rather than 22) in about a quarter more
-    /// time. One-way (asymmetric) matrices, searched by Or-opt: 10 per stop, 1,000 to 10,000.
+    /// 4,000 (n = 100: 300; 200: 600; 442: 11,964; 527 to 799: 15,525; 800: 20,250; 1,000:
+    /// 19,125; 4,096: 6,000). A kick costs time in proportion to what it changes, and changes
+    /// more on longer tours. From 300 to 799 stops the kicks were doubled (up to the cap) with
+    /// the wider candidate lists (`LinKernighan.candidateCount`): on 18 published TSPLIB
+    /// instances of 300 to 799 cities, seeds 1-10, 179 of 180 runs end within 0.1% of the
+    /// optimum (175 with half the kicks, 160 before both), in about half the time of one LKH-3
+    /// run or less. From 800 stops the factor was 1.15 until the reversals ran a tenth faster:
+    /// with 1.5, 1,000 stops end within 0.1% of ten LKH-3 runs more often
+    /// (`bench/route/thousand.py`, 13 instances, seeds 1-45: 38 of 585 tours above rather than
+    /// 69) in about a quarter more time. A cap of 20,250 under 800 (the same factor) ended
+    /// TSPLIB's 11 instances of 527 to 799 cities as before (seeds 1-10: the same runs at the
+    /// optimum and within 0.1%, the same worst gaps) in a tenth more time, so the cap stays.
+    /// One-way (asymmetric) matrices, searched by Or-opt: 10 per stop, 1,000 to 10,000.
     public static func defaultIterations(stops n: Int, oneWay: Bool = false) -> Int {
         if oneWay { return min(max(1_000, 10 * n), 10_000) }
         if n <= 200 { return max(300, 3 * n) }
         if n < 300 { return 14 * n - 2_200 }
-        if n < 800 { return min(42 * n - 6_600, defaultIterations(stops: 800)) }
+        if n < 800 { return min(42 * n - 6_600, 15_525) }
         let kicks = n <= 1_000 ? (66_000 - 15 * n) / 4 : max(4_000, 15_750 - 3 * n)
         return kicks * 3 / 2
     }
