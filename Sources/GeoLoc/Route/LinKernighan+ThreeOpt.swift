@@ -53,15 +53,8 @@ extension LinKernighan {
                         gained += gain
                         return true
                     }
-                    if found == breadth && (breadth == 0 || open <= gains[breadth - 1]) { continue }
-                    var slot = found == breadth ? breadth - 1 : found
-                    if found < breadth { found += 1 }
-                    while slot > 0 && gains[slot - 1] < open {
-                        gains[slot] = gains[slot - 1]
-                        for e in 0..<4 { ends[4 * slot + e] = ends[4 * slot - 4 + e] }
-                        slot -= 1
-                    }
-                    gains[slot] = open
+                    guard let slot = Self.keep(open, gains, ends, stride: 4, found: &found,
+                                               breadth: breadth) else { continue }
                     ends[4 * slot] = t3
                     ends[4 * slot + 1] = t4
                     ends[4 * slot + 2] = t5

@@ -412,54 +412,61 @@ struct LinKernighan<Costs: TourCosts> {
         if addedB[Int(b)] == a { addedB[Int(b)] = -1 } else { addedA[Int(b)] = -1 }
     }
 
+    /// A level's short list of its `breadth` best alternatives: their values in `gains[0..<found]`,
+    /// largest first, each with `stride` nodes in `ends`. Makes room for `value` (moving the
+    /// smaller ones down, their ends with them) and returns the slot whose ends the caller
+    /// writes, or nil when `value` is not among the best.
+    @inline(__always) static func keep(_ value: Double, _ gains: UnsafeMutablePointer<Double>,
+                                       _ ends: UnsafeMutablePointer<Int32>, stride: Int,
+                                       found: inout Int, breadth: Int) -> Int? {
+        if found == breadth && (breadth == 0 || value <= gains[breadth - 1]) { return nil }
+        var slot = found == breadth ? breadth - 1 : found
+        if found < breadth { found += 1 }
+        while slot > 0 && gains[slot - 1] < value {
+            gains[slot] = gains[slot - 1]
+            for e in 0..<stride { ends[stride * slot + e] = ends[stride * (slot - 1) + e] }
+            slot -= 1
+        }
+        gains[slot] = value
+        return slot
+    }
+
     /// One level of the chain: t1 - t2 is the edge to remove (in the current tour), `g` the gain
     /// so far counting it. Returns true after an improving chain has been applied.
     mutating func step(_ level: Int, _ g: Double, _ t1: Int32, _ t2: Int32) -> Bool {
         let forward = succ(t1) == t2
         let t2Next = forward ? succ(t2) : pred(t2)
         let breadth = level == 1 ? breadth1 : (level == 2 ? breadth2 : 1)
-        // The best `breadth` choices of t3 by g - c(t2, t3) + c(t3, t4); any closing that pays
-        // is taken at once.
-        var cT3: (Int32, Int32, Int32, Int32, Int32) = (-1, -1, -1, -1, -1)
-        var cT4: (Int32, Int32, Int32, Int32, Int32) = (-1, -1, -1, -1, -1)
+        // The best `breadth` choices of t3 by g - c(t2, t3) + c(t3, t4) (their t3 and t4 side by
+        // side in `cEnds`, their gains so far in `cG`); any closing that pays is taken at once.
+        var cEnds: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) =
+            (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
         var cG: (Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0)
         var found = 0
         var close: (Int32, Int32, Double)? = nil
-        withUnsafeMutableBytes(of: &cT3) { t3b in
-            withUnsafeMutableBytes(of: &cT4) { t4b in
-                withUnsafeMutableBytes(of: &cG) { gb in
-                    let t3s = t3b.baseAddress!.assumingMemoryBound(to: Int32.self)
-                    let t4s = t4b.baseAddress!.assumingMemoryBound(to: Int32.self)
-                    let gs = gb.baseAddress!.assumingMemoryBound(to: Double.self)
-                    let base = Int(t2) * k
-                    for t in 0..<k {
-                        let t3 = neighbours[base + t]
-                        if t3 < 0 { break }
-                        let g1 = g - neighbourCost[base + t]
-                        if g1 <= eps { continue }
-                        if t3 == t1 || t3 == t2Next { continue }
-                        let t4 = forward ? pred(t3) : succ(t3)
-                        if t4 == t2 || costs.fixed(t3, t4) || isAdded(t3, t4) { continue }
-                        let value = g1 + c(t3, t4)
-                        let gain = value - c(t1, t4)
-                        if gain > eps {
-                            close = (t3, t4, gain)
-                            return
-                        }
-                        // Insert into the sorted short list.
-                        if found == breadth && value <= gs[breadth - 1] { continue }
-                        var slot = found == breadth ? breadth - 1 : found
-                        if found < breadth { found += 1 }
-                        while slot > 0 && gs[slot - 1] < value {
-                            gs[slot] = gs[slot - 1]
-                            t3s[slot] = t3s[slot - 1]
-                            t4s[slot] = t4s[slot - 1]
-                            slot -= 1
-                        }
-                        gs[slot] = value
-                        t3s[slot] = t3
-                        t4s[slot] = t4
+        withUnsafeMutableBytes(of: &cEnds) { eb in
+            withUnsafeMutableBytes(of: &cG) { gb in
+                let ends = eb.baseAddress!.assumingMemoryBound(to: Int32.self)
+                let gs = gb.baseAddress!.assumingMemoryBound(to: Double.self)
+                let base = Int(t2) * k
+                for t in 0..<k {
+                    let t3 = neighbours[base + t]
+                    if t3 < 0 { break }
+                    let g1 = g - neighbourCost[base + t]
+                    if g1 <= eps { continue }
+                    if t3 == t1 || t3 == t2Next { continue }
+                    let t4 = forward ? pred(t3) : succ(t3)
+                    if t4 == t2 || costs.fixed(t3, t4) || isAdded(t3, t4) { continue }
+                    let value = g1 + c(t3, t4)
+                    let gain = value - c(t1, t4)
+                    if gain > eps {
+                        close = (t3, t4, gain)
+                        return
                     }
+                    guard let slot = Self.keep(value, gs, ends, stride: 2, found: &found,
+                                               breadth: breadth) else { continue }
+                    ends[2 * slot] = t3
+                    ends[2 * slot + 1] = t4
                 }
             }
         }
@@ -474,11 +481,11 @@ struct LinKernighan<Costs: TourCosts> {
         for choice in 0..<found {
             let t3: Int32, t4: Int32, gNew: Double
             switch choice {
-            case 0: (t3, t4, gNew) = (cT3.0, cT4.0, cG.0)
-            case 1: (t3, t4, gNew) = (cT3.1, cT4.1, cG.1)
-            case 2: (t3, t4, gNew) = (cT3.2, cT4.2, cG.2)
-            case 3: (t3, t4, gNew) = (cT3.3, cT4.3, cG.3)
-            default: (t3, t4, gNew) = (cT3.4, cT4.4, cG.4)
+            case 0: (t3, t4, gNew) = (cEnds.0, cEnds.1, cG.0)
+            case 1: (t3, t4, gNew) = (cEnds.2, cEnds.3, cG.1)
+            case 2: (t3, t4, gNew) = (cEnds.4, cEnds.5, cG.2)
+            case 3: (t3, t4, gNew) = (cEnds.6, cEnds.7, cG.3)
+            default: (t3, t4, gNew) = (cEnds.8, cEnds.9, cG.4)
             }
             twoOptMove(t2, t1, t3, t4)
             markAdded(t2, t3)
